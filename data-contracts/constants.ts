@@ -1,0 +1,93 @@
+/**
+ * The contract's enumerated values, as `as const` tables with derived union types.
+ * Everything else in the repo (ETL, API, OpenAPI document, infra) takes its enums from here.
+ */
+
+/** API version, as carried in the base path and the OpenAPI `info.version`. */
+export const API_VERSION = '1.0.0' as const;
+export const API_BASE_PATH = '/api/v1' as const;
+
+export const VERTICALS = ['glp1', 'pet_health', 'medspa', 'ivf', 'dental', 'senior'] as const;
+export type Vertical = (typeof VERTICALS)[number];
+
+/** Availability of each vertical (spec §1). Only `live` verticals return data. `ivf` is in the enum, status not shown. */
+export const VERTICAL_STATUS = {
+  glp1: 'live',
+  pet_health: 'loading',
+  medspa: 'loading',
+  dental: 'queued',
+  senior: 'queued',
+  ivf: 'unannounced',
+} as const satisfies Record<Vertical, string>;
+export const LIVE_VERTICALS = VERTICALS.filter((v) => VERTICAL_STATUS[v] === 'live');
+
+export const BUSINESS_MODES = ['online', 'physical', 'both'] as const;
+export type BusinessMode = (typeof BUSINESS_MODES)[number];
+
+export const SIGNAL_STATUSES = ['verified', 'clear', 'flagged', 'reported', 'unverified', 'not_screened'] as const;
+export type SignalStatus = (typeof SIGNAL_STATUSES)[number];
+
+/** The paid signals of a vertical record. `certification` is the spec's neutral name for the certifying-body signal. */
+export const SIGNALS = ['certification', 'license', 'fda', 'price'] as const;
+export type SignalName = (typeof SIGNALS)[number];
+
+export const PUBLISH_TIERS = ['verified', 'internal_only'] as const;
+export type PublishTier = (typeof PUBLISH_TIERS)[number];
+
+export const PUBLISH_BOUNDARIES = ['verified', 'tracked'] as const;
+export type PublishBoundary = (typeof PUBLISH_BOUNDARIES)[number];
+
+export const TIERS = ['free', 'paid'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const PLANS = ['free', 'builder', 'developer', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/**
+ * Per-plan access (spec §5.4 and §8).
+ * - `monthlyQuota`: calls per UTC month; `null` means unmetered (enterprise). The free quota is counted and enforced.
+ * - `reportsUsage`: the metered plans (builder, developer) carry `X-RateLimit-*` headers and `usage` on success.
+ *   Every 429, whatever the plan, carries the headers and `Retry-After` (spec §7).
+ */
+export const PLAN_RULES = {
+  free: { tier: 'free', monthlyQuota: 500, reportsUsage: false, verticalBound: false },
+  builder: { tier: 'paid', monthlyQuota: 5_000, reportsUsage: true, verticalBound: true },
+  developer: { tier: 'paid', monthlyQuota: 25_000, reportsUsage: true, verticalBound: false },
+  enterprise: { tier: 'paid', monthlyQuota: null, reportsUsage: false, verticalBound: false },
+} as const satisfies Record<
+  Plan,
+  { tier: Tier; monthlyQuota: number | null; reportsUsage: boolean; verticalBound: boolean }
+>;
+
+export const KEY_STATUSES = ['active', 'revoked', 'rotated'] as const;
+export type KeyStatus = (typeof KEY_STATUSES)[number];
+
+/** Where the `unlock` text of a LockedField and the `upgrade` text of errors send people. */
+export const PRICING_URL = 'https://providerfacts.example.com/pricing' as const;
+export const SIGNUP_URL = 'https://providerfacts.example.com/signup' as const;
+
+/** Stable error codes and their HTTP status (spec §7). The OpenAPI `Error.code` enum equals these keys. */
+export const ERROR_STATUS = {
+  invalid_vertical: 400,
+  invalid_business_mode: 400,
+  invalid_limit: 400,
+  invalid_offset: 400,
+  invalid_parameter: 400,
+  key_required: 401,
+  invalid_key: 401,
+  vertical_not_permitted: 403,
+  not_found: 404,
+  quota_exceeded: 429,
+  internal_error: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export const PAGE_LIMIT = { min: 1, max: 1000, default: 50 } as const;
+export const SAMPLE_SIZE = 50 as const;
+
+/** OIG no-match note: absence of an NPI match is never a clearance (spec §2.5). */
+export const OIG_NO_MATCH_NOTE =
+  'No match by NPI in the OIG LEIE. This is not a clearance: the exclusion list carries an NPI for only about 10.5% of its records.' as const;
+export const OIG_SOURCE = 'oig_leie' as const;
+export const IDENTITY_SOURCE = 'NPPES' as const;

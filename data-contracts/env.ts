@@ -1,0 +1,32 @@
+/**
+ * Environment-variable names: the one table shared by the process entry points (`lambdas/handlers`,
+ * `lambdas/local`, `etl/cli.ts`) and `infra/`. Nothing below the entry points reads `process.env`.
+ */
+export const ENV = {
+  /** S3 bucket holding snapshots and public objects. When unset, the local folder store is used. */
+  dataBucket: 'PF_DATA_BUCKET',
+  /** Optional key prefix inside the bucket. */
+  dataPrefix: 'PF_DATA_PREFIX',
+  /** Local folder store root (the embedded default). */
+  dataDir: 'PF_DATA_DIR',
+  /** Local cache folder for Parquet objects fetched from the store (`/tmp/...` on Lambda). */
+  cacheDir: 'PF_CACHE_DIR',
+  /** Custom S3 endpoint (s3rver in tests). */
+  s3Endpoint: 'PF_S3_ENDPOINT',
+  /** DynamoDB table names and custom endpoint (dynalite locally and in tests). */
+  keysTable: 'PF_KEYS_TABLE',
+  usageTable: 'PF_USAGE_TABLE',
+  dynamoEndpoint: 'PF_DYNAMODB_ENDPOINT',
+  /** Seconds between re-reads of the current-snapshot pointer. Default 60. */
+  pointerTtlSeconds: 'PF_POINTER_TTL_SECONDS',
+  /** Milliseconds the metering call may take before the request is served without it. Default 250. */
+  meterTimeoutMs: 'PF_METER_TIMEOUT_MS',
+  /** Seconds a key lookup is cached in a process. Default 5. */
+  keyCacheSeconds: 'PF_KEY_CACHE_SECONDS',
+  /** Local server port. Default 8787. */
+  port: 'PORT',
+  /** debug | info | warn | error. Default info. */
+  logLevel: 'PF_LOG_LEVEL',
+  awsRegion: 'AWS_REGION',
+} as const;
+export type EnvName = (typeof ENV)[keyof typeof ENV];

@@ -1,0 +1,786 @@
+/* Generated from data-contracts/openapi.ts by `npm run contracts:generate`. Do not edit. */
+export type paths = {
+    "/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List providers (vertical path or identity path)
+         * @description With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` otherwise). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). Every successful call and every call refused with 429 is counted against the key of a metered plan (free, builder, developer). Calls that fail validation (400), authorisation (401, 403), lookup (404) or with a server error (500) are not counted: the quota is consumed only when data is served. Metering fails open: when the counter is unavailable the call is served without rate-limit headers.
+         */
+        get: operations["listProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List providers (vertical path or identity path)
+         * @description With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` otherwise). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). Every successful call and every call refused with 429 is counted against the key of a metered plan (free, builder, developer). Calls that fail validation (400), authorisation (401, 403), lookup (404) or with a server error (500) are not counted: the quota is consumed only when data is served. Metering fails open: when the counter is unavailable the call is served without rate-limit headers.
+         */
+        get: operations["listProvidersSlash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One provider by entity_id or slug
+         * @description Tiering is identical to the list. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Every successful call and every call refused with 429 is counted against the key of a metered plan (free, builder, developer). Calls that fail validation (400), authorisation (401, 403), lookup (404) or with a server error (500) are not counted: the quota is consumed only when data is served. Metering fails open: when the counter is unavailable the call is served without rate-limit headers.
+         */
+        get: operations["getProvider"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One provider by entity_id or slug
+         * @description Tiering is identical to the list. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Every successful call and every call refused with 429 is counted against the key of a metered plan (free, builder, developer). Calls that fail validation (400), authorisation (401, 403), lookup (404) or with a server error (500) are not counted: the quota is consumed only when data is served. Metering fails open: when the counter is unavailable the call is served without rate-limit headers.
+         */
+        get: operations["getProviderSlash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public coverage aggregate
+         * @description Public, no key. Computed from the current snapshot and rebuilt hourly; `generated_at` is the as-of time.
+         */
+        get: operations["getCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public coverage aggregate
+         * @description Public, no key. Computed from the current snapshot and rebuilt hourly; `generated_at` is the as-of time.
+         */
+        get: operations["getCoverageSlash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sample": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public sample: 50 verified rows in the full paid schema */
+        get: operations["getSample"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sample/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public sample: 50 verified rows in the full paid schema */
+        get: operations["getSampleSlash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document */
+        get: operations["getOpenApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
+export type webhooks = Record<string, never>;
+export type components = {
+    schemas: {
+        /** @description Paid tier only. */
+        SourcedSignal: {
+            /** @enum {string} */
+            status: "verified" | "clear" | "flagged" | "reported" | "unverified" | "not_screened";
+            /** @description Human name of the official source. */
+            source: string | null;
+            /** Format: uri */
+            source_url?: string | null;
+            /** Format: date-time */
+            verified_at: string | null;
+        };
+        /** @description A SourcedSignal plus the number of states with a licence on file. Paid tier only. */
+        LicenseSignal: {
+            /** @enum {string} */
+            status: "verified" | "clear" | "flagged" | "reported" | "unverified" | "not_screened";
+            /** @description Human name of the official source. */
+            source: string | null;
+            /** Format: uri */
+            source_url?: string | null;
+            /** Format: date-time */
+            verified_at: string | null;
+            states_count: number;
+        };
+        /** @description Paid tier only. */
+        ProviderPrice: {
+            /** @description Human-readable band. */
+            range: string | null;
+            monthly_min: number | null;
+            monthly_max: number | null;
+            source: string | null;
+            /** Format: date-time */
+            verified_at: string | null;
+        };
+        /** @description Marks a PAID field. It is never a claim that the provider is verified. */
+        LockedField: {
+            /** @constant */
+            locked: true;
+            unlock: string;
+        };
+        OigMatch: {
+            /** @constant */
+            excluded: true;
+            /** @description Exclusion type code (LEIE EXCLTYPE). */
+            type?: string | null;
+            /** Format: date */
+            date?: string | null;
+            /** @constant */
+            source?: "oig_leie";
+            /** Format: date-time */
+            checked_at?: string | null;
+        };
+        OigNoMatch: {
+            /** @constant */
+            npi_match: "none";
+            /** @description States that absence of a match is not a clearance. */
+            note: string;
+        };
+        /** @description Free on every tier. Either an explicit match or an explicit `npi_match: none`; never a clean or cleared value. */
+        OigField: components["schemas"]["OigMatch"] | components["schemas"]["OigNoMatch"];
+        Provider: {
+            entity_id: string;
+            slug: string;
+            /** @enum {string} */
+            vertical: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior";
+            /**
+             * @description Present only in `include=tracked` responses.
+             * @enum {string}
+             */
+            publish_tier?: "verified" | "internal_only";
+            name: string;
+            city?: string | null;
+            state?: string | null;
+            /** @enum {string} */
+            business_mode: "online" | "physical" | "both";
+            latitude?: number | null;
+            longitude?: number | null;
+            npi?: string | null;
+            certification?: components["schemas"]["SourcedSignal"] | components["schemas"]["LockedField"];
+            license?: components["schemas"]["LicenseSignal"] | components["schemas"]["LockedField"];
+            fda?: components["schemas"]["SourcedSignal"] | components["schemas"]["LockedField"];
+            oig?: components["schemas"]["OigField"];
+            price?: components["schemas"]["ProviderPrice"] | components["schemas"]["LockedField"];
+        };
+        IdentityProvider: {
+            npi: string;
+            name: string;
+            taxonomy_code?: string | null;
+            taxonomy_display?: string | null;
+            city?: string | null;
+            state?: string | null;
+            /** @constant */
+            layer: "identity";
+            /** @constant */
+            source: "NPPES";
+            /** Format: date */
+            checked_at?: string | null;
+            oig: components["schemas"]["OigField"];
+            certification?: components["schemas"]["LockedField"];
+            license?: components["schemas"]["LockedField"];
+            fda?: components["schemas"]["LockedField"];
+            price?: components["schemas"]["LockedField"];
+        };
+        Pagination: {
+            total: number;
+            limit: number;
+            offset: number;
+            returned: number;
+        };
+        /** @description Present on metered (Builder/Developer) responses only. */
+        Usage: {
+            used: number;
+            quota: number;
+        };
+        /** @description Echo of the applied filters; unused ones are null. */
+        Filters: {
+            vertical?: string | null;
+            taxonomy?: string | null;
+            state?: string | null;
+            city?: string | null;
+            business_mode?: string | null;
+        };
+        ProviderListResponse: {
+            /** @enum {string} */
+            tier: "free" | "paid";
+            /** @enum {string} */
+            plan: "free" | "builder" | "developer" | "enterprise";
+            /** @enum {string} */
+            publish_boundary: "verified" | "tracked";
+            usage?: components["schemas"]["Usage"];
+            notice?: string;
+            pagination: components["schemas"]["Pagination"];
+            filters?: components["schemas"]["Filters"];
+            data: components["schemas"]["Provider"][];
+        };
+        IdentityListResponse: {
+            /** @enum {string} */
+            tier?: "free" | "paid";
+            /** @enum {string} */
+            plan?: "free" | "builder" | "developer" | "enterprise";
+            usage?: components["schemas"]["Usage"];
+            notice?: string;
+            /** @constant */
+            layer: "identity";
+            pagination: components["schemas"]["Pagination"];
+            filters?: components["schemas"]["Filters"];
+            data: components["schemas"]["IdentityProvider"][];
+        };
+        ProviderDetailResponse: {
+            /** @enum {string} */
+            tier: "free" | "paid";
+            /** @enum {string} */
+            plan: "free" | "builder" | "developer" | "enterprise";
+            /** @enum {string} */
+            publish_boundary: "verified" | "tracked";
+            usage?: components["schemas"]["Usage"];
+            notice?: string;
+            data: components["schemas"]["Provider"];
+        };
+        SampleResponse: {
+            sample: boolean;
+            size: number;
+            /** @constant */
+            schema: "paid";
+            /** @constant */
+            publish_boundary: "verified";
+            /** Format: date-time */
+            generated_at?: string;
+            data: components["schemas"]["Provider"][];
+        };
+        SignalCounts: {
+            /** @description Providers whose certification signal is `verified`. */
+            legitscript_verified: number;
+            license_on_file: number;
+            fda_screened: number;
+            npi_present: number;
+            price_published: number;
+        };
+        CoverageSlice: {
+            total: number;
+            states: number;
+            cities: number;
+            business_mode: {
+                online: number;
+                physical: number;
+                both: number;
+            };
+            by_state: {
+                state: string;
+                count: number;
+            }[];
+            signals: components["schemas"]["SignalCounts"];
+        };
+        CoverageStats: {
+            tracked: components["schemas"]["CoverageSlice"];
+            verified: components["schemas"]["CoverageSlice"];
+            identity_layer?: {
+                total: number;
+                states: number;
+                taxonomies: number;
+            };
+            verticals_live?: number;
+            snapshot_id?: string;
+            /** Format: date-time */
+            generated_at: string;
+        };
+        Error: {
+            /** @description Human message. */
+            error: string;
+            /**
+             * @description Stable code.
+             * @enum {string}
+             */
+            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "key_required" | "invalid_key" | "vertical_not_permitted" | "not_found" | "quota_exceeded" | "internal_error";
+            hint?: string;
+            upgrade?: string;
+            /** @enum {string} */
+            plan?: "free" | "builder" | "developer" | "enterprise";
+            usage?: components["schemas"]["Usage"];
+        };
+    };
+    responses: {
+        /** @description Invalid parameter. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter";
+                };
+            };
+        };
+        /** @description Missing or invalid API key. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "key_required" | "invalid_key";
+                };
+            };
+        };
+        /** @description The plan does not permit the request. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "vertical_not_permitted";
+                };
+            };
+        };
+        /** @description No active provider matches. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "not_found";
+                };
+            };
+        };
+        /** @description Monthly quota reached. */
+        QuotaExceeded: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "quota_exceeded";
+                };
+            };
+        };
+        /** @description Unexpected server error; no internal detail is returned. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "internal_error";
+                };
+            };
+        };
+    };
+    parameters: {
+        /** @description `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). */
+        include: "tracked";
+        /** @description API key as a query parameter (discouraged). */
+        key: string;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description The plan’s monthly quota. Metered plans (builder, developer) only. */
+        "X-RateLimit-Limit": number;
+        /** @description Calls left this UTC month. */
+        "X-RateLimit-Remaining": number;
+        /** @description Calls used this UTC month, including this one. */
+        "X-RateLimit-Used": number;
+        /** @description Seconds until the quota resets at 00:00 UTC on the 1st. */
+        "X-RateLimit-Reset": number;
+        /** @description On 429 only: seconds until the quota resets. */
+        "Retry-After": number;
+    };
+    pathItems: never;
+};
+export type $defs = Record<string, never>;
+export interface operations {
+    listProviders: {
+        parameters: {
+            query?: {
+                /** @description Selects the vertical path (verified vertical layer). A Builder key is bound to one vertical. Verticals that are not live are accepted and return no data. */
+                vertical?: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior";
+                /** @description Identity path (used when `vertical` is absent): a 10-character NUCC taxonomy code, or a NUCC classification name (case-insensitive, e.g. `Registered Nurse`) that resolves to every code of that classification. An unknown code or classification returns an empty page, not an error. */
+                taxonomy?: string;
+                /** @description Two-letter state code, case-insensitive. */
+                state?: string;
+                /** @description City name, case-insensitive exact match. */
+                city?: string;
+                /** @description Vertical path only. */
+                business_mode?: "online" | "physical" | "both";
+                limit?: number;
+                /** @description An offset greater than `total` is refused with 400 `invalid_offset`; `offset=0` on an empty result is fine. */
+                offset?: number;
+                /** @description `csv` returns an RFC 4180 attachment with the column set of the caller’s tier, verified-only. */
+                format?: "json" | "csv";
+                /** @description `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). */
+                include?: components["parameters"]["include"];
+                /** @description API key as a query parameter (discouraged). */
+                key?: components["parameters"]["key"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of providers. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderListResponse"] | components["schemas"]["IdentityListResponse"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listProvidersSlash: {
+        parameters: {
+            query?: {
+                /** @description Selects the vertical path (verified vertical layer). A Builder key is bound to one vertical. Verticals that are not live are accepted and return no data. */
+                vertical?: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior";
+                /** @description Identity path (used when `vertical` is absent): a 10-character NUCC taxonomy code, or a NUCC classification name (case-insensitive, e.g. `Registered Nurse`) that resolves to every code of that classification. An unknown code or classification returns an empty page, not an error. */
+                taxonomy?: string;
+                /** @description Two-letter state code, case-insensitive. */
+                state?: string;
+                /** @description City name, case-insensitive exact match. */
+                city?: string;
+                /** @description Vertical path only. */
+                business_mode?: "online" | "physical" | "both";
+                limit?: number;
+                /** @description An offset greater than `total` is refused with 400 `invalid_offset`; `offset=0` on an empty result is fine. */
+                offset?: number;
+                /** @description `csv` returns an RFC 4180 attachment with the column set of the caller’s tier, verified-only. */
+                format?: "json" | "csv";
+                /** @description `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). */
+                include?: components["parameters"]["include"];
+                /** @description API key as a query parameter (discouraged). */
+                key?: components["parameters"]["key"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of providers. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderListResponse"] | components["schemas"]["IdentityListResponse"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProvider: {
+        parameters: {
+            query?: {
+                /** @description `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). */
+                include?: components["parameters"]["include"];
+                /** @description API key as a query parameter (discouraged). */
+                key?: components["parameters"]["key"];
+            };
+            header?: never;
+            path: {
+                /** @description An `entity_id` or a `slug`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderDetailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProviderSlash: {
+        parameters: {
+            query?: {
+                /** @description `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). */
+                include?: components["parameters"]["include"];
+                /** @description API key as a query parameter (discouraged). */
+                key?: components["parameters"]["key"];
+            };
+            header?: never;
+            path: {
+                /** @description An `entity_id` or a `slug`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderDetailResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Coverage figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverageStats"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCoverageSlash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Coverage figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverageStats"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSample: {
+        parameters: {
+            query?: {
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sample. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleResponse"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSampleSlash: {
+        parameters: {
+            query?: {
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sample. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleResponse"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOpenApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,232 @@
+/**
+ * The snapshot layout: where every object lives in the object store (an S3 bucket, or a local folder with the
+ * same key layout), the manifest, the pointer to the current snapshot, and the schema of every Parquet table.
+ *
+ * Keys are relative to the store root. A snapshot is immutable once its manifest is written; the pointer
+ * (`current.json`) is the only object that is ever overwritten, in one atomic write, after the manifest.
+ *
+ * ```
+ * current.json                                             pointer to the current snapshot (written last)
+ * public/coverage.json | public/sample.json | public/sample.csv   fixed keys served by the CDN, rebuilt hourly
+ * snapshots/<id>/manifest.json                             written after every other object of the snapshot
+ * snapshots/<id>/vertical/<boundary>/vertical=<v>/state=<ST>/data.parquet
+ * snapshots/<id>/identity/classification=<key>/data.parquet
+ * snapshots/<id>/taxonomy/taxonomy.parquet
+ * snapshots/<id>/static/coverage.json | sample.json | sample.csv | openapi.json
+ * snapshots/<id>/rejects/rejects.csv
+ * ```
+ *
+ * Vertical partitions: `<boundary>` is `verified` (verified records only) or `tracked` (every record, verified
+ * and internal_only). A record without a state goes to `state=_`.
+ *
+ * Identity partitions: one file per NUCC classification. Every identity query carries a taxonomy, which is a
+ * code (one classification) or a classification name (one classification), so any identity query reads exactly
+ * one file. A file holds one row per (active NPI, taxonomy code of that classification held by the NPI); the
+ * `class_rep` flag marks the one row per NPI that answers a classification-name query (the primary code when it
+ * is in the classification, else the lowest slot), so neither query shape needs a de-duplication at read time.
+ * Rows are sorted by `taxonomy_code, state, npi` so that DuckDB's row-group statistics prune code and state filters.
+ */
+import type { PublishBoundary, Vertical } from './constants';
+
+export const LAYOUT_VERSION = 1 as const;
+
+export const POINTER_KEY = 'current.json' as const;
+export const PUBLIC_KEYS = {
+  coverage: 'public/coverage.json',
+  sampleJson: 'public/sample.json',
+  sampleCsv: 'public/sample.csv',
+} as const;
+export const STATIC_FILES = {
+  coverage: 'coverage.json',
+  sampleJson: 'sample.json',
+  sampleCsv: 'sample.csv',
+  openapi: 'openapi.json',
+} as const;
+
+/** The state segment used for a vertical record that has no state (an online-only provider, say). */
+export const NO_STATE_PARTITION = '_' as const;
+
+const SNAPSHOT_ID_PATTERN = /^[0-9]{8}T[0-9]{6}Z-[a-z0-9]{6,16}$/;
+const CLASSIFICATION_KEY_PATTERN = /^[a-z0-9-]{1,80}$/;
+const STATE_PATTERN = /^[A-Z]{2}$/;
+
+/** True when `id` has the form the ETL gives snapshot ids: `20261121T053800Z-1a2b3c`. */
+export function isSnapshotId(id: string): boolean {
+  return SNAPSHOT_ID_PATTERN.test(id);
+}
+
+function assertSegment(value: string, pattern: RegExp, what: string): string {
+  if (!pattern.test(value)) throw new Error(`invalid ${what} for an object key: ${JSON.stringify(value)}`);
+  return value;
+}
+
+/**
+ * Turns a NUCC classification name into its partition key: lower case, every run of other characters a `-`.
+ * @example classificationKey('Counselor') === 'counselor'; classificationKey('Nurse Practitioner') === 'nurse-practitioner'
+ */
+export function classificationKey(classification: string): string {
+  const key = classification
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+  return key === '' ? 'unclassified' : key;
+}
+
+export function snapshotPrefix(snapshotId: string): string {
+  return `snapshots/${assertSegment(snapshotId, SNAPSHOT_ID_PATTERN, 'snapshot id')}/`;
+}
+
+export function manifestKey(snapshotId: string): string {
+  return `${snapshotPrefix(snapshotId)}manifest.json`;
+}
+
+export function verticalPartitionKey(
+  snapshotId: string,
+  boundary: PublishBoundary,
+  vertical: Vertical,
+  state: string | null,
+): string {
+  const st = state === null ? NO_STATE_PARTITION : assertSegment(state, STATE_PATTERN, 'state');
+  return `${snapshotPrefix(snapshotId)}vertical/${boundary}/vertical=${vertical}/state=${st}/data.parquet`;
+}
+
+export function identityPartitionKey(snapshotId: string, classificationKeyValue: string): string {
+  const key = assertSegment(classificationKeyValue, CLASSIFICATION_KEY_PATTERN, 'classification key');
+  return `${snapshotPrefix(snapshotId)}identity/classification=${key}/data.parquet`;
+}
+
+export function taxonomyKey(snapshotId: string): string {
+  return `${snapshotPrefix(snapshotId)}taxonomy/taxonomy.parquet`;
+}
+
+export function staticKey(snapshotId: string, file: (typeof STATIC_FILES)[keyof typeof STATIC_FILES]): string {
+  return `${snapshotPrefix(snapshotId)}static/${file}`;
+}
+
+export function rejectsKey(snapshotId: string): string {
+  return `${snapshotPrefix(snapshotId)}rejects/rejects.csv`;
+}
+
+/** The pointer object at `current.json`. */
+export interface SnapshotPointer {
+  snapshot_id: string;
+  manifest_key: string;
+  published_at: string;
+}
+
+export const MANIFEST_OBJECT_KINDS = ['vertical', 'identity', 'taxonomy', 'static', 'rejects'] as const;
+export type ManifestObjectKind = (typeof MANIFEST_OBJECT_KINDS)[number];
+
+/** One object of a snapshot, as listed in its manifest. */
+export interface ManifestObject {
+  key: string;
+  kind: ManifestObjectKind;
+  bytes: number;
+  sha256: string;
+  /** Rows in a Parquet object. */
+  rows?: number;
+  /** Vertical partitions. */
+  boundary?: PublishBoundary;
+  vertical?: Vertical;
+  state?: string | null;
+  /** Identity partitions. */
+  classification_key?: string;
+}
+
+/** Read / accepted / rejected counts for one source file. */
+export interface SourceSummary {
+  file: string;
+  sha256: string;
+  read: number;
+  accepted: number;
+  rejected: number;
+  /** The as-of time of the source, when known (LEIE release, NPPES file date). */
+  as_of?: string | null;
+}
+
+/** `snapshots/<id>/manifest.json`: written after every other object of the snapshot. */
+export interface SnapshotManifest {
+  layout_version: typeof LAYOUT_VERSION;
+  snapshot_id: string;
+  /** The snapshot time: `generated_at` of its coverage, `checked_at` of its automated screens. */
+  created_at: string;
+  sources: Record<string, SourceSummary>;
+  counts: { identity: number; tracked: number; verified: number; taxonomies: number; rejects: number };
+  objects: ManifestObject[];
+}
+
+/**
+ * Parquet table schemas: column name to DuckDB type. Timestamps are ISO 8601 strings in UTC
+ * (`2026-06-15T00:00:00Z`), dates ISO `YYYY-MM-DD`, so the API maps them to JSON without conversion.
+ */
+export const VERTICAL_TABLE = {
+  entity_id: 'VARCHAR',
+  slug: 'VARCHAR',
+  vertical: 'VARCHAR',
+  publish_tier: 'VARCHAR',
+  name: 'VARCHAR',
+  city: 'VARCHAR',
+  state: 'VARCHAR',
+  business_mode: 'VARCHAR',
+  latitude: 'DOUBLE',
+  longitude: 'DOUBLE',
+  npi: 'VARCHAR',
+  certification_status: 'VARCHAR',
+  certification_source: 'VARCHAR',
+  certification_source_url: 'VARCHAR',
+  certification_verified_at: 'VARCHAR',
+  license_status: 'VARCHAR',
+  license_source: 'VARCHAR',
+  license_source_url: 'VARCHAR',
+  license_verified_at: 'VARCHAR',
+  license_states_count: 'INTEGER',
+  fda_status: 'VARCHAR',
+  fda_source: 'VARCHAR',
+  fda_source_url: 'VARCHAR',
+  fda_verified_at: 'VARCHAR',
+  price_range: 'VARCHAR',
+  price_monthly_min: 'DOUBLE',
+  price_monthly_max: 'DOUBLE',
+  price_source: 'VARCHAR',
+  price_verified_at: 'VARCHAR',
+  oig_excluded: 'BOOLEAN',
+  oig_type: 'VARCHAR',
+  oig_date: 'VARCHAR',
+  oig_checked_at: 'VARCHAR',
+  /** Deterministic rank for the public sample: lower ranks are chosen first (a hash of entity_id). */
+  sample_rank: 'VARCHAR',
+} as const;
+export type VerticalColumn = keyof typeof VERTICAL_TABLE;
+
+export const IDENTITY_TABLE = {
+  npi: 'VARCHAR',
+  name: 'VARCHAR',
+  taxonomy_code: 'VARCHAR',
+  taxonomy_display: 'VARCHAR',
+  classification_key: 'VARCHAR',
+  is_primary: 'BOOLEAN',
+  class_rep: 'BOOLEAN',
+  city: 'VARCHAR',
+  state: 'VARCHAR',
+  checked_at: 'VARCHAR',
+  oig_excluded: 'BOOLEAN',
+  oig_type: 'VARCHAR',
+  oig_date: 'VARCHAR',
+  oig_checked_at: 'VARCHAR',
+} as const;
+export type IdentityColumn = keyof typeof IDENTITY_TABLE;
+
+export const TAXONOMY_TABLE = {
+  code: 'VARCHAR',
+  grouping: 'VARCHAR',
+  classification: 'VARCHAR',
+  specialization: 'VARCHAR',
+  display_name: 'VARCHAR',
+  section: 'VARCHAR',
+  classification_key: 'VARCHAR',
+} as const;
+export type TaxonomyColumn = keyof typeof TAXONOMY_TABLE;
+
+/** Columns of `rejects/rejects.csv`. */
+export const REJECTS_COLUMNS = ['source', 'file', 'line', 'reason', 'raw'] as const;

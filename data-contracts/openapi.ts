@@ -1,0 +1,607 @@
+/**
+ * The OpenAPI 3.1 description of the whole API (spec §4.5). This object is the single source of the
+ * document: `npm run contracts:generate` writes `openapi.json` and `generated/api-types.ts` from it, and a
+ * test fails when either file is out of step.
+ *
+ * Component schema names follow the spec's shapes. Every response object is closed
+ * (`additionalProperties: false`) so that contract tests catch stray or leaked fields.
+ */
+import {
+  API_BASE_PATH,
+  API_VERSION,
+  BUSINESS_MODES,
+  ERROR_CODES,
+  ERROR_STATUS,
+  OIG_SOURCE,
+  PAGE_LIMIT,
+  PLANS,
+  PUBLISH_BOUNDARIES,
+  PUBLISH_TIERS,
+  SAMPLE_SIZE,
+  SIGNAL_STATUSES,
+  TIERS,
+  VERTICALS,
+} from './constants';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (type: string, extra: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...extra });
+const errorResponse = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+const rateLimitHeaders = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Used': { $ref: '#/components/headers/X-RateLimit-Used' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+const TRACKED_RULES =
+  '`include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay ' +
+  'verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` ' +
+  '(the request is not refused, so a client that always sends the parameter keeps working).';
+
+const QUOTA_RULES =
+  'Every successful call and every call refused with 429 is counted against the key of a metered plan ' +
+  '(free, builder, developer). Calls that fail validation (400), authorisation (401, 403), lookup (404) or ' +
+  'with a server error (500) are not counted: the quota is consumed only when data is served. Metering fails ' +
+  'open: when the counter is unavailable the call is served without rate-limit headers.';
+
+const listParameters = [
+  {
+    name: 'vertical',
+    in: 'query',
+    required: false,
+    description:
+      'Selects the vertical path (verified vertical layer). A Builder key is bound to one vertical. Verticals ' +
+      'that are not live are accepted and return no data.',
+    schema: { type: 'string', enum: [...VERTICALS] },
+  },
+  {
+    name: 'taxonomy',
+    in: 'query',
+    required: false,
+    description:
+      'Identity path (used when `vertical` is absent): a 10-character NUCC taxonomy code, or a NUCC ' +
+      'classification name (case-insensitive, e.g. `Registered Nurse`) that resolves to every code of that ' +
+      'classification. An unknown code or classification returns an empty page, not an error.',
+    schema: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+  {
+    name: 'state',
+    in: 'query',
+    required: false,
+    description: 'Two-letter state code, case-insensitive.',
+    schema: { type: 'string', pattern: '^[A-Za-z]{2}$' },
+  },
+  {
+    name: 'city',
+    in: 'query',
+    required: false,
+    description: 'City name, case-insensitive exact match.',
+    schema: { type: 'string', minLength: 1, maxLength: 100 },
+  },
+  {
+    name: 'business_mode',
+    in: 'query',
+    required: false,
+    description: 'Vertical path only.',
+    schema: { type: 'string', enum: [...BUSINESS_MODES] },
+  },
+  {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
+  },
+  {
+    name: 'offset',
+    in: 'query',
+    required: false,
+    description:
+      'An offset greater than `total` is refused with 400 `invalid_offset`; `offset=0` on an empty result is fine.',
+    schema: { type: 'integer', minimum: 0, default: 0 },
+  },
+  {
+    name: 'format',
+    in: 'query',
+    required: false,
+    description: '`csv` returns an RFC 4180 attachment with the column set of the caller\u2019s tier, verified-only.',
+    schema: { type: 'string', enum: ['json', 'csv'], default: 'json' },
+  },
+  { $ref: '#/components/parameters/include' },
+  { $ref: '#/components/parameters/key' },
+];
+
+const listOperation = {
+  operationId: 'listProviders',
+  summary: 'List providers (vertical path or identity path)',
+  description:
+    'With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: ' +
+    'identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` ' +
+    `otherwise). ${TRACKED_RULES} A Builder key may use the identity path: it is not vertical data. ` +
+    `Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). ${QUOTA_RULES}`,
+  tags: ['providers'],
+  parameters: listParameters,
+  responses: {
+    '200': {
+      description: 'A page of providers.',
+      headers: rateLimitHeaders,
+      content: {
+        'application/json': { schema: { oneOf: [ref('ProviderListResponse'), ref('IdentityListResponse')] } },
+        'text/csv': {
+          schema: {
+            type: 'string',
+            description:
+              'RFC 4180, header row first. Free tier: identity fields and oig. Paid tier: every signal flattened ' +
+              '(`certification_status`, `certification_source`, ...). Cells starting with `=`, `+`, `-`, `@`, tab ' +
+              'or carriage return are prefixed with a single quote so that spreadsheets do not run them.',
+          },
+        },
+      },
+    },
+    '400': errorResponse('BadRequest'),
+    '401': errorResponse('Unauthorized'),
+    '403': errorResponse('Forbidden'),
+    '429': errorResponse('QuotaExceeded'),
+    '500': errorResponse('InternalError'),
+  },
+};
+
+const detailOperation = {
+  operationId: 'getProvider',
+  summary: 'One provider by entity_id or slug',
+  description: `Tiering is identical to the list. ${TRACKED_RULES} ${QUOTA_RULES}`,
+  tags: ['providers'],
+  parameters: [
+    {
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: 'An `entity_id` or a `slug`.',
+      schema: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+    { $ref: '#/components/parameters/include' },
+    { $ref: '#/components/parameters/key' },
+  ],
+  responses: {
+    '200': {
+      description: 'The provider.',
+      headers: rateLimitHeaders,
+      content: { 'application/json': { schema: ref('ProviderDetailResponse') } },
+    },
+    '400': errorResponse('BadRequest'),
+    '401': errorResponse('Unauthorized'),
+    '404': errorResponse('NotFound'),
+    '429': errorResponse('QuotaExceeded'),
+    '500': errorResponse('InternalError'),
+  },
+};
+
+const coverageOperation = {
+  operationId: 'getCoverage',
+  summary: 'Public coverage aggregate',
+  description:
+    'Public, no key. Computed from the current snapshot and rebuilt hourly; `generated_at` is the as-of time.',
+  tags: ['public'],
+  security: [],
+  responses: {
+    '200': { description: 'Coverage figures.', content: { 'application/json': { schema: ref('CoverageStats') } } },
+    '500': errorResponse('InternalError'),
+  },
+};
+
+const sampleOperation = {
+  operationId: 'getSample',
+  summary: 'Public sample: 50 verified rows in the full paid schema',
+  tags: ['public'],
+  security: [],
+  parameters: [
+    {
+      name: 'format',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: ['json', 'csv'], default: 'json' },
+    },
+  ],
+  responses: {
+    '200': {
+      description: 'The sample.',
+      content: { 'application/json': { schema: ref('SampleResponse') }, 'text/csv': { schema: { type: 'string' } } },
+    },
+    '400': errorResponse('BadRequest'),
+    '500': errorResponse('InternalError'),
+  },
+};
+
+const openapiOperation = {
+  operationId: 'getOpenApi',
+  summary: 'This document',
+  tags: ['public'],
+  security: [],
+  responses: {
+    '200': {
+      description: 'The OpenAPI 3.1 document.',
+      content: { 'application/json': { schema: { type: 'object' } } },
+    },
+  },
+};
+
+const sourcedSignalProperties = {
+  status: { type: 'string', enum: [...SIGNAL_STATUSES] },
+  source: nullable('string', { description: 'Human name of the official source.' }),
+  source_url: nullable('string', { format: 'uri' }),
+  verified_at: nullable('string', { format: 'date-time' }),
+};
+
+const providerProperties = {
+  entity_id: { type: 'string' },
+  slug: { type: 'string' },
+  vertical: { type: 'string', enum: [...VERTICALS] },
+  publish_tier: {
+    type: 'string',
+    enum: [...PUBLISH_TIERS],
+    description: 'Present only in `include=tracked` responses.',
+  },
+  name: { type: 'string' },
+  city: nullable('string'),
+  state: nullable('string'),
+  business_mode: { type: 'string', enum: [...BUSINESS_MODES] },
+  latitude: nullable('number'),
+  longitude: nullable('number'),
+  npi: nullable('string'),
+  certification: { oneOf: [ref('SourcedSignal'), ref('LockedField')] },
+  license: { oneOf: [ref('LicenseSignal'), ref('LockedField')] },
+  fda: { oneOf: [ref('SourcedSignal'), ref('LockedField')] },
+  oig: ref('OigField'),
+  price: { oneOf: [ref('ProviderPrice'), ref('LockedField')] },
+};
+
+const coverageSlice = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['total', 'states', 'cities', 'business_mode', 'by_state', 'signals'],
+  properties: {
+    total: { type: 'integer', minimum: 0 },
+    states: { type: 'integer', minimum: 0 },
+    cities: { type: 'integer', minimum: 0 },
+    business_mode: {
+      type: 'object',
+      additionalProperties: false,
+      required: [...BUSINESS_MODES],
+      properties: Object.fromEntries(BUSINESS_MODES.map((m) => [m, { type: 'integer', minimum: 0 }])),
+    },
+    by_state: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['state', 'count'],
+        properties: { state: { type: 'string' }, count: { type: 'integer', minimum: 0 } },
+      },
+    },
+    signals: ref('SignalCounts'),
+  },
+};
+
+const filtersSchema = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'Echo of the applied filters; unused ones are null.',
+  properties: {
+    vertical: nullable('string'),
+    taxonomy: nullable('string'),
+    state: nullable('string'),
+    city: nullable('string'),
+    business_mode: nullable('string'),
+  },
+};
+
+const envelopeProperties = {
+  tier: { type: 'string', enum: [...TIERS] },
+  plan: { type: 'string', enum: [...PLANS] },
+  publish_boundary: { type: 'string', enum: [...PUBLISH_BOUNDARIES] },
+  usage: ref('Usage'),
+  notice: { type: 'string' },
+};
+
+const intHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+const errorResponseOf = (description: string, codes: string[], withRateLimit = false) => ({
+  description,
+  ...(withRateLimit
+    ? { headers: { ...rateLimitHeaders, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } }
+    : {}),
+  content: {
+    'application/json': {
+      schema: { allOf: [ref('Error'), { properties: { code: { enum: codes } } }] },
+    },
+  },
+});
+
+const codesWithStatus = (status: number) => ERROR_CODES.filter((c) => ERROR_STATUS[c] === status);
+
+export const openApiDocument = {
+  openapi: '3.1.0',
+  jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+  info: {
+    title: 'Provider Facts Data API',
+    version: API_VERSION,
+    description:
+      'Read-only REST API over source-linked, timestamped facts about US regulated-care providers. ' +
+      'Every provider endpoint requires an API key; `/coverage` and `/sample` are public. ' +
+      'Both the trailing-slash and non-trailing-slash forms of every path are served. ' +
+      'Error codes are stable; `invalid_parameter` covers a malformed parameter that the other codes do not ' +
+      '(`format`, `include`, `state`, or a list call with neither `vertical` nor `taxonomy`).',
+  },
+  servers: [{ url: API_BASE_PATH, description: 'Relative to the deployment host' }],
+  security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }],
+  tags: [
+    { name: 'providers', description: 'Keyed provider data' },
+    { name: 'public', description: 'Public, no key' },
+  ],
+  paths: {
+    '/providers': { get: listOperation },
+    '/providers/': { get: { ...listOperation, operationId: 'listProvidersSlash' } },
+    '/providers/{id}': { get: detailOperation },
+    '/providers/{id}/': { get: { ...detailOperation, operationId: 'getProviderSlash' } },
+    '/coverage': { get: coverageOperation },
+    '/coverage/': { get: { ...coverageOperation, operationId: 'getCoverageSlash' } },
+    '/sample': { get: sampleOperation },
+    '/sample/': { get: { ...sampleOperation, operationId: 'getSampleSlash' } },
+    '/openapi.json': { get: openapiOperation },
+  },
+  components: {
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'Preferred. Wins over the other two forms.' },
+      apiKeyHeader: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-api-key',
+        description: 'Used when no Bearer token is sent.',
+      },
+      apiKeyQuery: {
+        type: 'apiKey',
+        in: 'query',
+        name: 'key',
+        description: 'Discouraged: query strings are easily logged. Used only when neither header is sent.',
+      },
+    },
+    parameters: {
+      include: {
+        name: 'include',
+        in: 'query',
+        required: false,
+        description: TRACKED_RULES,
+        schema: { type: 'string', enum: ['tracked'] },
+      },
+      key: {
+        name: 'key',
+        in: 'query',
+        required: false,
+        description: 'API key as a query parameter (discouraged).',
+        schema: { type: 'string' },
+      },
+    },
+    headers: {
+      'X-RateLimit-Limit': intHeader('The plan\u2019s monthly quota. Metered plans (builder, developer) only.'),
+      'X-RateLimit-Remaining': intHeader('Calls left this UTC month.'),
+      'X-RateLimit-Used': intHeader('Calls used this UTC month, including this one.'),
+      'X-RateLimit-Reset': intHeader('Seconds until the quota resets at 00:00 UTC on the 1st.'),
+      'Retry-After': intHeader('On 429 only: seconds until the quota resets.'),
+    },
+    responses: {
+      BadRequest: errorResponseOf('Invalid parameter.', codesWithStatus(400)),
+      Unauthorized: errorResponseOf('Missing or invalid API key.', codesWithStatus(401)),
+      Forbidden: errorResponseOf('The plan does not permit the request.', codesWithStatus(403)),
+      NotFound: errorResponseOf('No active provider matches.', codesWithStatus(404)),
+      QuotaExceeded: errorResponseOf('Monthly quota reached.', codesWithStatus(429), true),
+      InternalError: errorResponseOf('Unexpected server error; no internal detail is returned.', codesWithStatus(500)),
+    },
+    schemas: {
+      SourcedSignal: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Paid tier only.',
+        required: ['status', 'source', 'verified_at'],
+        properties: sourcedSignalProperties,
+      },
+      LicenseSignal: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'A SourcedSignal plus the number of states with a licence on file. Paid tier only.',
+        required: ['status', 'source', 'verified_at', 'states_count'],
+        properties: { ...sourcedSignalProperties, states_count: { type: 'integer', minimum: 0 } },
+      },
+      ProviderPrice: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Paid tier only.',
+        required: ['range', 'monthly_min', 'monthly_max', 'source', 'verified_at'],
+        properties: {
+          range: nullable('string', { description: 'Human-readable band.' }),
+          monthly_min: nullable('number'),
+          monthly_max: nullable('number'),
+          source: nullable('string'),
+          verified_at: nullable('string', { format: 'date-time' }),
+        },
+      },
+      LockedField: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Marks a PAID field. It is never a claim that the provider is verified.',
+        required: ['locked', 'unlock'],
+        properties: { locked: { const: true }, unlock: { type: 'string', minLength: 1 } },
+      },
+      OigMatch: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['excluded'],
+        properties: {
+          excluded: { const: true },
+          type: nullable('string', { description: 'Exclusion type code (LEIE EXCLTYPE).' }),
+          date: nullable('string', { format: 'date' }),
+          source: { const: OIG_SOURCE },
+          checked_at: nullable('string', { format: 'date-time' }),
+        },
+      },
+      OigNoMatch: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['npi_match', 'note'],
+        properties: {
+          npi_match: { const: 'none' },
+          note: { type: 'string', description: 'States that absence of a match is not a clearance.' },
+        },
+      },
+      OigField: {
+        description:
+          'Free on every tier. Either an explicit match or an explicit `npi_match: none`; never a clean or cleared value.',
+        oneOf: [ref('OigMatch'), ref('OigNoMatch')],
+      },
+      Provider: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['entity_id', 'slug', 'vertical', 'name', 'business_mode'],
+        properties: providerProperties,
+      },
+      IdentityProvider: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['npi', 'name', 'layer', 'source', 'oig'],
+        properties: {
+          npi: { type: 'string', pattern: '^[0-9]{10}$' },
+          name: { type: 'string' },
+          taxonomy_code: nullable('string'),
+          taxonomy_display: nullable('string'),
+          city: nullable('string'),
+          state: nullable('string'),
+          layer: { const: 'identity' },
+          source: { const: 'NPPES' },
+          checked_at: nullable('string', { format: 'date' }),
+          oig: ref('OigField'),
+          certification: ref('LockedField'),
+          license: ref('LockedField'),
+          fda: ref('LockedField'),
+          price: ref('LockedField'),
+        },
+      },
+      Pagination: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['total', 'limit', 'offset', 'returned'],
+        properties: {
+          total: { type: 'integer', minimum: 0 },
+          limit: { type: 'integer', minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max },
+          offset: { type: 'integer', minimum: 0 },
+          returned: { type: 'integer', minimum: 0 },
+        },
+      },
+      Usage: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Present on metered (Builder/Developer) responses only.',
+        required: ['used', 'quota'],
+        properties: { used: { type: 'integer', minimum: 0 }, quota: { type: 'integer', minimum: 0 } },
+      },
+      Filters: filtersSchema,
+      ProviderListResponse: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['tier', 'plan', 'publish_boundary', 'pagination', 'data'],
+        properties: {
+          ...envelopeProperties,
+          pagination: ref('Pagination'),
+          filters: ref('Filters'),
+          data: { type: 'array', items: ref('Provider') },
+        },
+      },
+      IdentityListResponse: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['layer', 'pagination', 'data'],
+        properties: {
+          tier: envelopeProperties.tier,
+          plan: envelopeProperties.plan,
+          usage: envelopeProperties.usage,
+          notice: envelopeProperties.notice,
+          layer: { const: 'identity' },
+          pagination: ref('Pagination'),
+          filters: ref('Filters'),
+          data: { type: 'array', items: ref('IdentityProvider') },
+        },
+      },
+      ProviderDetailResponse: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['tier', 'plan', 'publish_boundary', 'data'],
+        properties: { ...envelopeProperties, data: ref('Provider') },
+      },
+      SampleResponse: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['sample', 'size', 'schema', 'publish_boundary', 'data'],
+        properties: {
+          sample: { type: 'boolean' },
+          size: { type: 'integer', minimum: 0, maximum: SAMPLE_SIZE },
+          schema: { const: 'paid' },
+          publish_boundary: { const: 'verified' },
+          generated_at: { type: 'string', format: 'date-time' },
+          data: { type: 'array', maxItems: SAMPLE_SIZE, items: ref('Provider') },
+        },
+      },
+      SignalCounts: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['legitscript_verified', 'license_on_file', 'fda_screened', 'npi_present', 'price_published'],
+        properties: {
+          legitscript_verified: {
+            type: 'integer',
+            minimum: 0,
+            description: 'Providers whose certification signal is `verified`.',
+          },
+          license_on_file: { type: 'integer', minimum: 0 },
+          fda_screened: { type: 'integer', minimum: 0 },
+          npi_present: { type: 'integer', minimum: 0 },
+          price_published: { type: 'integer', minimum: 0 },
+        },
+      },
+      CoverageSlice: coverageSlice,
+      CoverageStats: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['tracked', 'verified', 'generated_at'],
+        properties: {
+          tracked: ref('CoverageSlice'),
+          verified: ref('CoverageSlice'),
+          identity_layer: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['total', 'states', 'taxonomies'],
+            properties: {
+              total: { type: 'integer', minimum: 0 },
+              states: { type: 'integer', minimum: 0 },
+              taxonomies: { type: 'integer', minimum: 0 },
+            },
+          },
+          verticals_live: { type: 'integer', minimum: 0 },
+          snapshot_id: { type: 'string' },
+          generated_at: { type: 'string', format: 'date-time' },
+        },
+      },
+      Error: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['error', 'code'],
+        properties: {
+          error: { type: 'string', description: 'Human message.' },
+          code: { type: 'string', enum: [...ERROR_CODES], description: 'Stable code.' },
+          hint: { type: 'string' },
+          upgrade: { type: 'string' },
+          plan: { type: 'string', enum: [...PLANS] },
+          usage: ref('Usage'),
+        },
+      },
+    },
+  },
+} as const;
+
+export type OpenApiDocument = typeof openApiDocument;

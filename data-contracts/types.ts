@@ -1,0 +1,28 @@
+/**
+ * Named TypeScript types for the API's shapes, taken from the types that openapi-typescript generates from the
+ * OpenAPI document, so the two cannot drift apart.
+ */
+import type { components } from './generated/api-types';
+
+type Schemas = components['schemas'];
+
+export type SourcedSignal = Schemas['SourcedSignal'];
+export type LicenseSignal = Schemas['LicenseSignal'];
+export type ProviderPrice = Schemas['ProviderPrice'];
+export type LockedField = Schemas['LockedField'];
+export type OigMatch = Schemas['OigMatch'];
+export type OigNoMatch = Schemas['OigNoMatch'];
+export type OigField = Schemas['OigField'];
+export type Provider = Schemas['Provider'];
+export type IdentityProvider = Schemas['IdentityProvider'];
+export type Pagination = Schemas['Pagination'];
+export type Usage = Schemas['Usage'];
+export type Filters = Schemas['Filters'];
+export type ProviderListResponse = Schemas['ProviderListResponse'];
+export type IdentityListResponse = Schemas['IdentityListResponse'];
+export type ProviderDetailResponse = Schemas['ProviderDetailResponse'];
+export type SampleResponse = Schemas['SampleResponse'];
+export type SignalCounts = Schemas['SignalCounts'];
+export type CoverageSlice = Schemas['CoverageSlice'];
+export type CoverageStats = Schemas['CoverageStats'];
+export type ErrorBody = Schemas['Error'];
