@@ -7,7 +7,12 @@ export const ENV = {
   dataBucket: 'PF_DATA_BUCKET',
   /** Optional key prefix inside the bucket. */
   dataPrefix: 'PF_DATA_PREFIX',
-  /** Local folder store root (the embedded default). */
+  /**
+   * Root of the embedded local default (`npm start`, `npm run keys`, `npm run etl`): `<dir>/data` is the folder
+   * store, `<dir>/dynamo` the persisted dynalite database, `<dir>/cache` the Parquet cache. Default `.local`.
+   */
+  localDir: 'PF_LOCAL_DIR',
+  /** Local folder store root, when it should differ from `<PF_LOCAL_DIR>/data`. */
   dataDir: 'PF_DATA_DIR',
   /** Local cache folder for Parquet objects fetched from the store (`/tmp/...` on Lambda). */
   cacheDir: 'PF_CACHE_DIR',

@@ -40,10 +40,10 @@ const TRACKED_RULES =
   '(the request is not refused, so a client that always sends the parameter keeps working).';
 
 const QUOTA_RULES =
-  'Every successful call and every call refused with 429 is counted against the key of a metered plan ' +
-  '(free, builder, developer). Calls that fail validation (400), authorisation (401, 403), lookup (404) or ' +
-  'with a server error (500) are not counted: the quota is consumed only when data is served. Metering fails ' +
-  'open: when the counter is unavailable the call is served without rate-limit headers.';
+  'Quota: only calls that serve data (200) are counted, one each, against the key\u2019s UTC-month counter; ' +
+  'the free plan is counted and enforced too, enterprise is unmetered. Calls refused with 400, 401, 403, 404, ' +
+  '429 or 500 are not counted. Metering fails open: when the counter is unavailable the call is served ' +
+  'without rate-limit headers.';
 
 const listParameters = [
   {
