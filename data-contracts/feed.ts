@@ -116,7 +116,6 @@ export const FEED_OBSERVATION_SCHEMA = {
       description: 'states_count belongs to license observations only.',
       if: { properties: { signal: { not: { const: 'license' } } } },
       // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword
-      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword
       then: { properties: { states_count: { type: 'null' } } },
     },
     {
