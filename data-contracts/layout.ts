@@ -43,6 +43,12 @@ export const STATIC_FILES = {
   openapi: 'openapi.json',
 } as const;
 
+/**
+ * The classification key of taxonomy codes that the NUCC map does not know: their rows live in
+ * `identity/classification=unmapped/`, so a query by such a code still reads exactly one file.
+ */
+export const UNMAPPED_CLASSIFICATION_KEY = 'unmapped' as const;
+
 /** The state segment used for a vertical record that has no state (an online-only provider, say). */
 export const NO_STATE_PARTITION = '_' as const;
 
