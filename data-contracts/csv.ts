@@ -79,7 +79,14 @@ function flattenOig(oig: OigField | undefined): Record_ {
       oig_note: null,
     };
   }
-  return { oig_match: 'none', oig_note: oig && 'note' in oig ? oig.note : null };
+  return {
+    oig_match: 'none',
+    oig_type: null,
+    oig_date: null,
+    oig_source: null,
+    oig_checked_at: null,
+    oig_note: oig && 'note' in oig ? oig.note : null,
+  };
 }
 
 function isSourced(v: unknown): v is SourcedSignal {
