@@ -1,0 +1,166 @@
+/**
+ * CloudFront in front of everything: the public coverage and sample objects from the bucket (cached in step with
+ * the hourly rebuild), every other `/api/v1/*` request to the HTTP API (never cached, credentials forwarded).
+ */
+import { Annotations, Duration, Fn } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods,
+  type BehaviorOptions,
+  CacheCookieBehavior,
+  CacheHeaderBehavior,
+  CachePolicy,
+  CacheQueryStringBehavior,
+  Function as CloudFrontFunction,
+  Distribution,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  PriceClass,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { API_BASE_PATH } from '../../data-contracts/constants';
+import { STATIC_PATH_PATTERNS, STATIC_REQUEST_FUNCTION_CODE, STATIC_RESPONSE_FUNCTION_CODE } from '../cdn-functions';
+
+/** How often the public objects are rebuilt; the static cache TTL follows it. */
+export const REBUILD_INTERVAL = Duration.hours(1);
+
+/** The prefix of the public objects: the only part of the bucket CloudFront may read. */
+export const PUBLIC_PREFIX = 'public/' as const;
+
+/** Props of {@link Cdn}. */
+export interface CdnProps {
+  readonly bucket: IBucket;
+  readonly httpApi: IHttpApi;
+  /** Custom domain and its us-east-1 certificate, or null. */
+  readonly domainName: string | null;
+  readonly certificateArn: string | null;
+}
+
+/** The CloudFront distribution and its policies. */
+export class Cdn extends Construct {
+  readonly distribution: Distribution;
+  readonly staticCachePolicy: CachePolicy;
+
+  constructor(scope: Construct, id: string, props: CdnProps) {
+    super(scope, id);
+
+    // The HTTP API's host name, without scheme: `<id>.execute-api.<region>.amazonaws.com`.
+    const apiDomain = Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint));
+    const apiOrigin = new HttpOrigin(apiDomain, {
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      // Lambda answers within 28 s; CloudFront's default read timeout is 30 s.
+      readTimeout: Duration.seconds(30),
+    });
+
+    // OAC on an imported reference of the bucket: CDK then leaves the bucket policy alone, and the statement
+    // below grants CloudFront `s3:GetObject` on `public/*` only, instead of the whole bucket (CDK's default).
+    // https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/private-content-restricting-access-to-s3.html
+    const bucketRef = Bucket.fromBucketAttributes(this, 'BucketRef', {
+      bucketArn: props.bucket.bucketArn,
+      bucketName: props.bucket.bucketName,
+      bucketRegionalDomainName: props.bucket.bucketRegionalDomainName,
+    });
+    const staticOrigin = S3BucketOrigin.withOriginAccessControl(bucketRef);
+
+    this.staticCachePolicy = new CachePolicy(this, 'StaticCachePolicy', {
+      comment: 'Public coverage and sample objects: keyed on format, cached for one rebuild interval',
+      // A copy is never older than one rebuild interval past the rebuild that replaced it.
+      defaultTtl: REBUILD_INTERVAL,
+      maxTtl: REBUILD_INTERVAL,
+      minTtl: Duration.seconds(0),
+      queryStringBehavior: CacheQueryStringBehavior.allowList('format'),
+      headerBehavior: CacheHeaderBehavior.none(),
+      cookieBehavior: CacheCookieBehavior.none(),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+
+    const staticRequestFunction = new CloudFrontFunction(this, 'StaticRequestFunction', {
+      comment: 'Maps /api/v1/coverage and /api/v1/sample[?format=csv] to the public objects',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(STATIC_REQUEST_FUNCTION_CODE),
+    });
+    const staticResponseFunction = new CloudFrontFunction(this, 'StaticResponseFunction', {
+      comment: 'Serves the CSV sample as an attachment',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(STATIC_RESPONSE_FUNCTION_CODE),
+    });
+
+    const staticBehavior: BehaviorOptions = {
+      origin: staticOrigin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: this.staticCachePolicy,
+      compress: true,
+      functionAssociations: [
+        { function: staticRequestFunction, eventType: FunctionEventType.VIEWER_REQUEST },
+        { function: staticResponseFunction, eventType: FunctionEventType.VIEWER_RESPONSE },
+      ],
+    };
+
+    // The API behaviour: never cached, and everything the viewer sent except Host reaches API Gateway (which
+    // routes on its own Host). An origin request policy cannot list `Authorization` (CloudFront rejects it, so
+    // a cache could never serve one caller's answer to another), but the managed AllViewerExceptHostHeader
+    // policy forwards it when, as here, the cache policy is CachingDisabled. So Bearer keys, `x-api-key` and
+    // the `key=` query parameter all reach the API.
+    // https://repost.aws/knowledge-center/cloudfront-authorization-header
+    // https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/using-managed-origin-request-policies.html
+    const apiBehavior: BehaviorOptions = {
+      origin: apiOrigin,
+      // HTTPS only (no redirect): a key sent over plain HTTP has already leaked; refuse rather than redirect.
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      compress: true,
+    };
+
+    const certificate =
+      props.certificateArn === null
+        ? undefined
+        : Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn);
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Provider Facts Data API',
+      // Anything outside /api/v1 also goes to the API, whose $default route answers a JSON 404.
+      defaultBehavior: apiBehavior,
+      // Order matters: CloudFront takes the first matching pattern, so the static ones precede /api/v1/*.
+      additionalBehaviors: {
+        [STATIC_PATH_PATTERNS[0]]: staticBehavior,
+        [STATIC_PATH_PATTERNS[1]]: staticBehavior,
+        [`${API_BASE_PATH}/*`]: apiBehavior,
+      },
+      domainNames: props.domainName === null ? undefined : [props.domainName],
+      certificate,
+      // Only a custom certificate lets the security policy be chosen; the default one is fixed by CloudFront.
+      minimumProtocolVersion: certificate === undefined ? undefined : SecurityPolicyProtocol.TLS_V1_2_2021,
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+    });
+
+    // CDK warns that it cannot write the policy of the imported reference: intended, it is written here.
+    Annotations.of(this.distribution).acknowledgeWarning(
+      '@aws-cdk/aws-cloudfront-origins:updateImportedBucketPolicyOac',
+      'The bucket policy statement for OAC is added below, scoped to public/*',
+    );
+    props.bucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudFrontReadsPublicObjects',
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
+        actions: ['s3:GetObject'],
+        resources: [props.bucket.arnForObjects(`${PUBLIC_PREFIX}*`)],
+        conditions: { StringEquals: { 'AWS:SourceArn': this.distribution.distributionArn } },
+      }),
+    );
+  }
+}

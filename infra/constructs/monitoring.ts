@@ -1,0 +1,154 @@
+/**
+ * Alarms: the API's 5xx rate and p99 latency, Lambda throttles, metering failures (the API failing open), and a
+ * failed hourly rebuild. Every alarm notifies one SNS topic.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  Alarm,
+  ComparisonOperator,
+  type IMetric,
+  MathExpression,
+  type Metric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+
+/** The metric namespace of the service's own (log-derived) metrics. */
+export const METRIC_NAMESPACE = 'ProviderFacts' as const;
+
+/**
+ * The log field and value the API writes on every fail-open metering call (lambdas/access/metering.ts:
+ * `metric: 'MeteringFailure'`), and the metric the filter counts.
+ */
+export const METERING_FAILURE = { field: 'metric', value: 'MeteringFailure', metricName: 'MeteringFailures' } as const;
+
+/** Alarm thresholds. Each is explained in infra/README-deploy.md. */
+export const ALARM_THRESHOLDS = {
+  /** Percent of requests answered 5xx over 5 minutes, in 2 of 3 periods. */
+  api5xxRatePercent: 1,
+  /** Fewer requests than this in a period never make a 5xx rate (one failure of three is not an outage). */
+  api5xxMinRequests: 20,
+  /** p99 of API Gateway's latency (ms) over 5 minutes, in 3 of 3 periods. */
+  apiLatencyP99Ms: 2500,
+  /** Throttled invocations of a function in 5 minutes. */
+  throttles: 1,
+  /** Fail-open metering calls in 5 minutes. */
+  meteringFailures: 5,
+  /** Failed runs of the hourly rebuild in 2 hours (two runs). */
+  rebuildErrors: 1,
+} as const;
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+/** Props of {@link Monitoring}. */
+export interface MonitoringProps {
+  readonly httpApi: IHttpApi;
+  readonly apiFunction: IFunction;
+  readonly apiLogGroup: ILogGroup;
+  readonly rebuildFunction: IFunction;
+  readonly feedFunction: IFunction;
+  readonly alarmEmail: string | null;
+}
+
+/** The alarm topic and alarms. */
+export class Monitoring extends Construct {
+  readonly topic: Topic;
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    this.topic = new Topic(this, 'AlarmTopic', { displayName: 'Provider Facts API alarms' });
+    if (props.alarmEmail !== null) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    const requests = props.httpApi.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
+    const errors = props.httpApi.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
+    const errorRate = new MathExpression({
+      label: 'API 5xx rate (%)',
+      expression: `IF(requests >= ${ALARM_THRESHOLDS.api5xxMinRequests}, 100 * errors / requests, 0)`,
+      usingMetrics: { requests, errors },
+      period: FIVE_MINUTES,
+    });
+    this.add('Api5xxRate', errorRate, {
+      description: `More than ${ALARM_THRESHOLDS.api5xxRatePercent}% of API requests answered 5xx (internal_error or an API Gateway failure).`,
+      threshold: ALARM_THRESHOLDS.api5xxRatePercent,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+    });
+
+    this.add('ApiLatencyP99', props.httpApi.metricLatency({ period: FIVE_MINUTES, statistic: 'p99' }), {
+      description: `API p99 latency above ${ALARM_THRESHOLDS.apiLatencyP99Ms} ms for 15 minutes.`,
+      threshold: ALARM_THRESHOLDS.apiLatencyP99Ms,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 3,
+    });
+
+    const throttled: [string, IFunction][] = [
+      ['ApiThrottles', props.apiFunction],
+      ['RebuildThrottles', props.rebuildFunction],
+      ['FeedEtlThrottles', props.feedFunction],
+    ];
+    for (const [alarmId, fn] of throttled) {
+      this.add(alarmId, fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }), {
+        description: 'Lambda throttled invocations: the account or function concurrency limit was reached.',
+        threshold: ALARM_THRESHOLDS.throttles,
+        evaluationPeriods: 1,
+        datapointsToAlarm: 1,
+      });
+    }
+
+    // The handler writes its JSON lines to stdout, so the field is at the top level of the log event. The
+    // second term matches the same line if it ever goes through console.* under Lambda's JSON log format,
+    // which nests it as `message`. https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/FilterAndPatternSyntax.html
+    const meteringFilter = new MetricFilter(this, 'MeteringFailureFilter', {
+      logGroup: props.apiLogGroup,
+      filterPattern: FilterPattern.any(
+        FilterPattern.stringValue(`$.${METERING_FAILURE.field}`, '=', METERING_FAILURE.value),
+        FilterPattern.stringValue(`$.message.${METERING_FAILURE.field}`, '=', METERING_FAILURE.value),
+      ),
+      metricNamespace: METRIC_NAMESPACE,
+      metricName: METERING_FAILURE.metricName,
+      metricValue: '1',
+      // Emit 0 for lines that do not match, so the metric is continuous and "no failures" is not "no data".
+      defaultValue: 0,
+    });
+    this.add('MeteringFailures', meteringFilter.metric({ period: FIVE_MINUTES, statistic: 'Sum' }), {
+      description: 'The API served requests without counting them (metering failed open: DynamoDB errors or timeouts).',
+      threshold: ALARM_THRESHOLDS.meteringFailures,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+    });
+
+    this.add('RebuildErrors', props.rebuildFunction.metricErrors({ period: Duration.hours(2), statistic: 'Sum' }), {
+      description: 'The hourly rebuild of the public coverage and sample objects failed: they are going stale.',
+      threshold: ALARM_THRESHOLDS.rebuildErrors,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+    });
+  }
+
+  private add(
+    id: string,
+    metric: IMetric | Metric,
+    options: { description: string; threshold: number; evaluationPeriods: number; datapointsToAlarm: number },
+  ): void {
+    const alarm = new Alarm(this, id, {
+      metric,
+      alarmDescription: options.description,
+      threshold: options.threshold,
+      evaluationPeriods: options.evaluationPeriods,
+      datapointsToAlarm: options.datapointsToAlarm,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      // Quiet hours and idle functions produce no data; that is not a failure.
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(new SnsAction(this.topic));
+    alarm.addOkAction(new SnsAction(this.topic));
+    this.alarms.push(alarm);
+  }
+}

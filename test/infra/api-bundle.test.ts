@@ -1,0 +1,116 @@
+/**
+ * The API asset as a deployment ships it: bundled by CDK's local esbuild bundling with the stack's own options
+ * (infra/bundling.ts), into a temporary cloud assembly. It must carry the DuckDB binding of the target
+ * architecture, and load from its own folder with nothing but what it carries.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { ENV } from '../../data-contracts/env';
+import { DUCKDB_BINDING_PACKAGES, entryCodeProps, functionCodeProps } from '../../infra/bundling';
+import { DEFAULT_CONFIG } from '../../infra/config';
+import { apiEnvironment } from '../../infra/constructs/api';
+import { tempOutdir } from './helpers';
+
+const architecture = DEFAULT_CONFIG.architecture;
+const bindingPackage = DUCKDB_BINDING_PACKAGES[architecture];
+/** The machine can only execute the binding of its own architecture. */
+const canRun = process.platform === 'linux' && process.arch === (architecture === 'x86_64' ? 'x64' : 'arm64');
+
+let outdir: string;
+let apiDir: string;
+let probeDir: string;
+
+/** Runs `script` with Node in `cwd`, with a clean environment (no NODE_PATH, so only the asset resolves). */
+function runIn(cwd: string, script: string, env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, ['-e', script], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
+  });
+  return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr };
+}
+
+beforeAll(() => {
+  outdir = tempOutdir('pf-infra-bundle-');
+  const app = new App({ outdir });
+  const stack = new Stack(app, 'Bundle');
+  new NodejsFunction(stack, 'Api', functionCodeProps('api', architecture));
+  new NodejsFunction(stack, 'Probe', entryCodeProps('test/infra/fixtures/duckdb-probe.ts', architecture));
+  app.synth();
+  const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function');
+  const assetDir = (prefix: string): string => {
+    const [, fn] = Object.entries(functions).find(([id]) => id.startsWith(prefix)) ?? [];
+    const key = fn?.Properties.Code.S3Key as string;
+    return join(outdir, `asset.${key.replace(/\.zip$/, '')}`);
+  };
+  apiDir = assetDir('Api');
+  probeDir = assetDir('Probe');
+});
+
+afterAll(() => {
+  rmSync(outdir, { recursive: true, force: true });
+});
+
+describe('API asset', () => {
+  it('holds the bundle, its source map and the DuckDB binding for the target architecture', () => {
+    expect(existsSync(join(apiDir, 'index.js'))).toBe(true);
+    expect(existsSync(join(apiDir, 'index.js.map'))).toBe(true);
+    const bindingDir = join(apiDir, 'node_modules', ...bindingPackage.split('/'));
+    expect(existsSync(join(bindingDir, 'duckdb.node'))).toBe(true);
+    // duckdb.node links libduckdb.so through RUNPATH $ORIGIN: it must sit beside it.
+    expect(existsSync(join(bindingDir, 'libduckdb.so'))).toBe(true);
+    expect(existsSync(join(bindingDir, 'package.json'))).toBe(true);
+  });
+
+  it('carries no other binding and no other node_modules', () => {
+    expect(readdirSync(join(apiDir, 'node_modules'))).toEqual(['@duckdb']);
+    expect(readdirSync(join(apiDir, 'node_modules', '@duckdb'))).toEqual([bindingPackage.split('/')[1]]);
+  });
+
+  (canRun ? it : it.skip)('loads from its own folder, exports handler, and resolves the binding there', () => {
+    const env = {
+      ...apiEnvironment({ bucketName: 'pf-test-bucket', keysTableName: 'pf-keys', usageTableName: 'pf-usage' }),
+      [ENV.cacheDir]: join(outdir, 'cache'),
+      AWS_REGION: 'us-east-1',
+    };
+    const script = `
+      const mod = require('./index.js');
+      const { createRequire } = require('node:module');
+      const local = createRequire(require.resolve('./index.js'));
+      const resolved = local.resolve('${bindingPackage}/duckdb.node');
+      const binding = local('${bindingPackage}/duckdb.node');
+      console.log(JSON.stringify({ handler: typeof mod.handler, resolved, version: binding.library_version() }));
+    `;
+    const result = runIn(apiDir, script, env);
+    // stderr may carry runtime warnings (the AWS SDK's Node-version notice on Node 20): show it on failure.
+    expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr }).toEqual({
+      status: 0,
+      stderr: '',
+    });
+    const out = JSON.parse(result.stdout) as { handler: string; resolved: string; version: string };
+    expect(out.handler).toBe('function');
+    expect(out.resolved.startsWith(join(apiDir, 'node_modules'))).toBe(true);
+    expect(out.version).toMatch(/^v\d+\.\d+\.\d+/);
+  });
+});
+
+describe('DuckDB through the same bundling', () => {
+  (canRun ? it : it.skip)('answers a query from the asset folder (loader bundled, binding carried)', () => {
+    const result = runIn(
+      probeDir,
+      `require('./index.js').handler().then((rows) => console.log(JSON.stringify(rows)), (err) => { console.error(err); process.exit(1); });`,
+    );
+    expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr }).toEqual({
+      status: 0,
+      stderr: '',
+    });
+    const rows = JSON.parse(result.stdout) as { answer: number; version: string }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.answer).toBe(42);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * The CloudFront Functions of the static behaviours, run in a `vm` context with CloudFront's event shapes
+ * (https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/functions-event-structure.html).
+ */
+import { runInNewContext } from 'node:vm';
+import {
+  SAMPLE_CSV_FILENAME,
+  STATIC_ORIGIN_PATHS,
+  STATIC_REQUEST_FUNCTION_CODE,
+  STATIC_RESPONSE_FUNCTION_CODE,
+} from '../../infra/cdn-functions';
+
+type Query = Record<string, { value: string }>;
+type Headers = Record<string, { value: string }>;
+interface CfRequest {
+  method: string;
+  uri: string;
+  querystring: Query;
+  headers: Headers;
+}
+interface CfResponse {
+  statusCode: number;
+  headers: Headers;
+  body?: { encoding: string; data: string };
+}
+
+function load(code: string): (event: unknown) => unknown {
+  const context: { handler?: (event: unknown) => unknown } = {};
+  runInNewContext(`${code}\nthis.handler = handler;`, context);
+  if (context.handler === undefined) throw new Error('no handler');
+  return context.handler;
+}
+
+const onRequest = load(STATIC_REQUEST_FUNCTION_CODE);
+const onResponse = load(STATIC_RESPONSE_FUNCTION_CODE);
+
+const request = (uri: string, querystring: Query = {}): CfRequest => ({ method: 'GET', uri, querystring, headers: {} });
+const viewerRequest = (uri: string, querystring: Query = {}) =>
+  onRequest({ version: '1.0', context: { eventType: 'viewer-request' }, request: request(uri, querystring) }) as
+    | CfRequest
+    | CfResponse;
+
+describe('static viewer-request function', () => {
+  it.each(['/api/v1/coverage', '/api/v1/coverage/'])('maps %s to the coverage object', (uri) => {
+    const out = viewerRequest(uri, { key: { value: 'pf_secret' } }) as CfRequest;
+    expect(out.uri).toBe(STATIC_ORIGIN_PATHS.coverage);
+    expect(out.querystring).toEqual({});
+  });
+
+  it.each(['/api/v1/sample', '/api/v1/sample/'])('maps %s to the JSON sample, and ?format=csv to the CSV', (uri) => {
+    expect((viewerRequest(uri) as CfRequest).uri).toBe(STATIC_ORIGIN_PATHS.sampleJson);
+    expect((viewerRequest(uri, { format: { value: 'json' } }) as CfRequest).uri).toBe(STATIC_ORIGIN_PATHS.sampleJson);
+    const csv = viewerRequest(uri, { format: { value: 'csv' }, other: { value: 'x' } }) as CfRequest;
+    expect(csv.uri).toBe(STATIC_ORIGIN_PATHS.sampleCsv);
+    expect(csv.querystring).toEqual({ format: { value: 'csv' } });
+  });
+
+  it('answers an unknown format with the contract 400 body', () => {
+    const out = viewerRequest('/api/v1/sample', { format: { value: 'xml' } }) as CfResponse;
+    expect(out.statusCode).toBe(400);
+    expect(JSON.parse(out.body?.data ?? '')).toMatchObject({ code: 'invalid_parameter' });
+    expect(out.headers['content-type']?.value).toMatch(/^application\/json/);
+  });
+
+  it.each(['/api/v1/coveragex', '/api/v1/sample.csv', '/api/v1/sample/extra'])('answers %s with a JSON 404', (uri) => {
+    const out = viewerRequest(uri) as CfResponse;
+    expect(out.statusCode).toBe(404);
+    expect(JSON.parse(out.body?.data ?? '')).toEqual({ error: 'Not found', code: 'not_found' });
+  });
+});
+
+describe('static viewer-response function', () => {
+  const respond = (uri: string, querystring: Query, response: CfResponse) =>
+    onResponse({
+      version: '1.0',
+      context: { eventType: 'viewer-response' },
+      request: request(uri, querystring),
+      response,
+    }) as CfResponse;
+
+  it('serves the CSV sample as an attachment', () => {
+    const out = respond(
+      '/api/v1/sample',
+      { format: { value: 'csv' } },
+      {
+        statusCode: 200,
+        headers: { 'content-type': { value: 'binary/octet-stream' } },
+      },
+    );
+    expect(out.headers['content-type']?.value).toBe('text/csv; charset=utf-8');
+    expect(out.headers['content-disposition']?.value).toBe(`attachment; filename="${SAMPLE_CSV_FILENAME}"`);
+  });
+
+  it('leaves JSON responses alone, even for ?format=csv on coverage', () => {
+    const headers = { 'content-type': { value: 'application/json' } };
+    const out = respond('/api/v1/coverage', { format: { value: 'csv' } }, { statusCode: 200, headers: { ...headers } });
+    expect(out.headers).toEqual(headers);
+  });
+
+  it('keeps a Content-Disposition the object already carries', () => {
+    const out = respond(
+      STATIC_ORIGIN_PATHS.sampleCsv,
+      {},
+      {
+        statusCode: 200,
+        headers: {
+          'content-type': { value: 'text/csv' },
+          'content-disposition': { value: 'attachment; filename="x.csv"' },
+        },
+      },
+    );
+    expect(out.headers['content-disposition']?.value).toBe('attachment; filename="x.csv"');
+  });
+});

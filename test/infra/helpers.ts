@@ -1,0 +1,64 @@
+/**
+ * Shared helpers of the infra tests: building the stack from context, and reading a synthesized template.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { readStackConfig } from '../../infra/config';
+import { ProviderFactsStack } from '../../infra/stack';
+
+/** A fresh temporary folder for a cloud assembly. */
+export function tempOutdir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/**
+ * Builds the stack as `infra/app.ts` does, from `context`. With `bundle: false` the Lambda assets are not bundled
+ * (CDK's own `aws:cdk:bundling-stacks` switch), for tests that only look at configuration variants.
+ */
+export function synthStack(
+  context: Record<string, unknown>,
+  options: { bundle: boolean; outdir: string },
+): { stack: ProviderFactsStack; template: Template } {
+  const app = new App({
+    outdir: options.outdir,
+    context: options.bundle ? context : { ...context, 'aws:cdk:bundling-stacks': [] },
+  });
+  const config = readStackConfig(app.node);
+  const stack = new ProviderFactsStack(app, config.stackName, { config });
+  return { stack, template: Template.fromStack(stack) };
+}
+
+type Statement = { Action: string | string[]; Effect: string; Resource: unknown; Sid?: string; Condition?: unknown };
+
+/** Every IAM statement of the policies attached to the role with logical id `roleLogicalId`. */
+export function statementsOfRole(template: Template, roleLogicalId: string): Statement[] {
+  const policies = template.findResources('AWS::IAM::Policy');
+  const statements: Statement[] = [];
+  for (const policy of Object.values(policies)) {
+    const roles = (policy.Properties?.Roles ?? []) as unknown[];
+    if (!roles.some((role) => JSON.stringify(role) === JSON.stringify({ Ref: roleLogicalId }))) continue;
+    statements.push(...((policy.Properties.PolicyDocument.Statement ?? []) as Statement[]));
+  }
+  return statements;
+}
+
+/** The actions of a list of statements, flattened. */
+export function actionsOf(statements: Statement[]): string[] {
+  return statements.flatMap((statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]));
+}
+
+/** The logical id of the single resource of `type` whose properties match `predicate`. */
+export function logicalIdWhere(
+  template: Template,
+  type: string,
+  predicate: (properties: Record<string, unknown>) => boolean,
+): string {
+  const matches = Object.entries(template.findResources(type)).filter(([, resource]) =>
+    predicate((resource.Properties ?? {}) as Record<string, unknown>),
+  );
+  if (matches.length !== 1) throw new Error(`expected one ${type}, found ${matches.length}`);
+  return (matches[0] as [string, unknown])[0];
+}
