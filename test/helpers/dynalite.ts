@@ -19,6 +19,11 @@ export async function startDynalite(): Promise<DynaliteHandle> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     server,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // SDK clients keep sockets alive; close them so stop() does not wait on clients a test did not destroy.
+        server.closeAllConnections();
+      }),
   };
 }

@@ -1,0 +1,156 @@
+/**
+ * Monthly call metering: one DynamoDB counter per key per UTC month, incremented atomically with a condition
+ * on the plan's quota, so parallel calls can never overshoot it.
+ *
+ * Metering fails open (spec §8.4): when DynamoDB errors or does not answer within the timeout, the call is
+ * `unavailable` and the API serves the request without rate-limit headers. Each such failure is logged as a
+ * warn line `metering_unavailable` with `metric: 'MeteringFailure'` (a CloudWatch metric filter counts them)
+ * and reported to the optional `onFailure` hook.
+ */
+import { ConditionalCheckFailedException, type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { PLAN_RULES, type Plan } from '../../data-contracts/constants';
+import { USAGE_TABLE } from '../../data-contracts/tables';
+import { type Logger, silentLogger } from '../shared/logger';
+import { monthKey, secondsUntilReset, usageExpiry } from './quota';
+
+/** Outcome of metering one call. */
+export type MeterResult =
+  /** The plan has no quota (enterprise): nothing was counted. */
+  | { outcome: 'unmetered' }
+  /** The call was counted; `used` includes it. */
+  | { outcome: 'counted'; used: number; quota: number; resetSeconds: number }
+  /** The quota was already used up; the call was not counted and must get 429 `quota_exceeded`. */
+  | { outcome: 'exceeded'; used: number; quota: number; resetSeconds: number }
+  /** The counter could not be reached in time: serve the call without rate-limit headers. */
+  | { outcome: 'unavailable' };
+
+/** What the API core depends on. */
+export interface Meter {
+  /** Counts one call of the key with hash `keyHash` in `now`'s UTC month, unless its quota is used up. */
+  consume(keyHash: string, plan: Plan, now: Date): Promise<MeterResult>;
+}
+
+/** Why metering failed open. */
+export interface MeteringFailure {
+  reason: 'timeout' | 'error';
+  /** The error's name (`ProvisionedThroughputExceededException`, `TimeoutError`, …). */
+  errorName: string;
+}
+
+/** The metric name that a log-based metric filter matches on `metering_unavailable` lines. */
+export const METERING_FAILURE_METRIC = 'MeteringFailure' as const;
+
+/** Dependencies of {@link DynamoMeter}. */
+export interface DynamoMeterOptions {
+  client: DynamoDBClient;
+  tableName: string;
+  /** How long a call may wait for DynamoDB before it is served unmetered. Default 250 ms. */
+  timeoutMs?: number;
+  logger?: Logger;
+  /** Called once per fail-open call, after the warn line (for in-process metrics and tests). */
+  onFailure?: (failure: MeteringFailure) => void;
+}
+
+const U = USAGE_TABLE.attributes;
+
+/**
+ * The DynamoDB meter. One conditional `UpdateItem` per metered call:
+ * `ADD used :one SET expires_at = :exp` if `attribute_not_exists(used) OR used < :quota`.
+ *
+ * @example
+ * const meter = new DynamoMeter({ client, tableName: 'pf-usage', logger });
+ * const result = await meter.consume(record.keyHash, record.plan, new Date());
+ * if (result.outcome === 'exceeded') { ... 429 ... }
+ */
+export class DynamoMeter implements Meter {
+  private readonly client: DynamoDBClient;
+  private readonly tableName: string;
+  private readonly timeoutMs: number;
+  private readonly logger: Logger;
+  private readonly onFailure: ((failure: MeteringFailure) => void) | undefined;
+  private failureCount = 0;
+
+  constructor(options: DynamoMeterOptions) {
+    this.client = options.client;
+    this.tableName = options.tableName;
+    this.timeoutMs = options.timeoutMs ?? 250;
+    this.logger = options.logger ?? silentLogger;
+    this.onFailure = options.onFailure;
+  }
+
+  /** Fail-open calls since this meter was made. */
+  get failures(): number {
+    return this.failureCount;
+  }
+
+  async consume(keyHash: string, plan: Plan, now: Date): Promise<MeterResult> {
+    const quota = PLAN_RULES[plan].monthlyQuota;
+    if (quota === null) return { outcome: 'unmetered' };
+    const resetSeconds = secondsUntilReset(now);
+
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    // The abort stops the HTTP request; the race also bounds time spent in the SDK's retry back-off, which
+    // the abort signal does not interrupt.
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(Object.assign(new Error(`no answer within ${this.timeoutMs} ms`), { name: 'TimeoutError' }));
+      }, this.timeoutMs);
+    });
+    try {
+      const out = await Promise.race([
+        this.client.send(
+          new UpdateItemCommand({
+            TableName: this.tableName,
+            Key: { [U.keyHash]: { S: keyHash }, [U.month]: { S: monthKey(now) } },
+            UpdateExpression: 'ADD #used :one SET #expires = :exp',
+            ConditionExpression: 'attribute_not_exists(#used) OR #used < :quota',
+            ExpressionAttributeNames: { '#used': U.used, '#expires': U.expiresAt },
+            ExpressionAttributeValues: {
+              ':one': { N: '1' },
+              ':quota': { N: String(quota) },
+              ':exp': { N: String(usageExpiry(now)) },
+            },
+            ReturnValues: 'UPDATED_NEW',
+          }),
+          { abortSignal: controller.signal },
+        ),
+        deadline,
+      ]);
+      const used = Number(out.Attributes?.[U.used]?.N);
+      if (!Number.isFinite(used)) return this.failOpen(keyHash, 'error', 'MalformedResponse');
+      return { outcome: 'counted', used, quota, resetSeconds };
+    } catch (err) {
+      // The condition failing is the quota being used up, not an error (STYLE §3: translate it here).
+      if (err instanceof ConditionalCheckFailedException) {
+        return { outcome: 'exceeded', used: quota, quota, resetSeconds };
+      }
+      const reason = controller.signal.aborted ? 'timeout' : 'error';
+      const errorName = reason === 'timeout' ? 'TimeoutError' : nameOf(err);
+      return this.failOpen(keyHash, reason, errorName);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private failOpen(keyHash: string, reason: MeteringFailure['reason'], errorName: string): MeterResult {
+    this.failureCount += 1;
+    this.logger.warn('metering_unavailable', {
+      metric: METERING_FAILURE_METRIC,
+      reason,
+      error: errorName,
+      timeout_ms: this.timeoutMs,
+      // Enough to correlate with the keys table by an operator; the full hash is a usage-table key.
+      key_hash_prefix: keyHash.slice(0, 8),
+    });
+    this.onFailure?.({ reason, errorName });
+    return { outcome: 'unavailable' };
+  }
+}
+
+/** The name of a thrown value. Duck-typed: Node's own errors may come from another realm than ours. */
+function nameOf(err: unknown): string {
+  if (typeof err === 'object' && err !== null && 'name' in err && typeof err.name === 'string') return err.name;
+  return typeof err;
+}
