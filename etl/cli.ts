@@ -1,0 +1,255 @@
+/**
+ * `npm run etl -- <command>`: the data team's entry point. See `--help` (HELP_TEXT below) and
+ * etl/README-data-team.md.
+ *
+ * Output contract: a summary per source on stdout (on stderr with `--json`, where stdout carries exactly one JSON
+ * object); a progress line on stderr only when stderr is a terminal; errors as one line on stderr and a non-zero
+ * exit code (stack traces only with PF_LOG_LEVEL=debug).
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ENV } from '../data-contracts/env';
+import { createJsonLogger, LOG_LEVELS, type LogLevel } from '../lambdas/shared/logger';
+import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../lambdas/storage/object-store';
+import { type BuildInputs, type BuildProgress, type BuildSummary, buildSnapshot } from './build';
+import { DEMO_LEIE_AS_OF, demoBuildInputs } from './demo-inputs';
+import { EtlInputError } from './errors';
+import { rebuildStatic } from './rebuild-static';
+
+export const CLI_COMMANDS = ['build', 'rebuild-static', 'help'] as const;
+
+export const HELP_TEXT = `Provider Facts ETL
+
+Usage: npm run etl -- <command> [options]
+
+Commands:
+  build            Build a snapshot from source files and publish it (the pointer moves only when every object,
+                   then the manifest, is written).
+  rebuild-static   Recompute coverage.json, sample.json and sample.csv from the current snapshot and write them to
+                   public/ (the hourly job).
+  help             Show this text (also --help).
+
+Store options (build and rebuild-static):
+  --out DIR        Local folder store (default: $PF_DATA_DIR, else <$PF_LOCAL_DIR or .local>/data).
+  --bucket B       S3 bucket instead of a folder (default: $PF_DATA_BUCKET when set). $PF_S3_ENDPOINT and
+  --prefix P       $AWS_REGION are honoured; --prefix (default $PF_DATA_PREFIX) puts every key under P/.
+  --json           Print exactly one JSON summary object on stdout (snapshot_id, counts per layer, sources).
+
+Build inputs:
+  --demo           Use the committed demo inputs: test/fixtures/source-data (real public samples) and the
+                   fictional glp1 feed in etl/demo/glp1. Any input option below replaces its demo counterpart.
+  --nppes FILE     NPPES dissemination CSV, V2 layout (330 columns), repeatable, oldest first. Accepts CMS's form
+                   (every field quoted, MM/DD/YYYY, LF) and re-saved files (M/D/YY, minimal quoting, CRLF).
+  --nucc FILE      NUCC taxonomy CSV (Code, Grouping, Classification, Specialization, Display Name, Section).
+  --leie FILE      OIG LEIE UPDATED.csv (NPI, EXCLTYPE, EXCLDATE as YYYYMMDD; 0000000000 = no NPI), repeatable.
+  --leie-as-of ISO The LEIE release time, e.g. 2026-10-03T00:00:00Z (required with --leie): the OIG checked_at.
+  --fda FILE       FDA warning letters, repeatable: the fda.gov export (Company Name, Letter Issue Date,
+                   Issuing Office) or the scraped listing (url, letter_date, company, issuing_office).
+  --feed DIR       Curation feed folder with providers.csv and observations.csv, repeatable
+                   (format: etl/README-data-team.md, schema: data-contracts/feed.ts).
+  --reuse-current  Build on the current snapshot's identity layer, taxonomy map and screening lists instead of
+                   NPPES/NUCC (what the feed Lambda does); only --feed (and optionally --leie/--fda) are read.
+  --snapshot-time ISO  The snapshot time (default now): coverage generated_at and clear-screen verified_at.
+  --work-dir DIR   Where the run's temporary files go (default the OS temp folder).
+
+Bad rows go to snapshots/<id>/rejects/rejects.csv (source, file, line, reason, raw) and are counted. A missing
+file, a missing required column or an unreadable file fails the run: exit code 1, the pointer is not moved.
+Exit codes: 0 success, 1 failed run, 2 bad command line. PF_LOG_LEVEL=debug prints stack traces and JSON logs.
+`;
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stderrIsTty: boolean;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  demo: { type: 'boolean' },
+  out: { type: 'string' },
+  bucket: { type: 'string' },
+  prefix: { type: 'string' },
+  nppes: { type: 'string', multiple: true },
+  nucc: { type: 'string' },
+  leie: { type: 'string', multiple: true },
+  'leie-as-of': { type: 'string' },
+  fda: { type: 'string', multiple: true },
+  feed: { type: 'string', multiple: true },
+  'reuse-current': { type: 'boolean' },
+  'snapshot-time': { type: 'string' },
+  'work-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function storeFrom(values: Values, io: CliIo): ObjectStore {
+  const bucket = values.bucket ?? (values.out ? undefined : io.env[ENV.dataBucket]);
+  if (bucket) {
+    const client = createS3Client({ region: io.env[ENV.awsRegion], endpoint: io.env[ENV.s3Endpoint] });
+    return new S3ObjectStore(client, bucket, values.prefix ?? io.env[ENV.dataPrefix] ?? '');
+  }
+  const dir = values.out ?? io.env[ENV.dataDir] ?? path.join(io.env[ENV.localDir] ?? '.local', 'data');
+  return new FolderObjectStore(path.resolve(io.cwd, dir));
+}
+
+function parseTime(text: string, flag: string): Date {
+  const t = Date.parse(text);
+  if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}T/.test(text))
+    throw new UsageError(`${flag} is not an ISO date-time: ${text}`);
+  return new Date(t);
+}
+
+function inputsFrom(values: Values, io: CliIo): BuildInputs {
+  const abs = (p: string) => path.resolve(io.cwd, p);
+  const base: BuildInputs = values.demo
+    ? demoBuildInputs()
+    : { nppes: [], nucc: '', leie: [], leieAsOf: '', fda: [], feeds: [] };
+  const inputs: BuildInputs = {
+    nppes: values.nppes?.map(abs) ?? base.nppes,
+    nucc: values.nucc ? abs(values.nucc) : base.nucc,
+    leie: values.leie?.map(abs) ?? base.leie,
+    leieAsOf: values['leie-as-of'] ?? (values.demo && !values.leie ? DEMO_LEIE_AS_OF : base.leieAsOf),
+    fda: values.fda?.map(abs) ?? base.fda,
+    feeds: values.feed?.map(abs) ?? base.feeds,
+    ...(values['reuse-current'] ? { reuseIdentityFrom: 'current' as const } : {}),
+  };
+  if (!values['reuse-current']) {
+    if (inputs.nppes.length === 0) throw new UsageError('build needs --nppes FILE (or --demo)');
+    if (inputs.nucc === '') throw new UsageError('build needs --nucc FILE (or --demo)');
+  }
+  if (inputs.leie.length > 0 && inputs.leieAsOf === '') throw new UsageError('--leie needs --leie-as-of ISO');
+  if (inputs.leieAsOf !== '') parseTime(inputs.leieAsOf, '--leie-as-of');
+  return inputs;
+}
+
+/** The per-source summary as aligned text. */
+export function formatSummary(summary: BuildSummary): string {
+  const rows = summary.sources.map((s) => [
+    s.source,
+    s.file,
+    String(s.read),
+    String(s.accepted),
+    String(s.rejected),
+    s.skipped === undefined ? '' : `${s.skipped} deactivated`,
+  ]);
+  const head = ['source', 'file', 'read', 'accepted', 'rejected', ''];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  const c = summary.counts;
+  return [
+    `snapshot ${summary.snapshot_id} published to ${summary.store}`,
+    line(head),
+    ...rows.map(line),
+    `identity ${c.identity} NPIs, tracked ${c.tracked}, verified ${c.verified}, taxonomies ${c.taxonomies}, rejects ${c.rejects}` +
+      ` (${(summary.duration_ms / 1000).toFixed(1)} s)`,
+    '',
+  ].join('\n');
+}
+
+function progressPrinter(io: CliIo): ((p: BuildProgress) => void) | undefined {
+  if (!io.stderrIsTty) return undefined;
+  let last = 0;
+  return (p) => {
+    const now = Date.now();
+    if (now - last < 200) return;
+    last = now;
+    const parts = [p.phase, p.file ?? '', p.rows === undefined ? '' : `${p.rows.toLocaleString('en-US')} rows`];
+    if (p.percent !== undefined) parts.push(`${p.percent.toFixed(0)}%`);
+    parts.push(`${(p.elapsedMs / 1000).toFixed(1)} s`);
+    io.stderr(`\r\x1b[2K${parts.filter(Boolean).join('  ')}`);
+  };
+}
+
+/** Runs the CLI and returns the exit code (the process entry point below exits with it). */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const level = (LOG_LEVELS as readonly string[]).includes(io.env[ENV.logLevel] ?? '')
+    ? (io.env[ENV.logLevel] as LogLevel)
+    : 'warn';
+  const logger = createJsonLogger({ level, write: (line) => io.stderr(`${line}\n`) });
+  try {
+    let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+    try {
+      parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const { values, positionals } = parsed;
+    const command = positionals[0] ?? (values.help ? 'help' : undefined);
+    if (command === 'help' || values.help || command === undefined) {
+      io.stdout(HELP_TEXT);
+      return command === undefined && !values.help ? 2 : 0;
+    }
+    if (positionals.length > 1) throw new UsageError(`unexpected argument: ${positionals[1]}`);
+    const store = storeFrom(values, io);
+    if (command === 'build') {
+      const inputs = inputsFrom(values, io);
+      const printer = progressPrinter(io);
+      const summary = await buildSnapshot({
+        store,
+        inputs,
+        logger,
+        ...(values['snapshot-time'] ? { snapshotTime: parseTime(values['snapshot-time'], '--snapshot-time') } : {}),
+        ...(values['work-dir'] ? { workDir: path.resolve(io.cwd, values['work-dir']) } : {}),
+        ...(printer ? { onProgress: printer } : {}),
+      });
+      if (printer) io.stderr('\r\x1b[2K');
+      if (values.json) {
+        io.stderr(formatSummary(summary));
+        io.stdout(`${JSON.stringify(summary)}\n`);
+      } else {
+        io.stdout(formatSummary(summary));
+      }
+      return 0;
+    }
+    if (command === 'rebuild-static') {
+      const summary = await rebuildStatic({ store, logger });
+      if (values.json) io.stdout(`${JSON.stringify(summary)}\n`);
+      else {
+        io.stdout(
+          `public coverage and sample rebuilt from snapshot ${summary.snapshot_id} in ${store.location}: ` +
+            `tracked ${summary.counts.tracked}, verified ${summary.counts.verified}, sample ${summary.counts.sample}\n`,
+        );
+      }
+      return 0;
+    }
+    throw new UsageError(`unknown command: ${command} (commands: ${CLI_COMMANDS.join(', ')})`);
+  } catch (err) {
+    if (io.stderrIsTty) io.stderr('\r\x1b[2K');
+    if (err instanceof UsageError) {
+      io.stderr(`error: ${err.message}\nRun npm run etl -- --help for usage.\n`);
+      return 2;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`error: ${message.split('\n')[0]}\n`);
+    if (level === 'debug' && err instanceof Error && err.stack) io.stderr(`${err.stack}\n`);
+    else if (!(err instanceof EtlInputError)) io.stderr('(set PF_LOG_LEVEL=debug for details)\n');
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  runCli(process.argv.slice(2), {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    stderrIsTty: process.stderr.isTTY === true,
+    env: process.env,
+    cwd: process.cwd(),
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`error: ${String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,149 @@
+/**
+ * The ETL's DuckDB: one instance per run, on a database file in the run's work folder so that staged tables are
+ * stored compressed and spill to disk instead of growing the heap (peak RSS stays under 2 GB on the 9-million-row
+ * national NPPES file). https://duckdb.org/docs/stable/configuration/overview
+ */
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { EtlInputError } from './errors';
+
+export interface EtlDuckDbOptions {
+  workDir: string;
+  /** Default: the machine's cores, at most 4. */
+  threads?: number;
+  /** DuckDB `memory_limit`. Default `1GB`. */
+  memoryLimit?: string;
+}
+
+export interface EtlDuckDb {
+  instance: DuckDBInstance;
+  connection: DuckDBConnection;
+  close(): void;
+}
+
+/** Opens the run's DuckDB and applies threads, memory limit and spill folder. */
+export async function openEtlDuckDb(options: EtlDuckDbOptions): Promise<EtlDuckDb> {
+  const threads = options.threads ?? Math.min(availableParallelism(), 4);
+  const instance = await DuckDBInstance.create(path.join(options.workDir, 'etl.duckdb'), {
+    threads: String(threads),
+    memory_limit: options.memoryLimit ?? '1GB',
+    temp_directory: path.join(options.workDir, 'duckdb-tmp'),
+    // Keeps file order through scans, so a staged row's rowid gives its line number in the source file.
+    preserve_insertion_order: 'true',
+  });
+  const connection = await instance.connect();
+  // Query progress (the CLI's progress line) is only tracked while the progress bar is enabled; never print it.
+  // These are client settings, so they are SET on the connection rather than passed as instance config.
+  await connection.run('SET enable_progress_bar = true');
+  await connection.run('SET enable_progress_bar_print = false');
+  return {
+    instance,
+    connection,
+    close() {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+/**
+ * A file path as a SQL string literal. Only our own paths and files named by the operator reach this (table
+ * functions take their file argument at bind time), and single quotes are doubled.
+ */
+export function sqlPath(file: string): string {
+  return `'${path.resolve(file).replace(/'/g, "''")}'`;
+}
+
+/** A column name as a quoted SQL identifier. Only names from our allow-lists reach this. */
+export function sqlIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The CSV options every source scan uses: everything as text, explicit dialect, header row. */
+export const CSV_SCAN_OPTIONS =
+  "all_varchar = true, header = true, delim = ',', quote = '\"', escape = '\"', strict_mode = true" as const;
+
+/** Runs a statement with bound values through a prepared statement that is always destroyed. */
+export async function runBound(
+  connection: DuckDBConnection,
+  sql: string,
+  values: readonly DuckDBValue[] = [],
+): Promise<void> {
+  const prepared = await connection.prepare(sql);
+  try {
+    prepared.bind([...values]);
+    await prepared.run();
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+/** Runs a query with bound values and returns its rows as JSON-safe objects (BIGINT as string). */
+export async function queryRows(
+  connection: DuckDBConnection,
+  sql: string,
+  values: readonly DuckDBValue[] = [],
+): Promise<Record<string, unknown>[]> {
+  const prepared = await connection.prepare(sql);
+  try {
+    prepared.bind([...values]);
+    const reader = await prepared.runAndReadAll();
+    return reader.getRowObjectsJson() as Record<string, unknown>[];
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+/** A one-number query. */
+export async function queryNumber(
+  connection: DuckDBConnection,
+  sql: string,
+  values: readonly DuckDBValue[] = [],
+): Promise<number> {
+  const rows = await queryRows(connection, sql, values);
+  const first = rows[0];
+  return first ? Number(Object.values(first)[0] ?? 0) : 0;
+}
+
+/**
+ * Runs a scan of `file`, translating DuckDB's CSV errors into an `EtlInputError` naming the file (the first line of
+ * DuckDB's message says what is wrong; the rest is its advice for interactive users).
+ */
+export async function withCsvErrors<T>(file: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof EtlInputError) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    if (/CSV|sniff|csv|Invalid Input Error|Conversion Error|Invalid unicode/.test(message)) {
+      const first = message.split('\n').find((l) => l.trim() !== '') ?? message;
+      throw new EtlInputError(file, `not a readable CSV file: ${first.replace(/^Invalid Input Error: /, '')}`);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Polls DuckDB's query progress while `run` executes and reports it; a no-op when `report` is absent.
+ */
+export async function withProgress<T>(
+  connection: DuckDBConnection,
+  report: ((percent: number, rows: number) => void) | undefined,
+  run: () => Promise<T>,
+): Promise<T> {
+  if (!report) return run();
+  const timer = setInterval(() => {
+    try {
+      const p = connection.progress;
+      if (p.percentage >= 0) report(p.percentage, Number(p.rows_processed));
+    } catch {
+      // Progress is best effort: a poll between statements has nothing to report.
+    }
+  }, 500);
+  try {
+    return await run();
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The vertical feed ETL: builds a new snapshot from a curation feed uploaded to the bucket, reusing the current
+ * snapshot's identity layer, taxonomy map and screening lists (`reuseIdentityFrom: 'current'`; the objects are
+ * copied into the new snapshot, so every snapshot stays self-contained).
+ *
+ * Invoked by the data team (not by an S3 trigger: a feed is two files), with the event
+ * `{ "prefix": "inputs/glp1/2026-11-21/" }` where `<prefix>providers.csv` and `<prefix>observations.csv` are the
+ * feed. Optional: `"leie": ["inputs/leie/UPDATED.csv"], "leie_as_of": "2026-10-03T00:00:00Z"` and
+ * `"fda": ["inputs/fda/warning-letters.csv"]` to screen against newer lists; `"snapshot_time"` (ISO) to pin the
+ * snapshot time. Keys are relative to the store (bucket and PF_DATA_PREFIX).
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { createJsonLogger } from '../../lambdas/shared/logger';
+import { createS3Client, type ObjectStore, S3ObjectStore } from '../../lambdas/storage/object-store';
+import { type BuildSummary, buildSnapshot } from '../build';
+import { FEED_FILES } from '../sources/feed';
+import { loadEtlLambdaConfig } from './config';
+
+export interface FeedEvent {
+  prefix: string;
+  leie?: string[];
+  leie_as_of?: string;
+  fda?: string[];
+  snapshot_time?: string;
+}
+
+const config = loadEtlLambdaConfig(process.env);
+const logger = createJsonLogger({ level: config.logLevel, base: { fn: 'feed' } });
+const store = new S3ObjectStore(
+  createS3Client({ region: config.region, endpoint: config.endpoint }),
+  config.bucket,
+  config.prefix,
+);
+
+function assertEvent(event: unknown): FeedEvent {
+  const e = event as Partial<FeedEvent> | null;
+  if (!e || typeof e.prefix !== 'string' || e.prefix === '')
+    throw new Error('event.prefix (the feed folder key) is required');
+  if (e.leie && !e.leie_as_of) throw new Error('event.leie needs event.leie_as_of');
+  return { ...e, prefix: e.prefix.endsWith('/') ? e.prefix : `${e.prefix}/` } as FeedEvent;
+}
+
+async function fetchTo(source: ObjectStore, key: string, file: string): Promise<string> {
+  if (!(await source.download(key, file))) throw new Error(`${key} does not exist in ${source.location}`);
+  return file;
+}
+
+/** Downloads the event's inputs and runs the build; exported for tests with another store. */
+export async function runFeedBuild(
+  event: unknown,
+  deps: { store: ObjectStore; workDir: string },
+): Promise<BuildSummary> {
+  const e = assertEvent(event);
+  await mkdir(deps.workDir, { recursive: true });
+  const local = await mkdtemp(path.join(deps.workDir, 'feed-'));
+  try {
+    const feedDir = path.join(local, 'feed');
+    for (const name of Object.values(FEED_FILES))
+      await fetchTo(deps.store, `${e.prefix}${name}`, path.join(feedDir, name));
+    const leie = await Promise.all(
+      (e.leie ?? []).map((key, i) => fetchTo(deps.store, key, path.join(local, 'leie', `${i}.csv`))),
+    );
+    const fda = await Promise.all(
+      (e.fda ?? []).map((key, i) => fetchTo(deps.store, key, path.join(local, 'fda', `${i}.csv`))),
+    );
+    return await buildSnapshot({
+      store: deps.store,
+      inputs: {
+        nppes: [],
+        nucc: '',
+        leie,
+        leieAsOf: e.leie_as_of ?? '',
+        fda,
+        feeds: [feedDir],
+        reuseIdentityFrom: 'current',
+      },
+      workDir: deps.workDir,
+      logger,
+      ...(e.snapshot_time ? { snapshotTime: new Date(e.snapshot_time) } : {}),
+    });
+  } finally {
+    await rm(local, { recursive: true, force: true });
+  }
+}
+
+export const handler = async (event: unknown): Promise<BuildSummary> =>
+  runFeedBuild(event, { store, workDir: config.workDir });

@@ -1,0 +1,132 @@
+/**
+ * Writes the snapshot's Parquet files into the run's work folder (uploaded afterwards by the publisher). Every file
+ * selects exactly the contract's columns (layout.ts tables), cast to the contract's types, in the contract's order.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { PUBLISH_BOUNDARIES, type PublishBoundary, type Vertical } from '../data-contracts/constants';
+import { IDENTITY_TABLE, TAXONOMY_TABLE, VERTICAL_TABLE } from '../data-contracts/layout';
+import { queryNumber, queryRows, runBound, sqlIdent, sqlPath } from './duck';
+import type { VerticalRecord } from './sources/feed';
+
+/** zstd: smaller than snappy at a similar decode speed. https://duckdb.org/docs/stable/data/parquet/overview */
+const PARQUET_OPTIONS = '(FORMAT parquet, COMPRESSION zstd)' as const;
+
+function selectList(table: Readonly<Record<string, string>>): string {
+  return Object.entries(table)
+    .map(([name, type]) => `CAST(${sqlIdent(name)} AS ${type}) AS ${sqlIdent(name)}`)
+    .join(', ');
+}
+
+export interface WrittenFile {
+  file: string;
+  rows: number;
+}
+
+/**
+ * One file per classification key present in the `identity` table, rows sorted by taxonomy_code, state, npi.
+ * The table is already sorted by classification key, so each COPY reads one contiguous run of row groups.
+ */
+export async function writeIdentityFiles(
+  connection: DuckDBConnection,
+  outDir: string,
+  keys: readonly string[],
+  onFile?: (done: number, total: number) => void,
+): Promise<(WrittenFile & { classification_key: string })[]> {
+  await mkdir(outDir, { recursive: true });
+  const out: (WrittenFile & { classification_key: string })[] = [];
+  for (const [i, key] of keys.entries()) {
+    const file = path.join(outDir, `${i}.parquet`);
+    await runBound(
+      connection,
+      `COPY (SELECT ${selectList(IDENTITY_TABLE)} FROM identity WHERE classification_key = $1
+        ORDER BY taxonomy_code, state NULLS LAST, npi) TO ${sqlPath(file)} ${PARQUET_OPTIONS}`,
+      [key],
+    );
+    const rows = await queryNumber(connection, `SELECT count(*) FROM read_parquet(${sqlPath(file)})`);
+    out.push({ file, rows, classification_key: key });
+    onFile?.(i + 1, keys.length);
+  }
+  return out;
+}
+
+export async function writeTaxonomyFile(connection: DuckDBConnection, file: string): Promise<WrittenFile> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await connection.run(
+    `COPY (SELECT ${selectList(TAXONOMY_TABLE)} FROM taxonomy ORDER BY code) TO ${sqlPath(file)} ${PARQUET_OPTIONS}`,
+  );
+  return { file, rows: await queryNumber(connection, 'SELECT count(*) FROM taxonomy') };
+}
+
+/** Loads the vertical records into the `vertical` table through an appender, typed per VERTICAL_TABLE. */
+export async function loadVerticalTable(
+  connection: DuckDBConnection,
+  records: readonly VerticalRecord[],
+): Promise<void> {
+  const columns = Object.entries(VERTICAL_TABLE)
+    .map(([name, type]) => `${sqlIdent(name)} ${type}`)
+    .join(', ');
+  await connection.run(`CREATE OR REPLACE TABLE vertical (${columns})`);
+  const appender = await connection.createAppender('vertical');
+  try {
+    for (const record of records) {
+      for (const [name, type] of Object.entries(VERTICAL_TABLE) as [keyof typeof VERTICAL_TABLE, string][]) {
+        const v = record[name];
+        if (v === null || v === undefined) appender.appendNull();
+        else if (type === 'DOUBLE') appender.appendDouble(Number(v));
+        else if (type === 'INTEGER') appender.appendInteger(Number(v));
+        else if (type === 'BOOLEAN') appender.appendBoolean(v === true);
+        else appender.appendVarchar(String(v));
+      }
+      appender.endRow();
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+}
+
+export interface VerticalFile extends WrittenFile {
+  boundary: PublishBoundary;
+  vertical: Vertical;
+  state: string | null;
+}
+
+/**
+ * The vertical partitions: `tracked` holds every record, `verified` the verified ones, each split by vertical and
+ * state (rows sorted by entity_id).
+ */
+export async function writeVerticalFiles(connection: DuckDBConnection, outDir: string): Promise<VerticalFile[]> {
+  await mkdir(outDir, { recursive: true });
+  const out: VerticalFile[] = [];
+  for (const boundary of PUBLISH_BOUNDARIES) {
+    const scope = boundary === 'verified' ? "publish_tier = 'verified'" : 'true';
+    const parts = await queryRows(
+      connection,
+      `SELECT DISTINCT vertical, state FROM vertical WHERE ${scope} ORDER BY vertical, state NULLS FIRST`,
+    );
+    for (const part of parts) {
+      const vertical = String(part.vertical) as Vertical;
+      const state = part.state === null ? null : String(part.state);
+      const file = path.join(outDir, `${boundary}-${out.length}.parquet`);
+      await runBound(
+        connection,
+        `COPY (SELECT ${selectList(VERTICAL_TABLE)} FROM vertical
+          WHERE ${scope} AND vertical = $1 AND state IS NOT DISTINCT FROM $2::VARCHAR ORDER BY entity_id)
+          TO ${sqlPath(file)} ${PARQUET_OPTIONS}`,
+        [vertical, state],
+      );
+      const rows = await queryNumber(connection, `SELECT count(*) FROM read_parquet(${sqlPath(file)})`);
+      out.push({ file, rows, boundary, vertical, state });
+    }
+  }
+  return out;
+}
+
+/** Copies a table to a Parquet file as is (the screening tables kept inside the snapshot). */
+export async function writeTableFile(connection: DuckDBConnection, table: 'oig_match' | 'fda_letters', file: string) {
+  await mkdir(path.dirname(file), { recursive: true });
+  await connection.run(`COPY (SELECT * FROM ${table}) TO ${sqlPath(file)} ${PARQUET_OPTIONS}`);
+  return { file, rows: await queryNumber(connection, `SELECT count(*) FROM ${table}`) };
+}

@@ -1,0 +1,121 @@
+/**
+ * The hourly job: recomputes coverage.json, sample.json and sample.csv from the CURRENT snapshot (the pointer) and
+ * writes them to the fixed `public/` keys. The snapshot itself is immutable and is never written.
+ *
+ * Vertical figures and the sample are recomputed from the snapshot's vertical Parquet (downloaded and checked
+ * against the manifest's SHA-256). The identity-layer figures are carried over from the snapshot's own
+ * `static/coverage.json`, which the build computed from the identity Parquet: the snapshot cannot change, and
+ * re-reading hundreds of megabytes of identity partitions every hour would buy nothing. `identity: 'recompute'`
+ * recomputes them from the identity partitions instead.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PUBLIC_KEYS, STATIC_FILES, staticKey } from '../data-contracts/layout';
+import type { CoverageStats } from '../data-contracts/types';
+import { type Logger, silentLogger } from '../lambdas/shared/logger';
+import { type ObjectStore, sha256File } from '../lambdas/storage/object-store';
+import { computeCoverage, computeIdentityLayer, computeSample, type IdentityLayerStats } from './coverage';
+import { openEtlDuckDb } from './duck';
+import { CONTENT_TYPES, readCurrentSnapshot } from './publish';
+import { renderStaticObjects } from './static-objects';
+import { isoSeconds } from './transforms/dates';
+
+export interface RebuildStaticOptions {
+  store: ObjectStore;
+  /** The rebuild time, for the summary and logs (coverage keeps the snapshot time as `generated_at`). */
+  now?: Date;
+  workDir?: string;
+  logger?: Logger;
+  /** `carry` (default): identity figures from the snapshot's coverage.json; `recompute`: from the identity Parquet. */
+  identity?: 'carry' | 'recompute';
+}
+
+export interface RebuildStaticSummary {
+  snapshot_id: string;
+  generated_at: string;
+  rebuilt_at: string;
+  counts: { tracked: number; verified: number; identity: number | null; sample: number };
+}
+
+async function downloadChecked(
+  store: ObjectStore,
+  objects: readonly { key: string; sha256: string }[],
+  dir: string,
+): Promise<string[]> {
+  const files: string[] = [];
+  for (const [i, object] of objects.entries()) {
+    const file = path.join(dir, `${i}.parquet`);
+    if (!(await store.download(object.key, file))) throw new Error(`${object.key} is missing from the store`);
+    if ((await sha256File(file)) !== object.sha256)
+      throw new Error(`${object.key} does not match its manifest SHA-256`);
+    files.push(file);
+  }
+  return files;
+}
+
+/**
+ * Rebuilds the public coverage and sample objects from the current snapshot.
+ * @example await rebuildStatic({ store: new FolderObjectStore('.local/data') })
+ */
+export async function rebuildStatic(options: RebuildStaticOptions): Promise<RebuildStaticSummary> {
+  const { store } = options;
+  const logger = options.logger ?? silentLogger;
+  const now = options.now ?? new Date();
+  const current = await readCurrentSnapshot(store);
+  if (!current) throw new Error(`no current snapshot in ${store.location} (run a build first)`);
+  const { manifest } = current;
+  const snapshotId = manifest.snapshot_id;
+
+  const parent = options.workDir ?? tmpdir();
+  await mkdir(parent, { recursive: true });
+  const work = await mkdtemp(path.join(parent, 'pf-static-'));
+  const db = await openEtlDuckDb({ workDir: work, threads: 2, memoryLimit: '512MB' });
+  try {
+    const vertical = (boundary: 'tracked' | 'verified') =>
+      manifest.objects.filter((o) => o.kind === 'vertical' && o.boundary === boundary);
+    const trackedFiles = await downloadChecked(store, vertical('tracked'), path.join(work, 'tracked'));
+    const verifiedFiles = await downloadChecked(store, vertical('verified'), path.join(work, 'verified'));
+
+    let identityLayer: IdentityLayerStats | null = null;
+    if (options.identity !== 'recompute') {
+      const previous = await store.getBytes(staticKey(snapshotId, STATIC_FILES.coverage));
+      if (previous)
+        identityLayer = (JSON.parse(previous.body.toString('utf8')) as CoverageStats).identity_layer ?? null;
+    }
+    if (identityLayer === null) {
+      const identityObjects = manifest.objects.filter((o) => o.kind === 'identity');
+      const identityFiles = await downloadChecked(store, identityObjects, path.join(work, 'identity'));
+      identityLayer = await computeIdentityLayer(db.connection, identityFiles);
+    }
+
+    const coverage = await computeCoverage(db.connection, {
+      trackedFiles,
+      verifiedFiles,
+      identityLayer,
+      snapshotId,
+      generatedAt: manifest.created_at,
+    });
+    const sample = await computeSample(db.connection, verifiedFiles, manifest.created_at);
+    const statics = renderStaticObjects(coverage, sample);
+    await store.put(PUBLIC_KEYS.coverage, statics.coverage, CONTENT_TYPES.json);
+    await store.put(PUBLIC_KEYS.sampleJson, statics.sampleJson, CONTENT_TYPES.json);
+    await store.put(PUBLIC_KEYS.sampleCsv, statics.sampleCsv, CONTENT_TYPES.csv);
+    const summary: RebuildStaticSummary = {
+      snapshot_id: snapshotId,
+      generated_at: manifest.created_at,
+      rebuilt_at: isoSeconds(now),
+      counts: {
+        tracked: coverage.tracked.total,
+        verified: coverage.verified.total,
+        identity: coverage.identity_layer?.total ?? null,
+        sample: sample.json.size,
+      },
+    };
+    logger.info('static objects rebuilt', { ...summary });
+    return summary;
+  } finally {
+    db.close();
+    await rm(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Rows set aside by validation. They end up in `snapshots/<id>/rejects/rejects.csv` (columns REJECTS_COLUMNS:
+ * source, file, line, reason, raw). `line` is the physical line where the record starts, the header being line 1;
+ * for files scanned by DuckDB (NPPES, LEIE) it is 1 + the record's ordinal, which is the same thing for files
+ * without line breaks inside quoted fields (true of both sources).
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { REJECTS_COLUMNS } from '../data-contracts/layout';
+import { displayPath } from './csv-read';
+import { sqlPath } from './duck';
+
+export const REJECT_SOURCES = ['nppes', 'nucc', 'leie', 'fda', 'feed_providers', 'feed_observations'] as const;
+export type RejectSource = (typeof REJECT_SOURCES)[number];
+
+export interface Reject {
+  source: RejectSource;
+  file: string;
+  line: number;
+  reason: string;
+  /** The offending record (or its key fields for wide sources), for the data team to find it. */
+  raw: string | null;
+}
+
+export interface RejectSink {
+  add(reject: Reject): void;
+}
+
+/** The SQL table that collects every reject of a run (small sources are appended, big ones inserted by SQL). */
+export const REJECTS_TABLE_SQL =
+  'CREATE OR REPLACE TABLE rejects (source VARCHAR, file VARCHAR, line BIGINT, reason VARCHAR, raw VARCHAR)' as const;
+
+/** Collects rejects in memory until `flush` appends them to the `rejects` table. */
+export class RejectCollector implements RejectSink {
+  private pending: Reject[] = [];
+
+  add(reject: Reject): void {
+    this.pending.push({ ...reject, file: displayPath(reject.file) });
+  }
+
+  async flush(connection: DuckDBConnection): Promise<void> {
+    if (this.pending.length === 0) return;
+    const appender = await connection.createAppender('rejects');
+    try {
+      for (const r of this.pending) {
+        appender.appendVarchar(r.source);
+        appender.appendVarchar(r.file);
+        appender.appendBigInt(BigInt(r.line));
+        appender.appendVarchar(r.reason);
+        if (r.raw === null) appender.appendNull();
+        else appender.appendVarchar(r.raw);
+        appender.endRow();
+      }
+      appender.flushSync();
+    } finally {
+      appender.closeSync();
+    }
+    this.pending = [];
+  }
+}
+
+/** Writes the rejects table as RFC 4180 CSV (header row, quoted when needed), ordered by source, file and line. */
+export async function writeRejectsCsv(connection: DuckDBConnection, outFile: string): Promise<number> {
+  const order = REJECT_SOURCES.map((s, i) => `WHEN '${s}' THEN ${i}`).join(' ');
+  await connection.run(
+    `COPY (SELECT ${REJECTS_COLUMNS.join(', ')} FROM rejects ORDER BY CASE source ${order} END, file, line) ` +
+      `TO ${sqlPath(outFile)} (FORMAT csv, HEADER true)`,
+  );
+  const reader = await connection.runAndReadAll('SELECT count(*)::INTEGER AS n FROM rejects');
+  return Number(reader.getRowObjectsJson()[0]?.n ?? 0);
+}

@@ -1,0 +1,241 @@
+/**
+ * NPPES dissemination CSV (V2, 330 columns) to the identity layer.
+ *
+ * One DuckDB scan per file reads only the columns below (`all_varchar`, so ZIPs and codes keep their leading zeros)
+ * and stages one compact row per record with its validation outcome; everything after that works on the staged
+ * table, so the big CSV is read exactly once. Both published forms are accepted by the same scan: CMS's own form
+ * (every field quoted, `MM/DD/YYYY`, LF) and the re-saved form (`M/D/YY`, minimal quoting, CRLF, no final line end).
+ *
+ * Rules (the README's "For the data team" section repeats them):
+ * - a row is rejected for: an NPI that is not 10 digits or fails the check digit; a date (Last Update, Deactivation,
+ *   Reactivation) that is set but not a date; on an active row, an Entity Type Code other than 1 or 2, no name, or no
+ *   taxonomy code;
+ * - deactivated = Deactivation Date set and no Reactivation Date on or after it. Deactivated rows are skipped (not
+ *   rejects); reactivated NPIs are active;
+ * - an NPI present in several files (or twice in one): the row of the file listed last wins, then the later row;
+ *   rejected rows never win;
+ * - taxonomy: the 15 slots are unpivoted; a code held in several slots is kept once, at its lowest slot, and is
+ *   primary when any of those slots carries Primary Taxonomy Switch `Y`.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
+import { readCsvHeader, requireColumns } from '../csv-read';
+import { CSV_SCAN_OPTIONS, queryNumber, runBound, sqlIdent, sqlPath, withCsvErrors, withProgress } from '../duck';
+import { usDateSql } from '../transforms/dates';
+import { cleanTextSql, individualNameSql } from '../transforms/names';
+import { npiCheckSql } from '../transforms/npi';
+
+export const TAXONOMY_SLOTS = 15 as const;
+const SLOTS = Array.from({ length: TAXONOMY_SLOTS }, (_, i) => i + 1);
+
+/** The NPPES columns the ETL reads (exact V2 header names); all are required. */
+export const NPPES_COLUMNS = {
+  npi: 'NPI',
+  entityType: 'Entity Type Code',
+  organisationName: 'Provider Organization Name (Legal Business Name)',
+  lastName: 'Provider Last Name (Legal Name)',
+  firstName: 'Provider First Name',
+  middleName: 'Provider Middle Name',
+  suffix: 'Provider Name Suffix Text',
+  credential: 'Provider Credential Text',
+  city: 'Provider Business Practice Location Address City Name',
+  state: 'Provider Business Practice Location Address State Name',
+  lastUpdate: 'Last Update Date',
+  deactivation: 'NPI Deactivation Date',
+  reactivation: 'NPI Reactivation Date',
+} as const;
+
+export const taxonomyCodeColumn = (slot: number) => `Healthcare Provider Taxonomy Code_${slot}`;
+export const primarySwitchColumn = (slot: number) => `Healthcare Provider Primary Taxonomy Switch_${slot}`;
+
+export const NPPES_REQUIRED_COLUMNS: readonly string[] = [
+  ...Object.values(NPPES_COLUMNS),
+  ...SLOTS.flatMap((s) => [taxonomyCodeColumn(s), primarySwitchColumn(s)]),
+];
+
+/** Staged row status. */
+export const NPPES_STATUS = { active: 0, deactivated: 1, rejected: 2 } as const;
+
+export interface NppesFileCounts {
+  file: string;
+  read: number;
+  accepted: number;
+  rejected: number;
+  /** Deactivated rows, skipped. */
+  skipped: number;
+}
+
+const col = (name: string) => sqlIdent(name);
+
+/** Creates the staging table. */
+export async function createNppesStage(connection: DuckDBConnection): Promise<void> {
+  await connection.run(
+    `CREATE OR REPLACE TABLE nppes_stage (src INTEGER, npi VARCHAR, status TINYINT, reason VARCHAR, name VARCHAR,
+      city VARCHAR, state VARCHAR, checked_at VARCHAR, primary_slot TINYINT,
+      ${SLOTS.map((s) => `c${s} VARCHAR`).join(', ')})`,
+  );
+}
+
+/** The staging SELECT for one file: one output row per input record, in file order. */
+function stageSql(file: string): string {
+  const C = NPPES_COLUMNS;
+  const codes = SLOTS.map((s) => `nullif(upper(trim(${col(taxonomyCodeColumn(s))})), '') AS c${s}`).join(',\n      ');
+  const primary = SLOTS.map((s) => `WHEN upper(trim(${col(primarySwitchColumn(s))})) = 'Y' THEN ${s}`).join(' ');
+  const dateChecks = (
+    [
+      ['upd', C.lastUpdate],
+      ['deact', C.deactivation],
+      ['react', C.reactivation],
+    ] as const
+  )
+    .map(
+      ([alias, name]) =>
+        `WHEN ${alias}_raw IS NOT NULL AND ${alias} IS NULL THEN 'unparseable ${name}: ' || ${alias}_raw`,
+    )
+    .join('\n        ');
+  return `
+    WITH raw AS (
+      SELECT
+        nullif(trim(${col(C.npi)}), '') AS npi,
+        nullif(trim(${col(C.entityType)}), '') AS entity_type,
+        ${cleanTextSql(col(C.organisationName))} AS org_name,
+        ${individualNameSql({
+          first: col(C.firstName),
+          middle: col(C.middleName),
+          last: col(C.lastName),
+          suffix: col(C.suffix),
+          credential: col(C.credential),
+        })} AS person_name,
+        ${cleanTextSql(col(C.city))} AS city,
+        ${cleanTextSql(col(C.state))} AS state,
+        nullif(trim(${col(C.lastUpdate)}), '') AS upd_raw,
+        nullif(trim(${col(C.deactivation)}), '') AS deact_raw,
+        nullif(trim(${col(C.reactivation)}), '') AS react_raw,
+        CASE ${primary} END AS primary_slot,
+        ${codes}
+      FROM read_csv(${sqlPath(file)}, ${CSV_SCAN_OPTIONS})
+    ), parsed AS (
+      SELECT *,
+        ${usDateSql('upd_raw')} AS upd,
+        ${usDateSql('deact_raw')} AS deact,
+        ${usDateSql('react_raw')} AS react,
+        ${npiCheckSql('npi')} AS npi_ok,
+        CASE entity_type WHEN '1' THEN person_name WHEN '2' THEN org_name END AS name,
+        coalesce(${SLOTS.map((s) => `c${s}`).join(', ')}) IS NOT NULL AS has_code
+      FROM raw
+    ), judged AS (
+      SELECT *,
+        CASE
+        WHEN npi IS NULL THEN 'invalid NPI: empty'
+        WHEN NOT regexp_full_match(npi, '[0-9]{10}') THEN 'invalid NPI: not 10 digits: ' || npi
+        WHEN NOT npi_ok THEN 'invalid NPI: check digit fails: ' || npi
+        ${dateChecks}
+        WHEN deact IS NOT NULL AND (react IS NULL OR react < deact) THEN NULL
+        WHEN entity_type IS NULL OR entity_type NOT IN ('1', '2') THEN 'unknown Entity Type Code: ' || coalesce(entity_type, '(empty)')
+        WHEN name IS NULL THEN 'active NPI without a name'
+        WHEN NOT has_code THEN 'active NPI without a taxonomy code'
+        END AS reason,
+        deact IS NOT NULL AND (react IS NULL OR react < deact) AS deactivated
+      FROM parsed
+    )
+    SELECT $1::INTEGER AS src, npi,
+      CASE WHEN reason IS NOT NULL THEN ${NPPES_STATUS.rejected} WHEN deactivated THEN ${NPPES_STATUS.deactivated}
+        ELSE ${NPPES_STATUS.active} END AS status,
+      reason, name, city, state, strftime(upd, '%Y-%m-%d') AS checked_at, primary_slot,
+      ${SLOTS.map((s) => `c${s}`).join(', ')}
+    FROM judged`;
+}
+
+/**
+ * Checks the header, then stages every record of `file` (one scan). Rejects are inserted into the `rejects` table
+ * with their line number (header = line 1).
+ */
+export async function stageNppesFile(
+  connection: DuckDBConnection,
+  file: string,
+  src: number,
+  displayName: string,
+  onProgress?: (percent: number, rows: number) => void,
+): Promise<NppesFileCounts> {
+  const header = await readCsvHeader(file);
+  requireColumns(file, header, NPPES_REQUIRED_COLUMNS);
+  // rowids are dense and in insertion order (no deletes), so rowid - base is the record's 0-based ordinal.
+  const base = await queryNumber(connection, 'SELECT count(*) FROM nppes_stage');
+  await withCsvErrors(file, () =>
+    withProgress(connection, onProgress, () =>
+      runBound(connection, `INSERT INTO nppes_stage ${stageSql(file)}`, [src]),
+    ),
+  );
+  await runBound(
+    connection,
+    `INSERT INTO rejects SELECT 'nppes', $1, rowid - $2 + 2, reason, 'NPI=' || coalesce(npi, '')
+     FROM nppes_stage WHERE src = $3 AND status = ${NPPES_STATUS.rejected}`,
+    [displayName, base, src],
+  );
+  const rows = await connection.runAndReadAll(
+    `SELECT status, count(*)::BIGINT AS n FROM nppes_stage WHERE src = ${Number(src)} GROUP BY status`,
+  );
+  const byStatus = new Map(rows.getRowObjectsJson().map((r) => [Number(r.status), Number(r.n)]));
+  const accepted = byStatus.get(NPPES_STATUS.active) ?? 0;
+  const skipped = byStatus.get(NPPES_STATUS.deactivated) ?? 0;
+  const rejected = byStatus.get(NPPES_STATUS.rejected) ?? 0;
+  return { file: displayName, read: accepted + skipped + rejected, accepted, rejected, skipped };
+}
+
+/**
+ * Builds the `identity` table (IDENTITY_TABLE columns, sorted by classification_key, taxonomy_code, state, npi)
+ * from the staged rows, the `taxonomy` table and the `oig_match` table. Returns the number of distinct NPIs.
+ */
+export async function buildIdentityTable(connection: DuckDBConnection): Promise<{ rows: number; npis: number }> {
+  // The latest non-rejected row per NPI decides (file listed last, then later row); only needed with duplicates.
+  const duplicates = await queryNumber(
+    connection,
+    `SELECT count(*) - count(DISTINCT npi) FROM nppes_stage WHERE status < ${NPPES_STATUS.rejected}`,
+  );
+  const latest =
+    duplicates > 0
+      ? `SELECT * FROM nppes_stage WHERE status < ${NPPES_STATUS.rejected}
+         QUALIFY row_number() OVER (PARTITION BY npi ORDER BY src DESC, rowid DESC) = 1`
+      : 'SELECT * FROM nppes_stage';
+  const codeList = `[${SLOTS.map((s) => `c${s}`).join(', ')}]`;
+  await connection.run(`
+    CREATE OR REPLACE TABLE identity AS
+    WITH active AS (
+      SELECT npi, name, city, state, checked_at, primary_slot, ${codeList} AS codes
+      FROM (${latest}) WHERE status = ${NPPES_STATUS.active}
+    ), slots AS (
+      SELECT npi, name, city, state, checked_at, codes,
+        codes[primary_slot] AS primary_code,
+        unnest(range(1, ${TAXONOMY_SLOTS + 1})) AS slot, unnest(codes) AS code
+      FROM active
+    ), codes AS (
+      -- A code held in several slots is kept once, at its first slot.
+      SELECT * EXCLUDE (codes) FROM slots WHERE code IS NOT NULL AND list_position(codes, code) = slot
+    ), mapped AS (
+      SELECT c.*, c.code = c.primary_code AS is_primary,
+        coalesce(t.classification_key, '${UNMAPPED_CLASSIFICATION_KEY}') AS classification_key,
+        t.display_name AS taxonomy_display
+      FROM codes c LEFT JOIN taxonomy t ON t.code = c.code
+    ), ranked AS (
+      SELECT *, row_number() OVER (
+        PARTITION BY npi, classification_key ORDER BY is_primary DESC, slot) = 1 AS class_rep
+      FROM mapped
+    )
+    -- Columns in IDENTITY_TABLE order.
+    SELECT r.npi, r.name, r.code AS taxonomy_code, r.taxonomy_display, r.classification_key, r.is_primary,
+      r.class_rep, r.city, r.state, r.checked_at,
+      o.npi IS NOT NULL AS oig_excluded, o.oig_type, o.oig_date, o.oig_checked_at
+    FROM ranked r LEFT JOIN oig_match o ON o.npi = r.npi
+    ORDER BY r.classification_key, r.code, r.state NULLS LAST, r.npi`);
+  const rows = await queryNumber(connection, 'SELECT count(*) FROM identity');
+  const npis = await queryNumber(connection, 'SELECT count(DISTINCT npi) FROM identity');
+  return { rows, npis };
+}
+
+/** The classification keys present in the identity table, in order. */
+export async function identityClassificationKeys(connection: DuckDBConnection): Promise<string[]> {
+  const reader = await connection.runAndReadAll(
+    'SELECT DISTINCT classification_key AS k FROM identity ORDER BY classification_key',
+  );
+  return reader.getRowObjectsJson().map((r) => String(r.k));
+}

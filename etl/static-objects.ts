@@ -1,0 +1,61 @@
+/**
+ * The snapshot's static objects (coverage.json, sample.json, sample.csv, openapi.json), validated against the
+ * OpenAPI document's component schemas before anything is published: an invalid object fails the run.
+ */
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import openapiDocument from '../data-contracts/openapi.json';
+import type { CoverageStats, SampleResponse } from '../data-contracts/types';
+
+const OPENAPI_ID = 'https://providerfacts.example.com/openapi.json';
+
+// strict: false because the document carries OpenAPI keywords (`openapi`, `paths`, `example`) next to the schemas.
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema({ $id: OPENAPI_ID, components: openapiDocument.components });
+
+function validatorOf(component: 'CoverageStats' | 'SampleResponse') {
+  const validate = ajv.getSchema(`${OPENAPI_ID}#/components/schemas/${component}`);
+  if (!validate) throw new Error(`OpenAPI component ${component} not found`);
+  return validate;
+}
+
+/** Throws naming the object and the first schema violations when `value` does not match the component. */
+export function assertMatchesComponent(
+  component: 'CoverageStats' | 'SampleResponse',
+  value: CoverageStats | SampleResponse,
+): void {
+  const validate = validatorOf(component);
+  if (!validate(value)) {
+    const problems = (validate.errors ?? [])
+      .slice(0, 3)
+      .map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`)
+      .join('; ');
+    throw new Error(`${component} does not match the OpenAPI schema: ${problems}`);
+  }
+}
+
+/** The OpenAPI document, byte for byte as committed in data-contracts/openapi.json. */
+export function openapiJsonText(): string {
+  return `${JSON.stringify(openapiDocument, null, 2)}\n`;
+}
+
+export interface StaticObjects {
+  coverage: string;
+  sampleJson: string;
+  sampleCsv: string;
+}
+
+/** Validates and serialises coverage and sample. */
+export function renderStaticObjects(
+  coverage: CoverageStats,
+  sample: { json: SampleResponse; csv: string },
+): StaticObjects {
+  assertMatchesComponent('CoverageStats', coverage);
+  assertMatchesComponent('SampleResponse', sample.json);
+  return {
+    coverage: `${JSON.stringify(coverage, null, 2)}\n`,
+    sampleJson: `${JSON.stringify(sample.json, null, 2)}\n`,
+    sampleCsv: sample.csv,
+  };
+}

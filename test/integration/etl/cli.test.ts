@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { CLI_COMMANDS } from '../../../etl/cli';
+import { REPO_ROOT, tempDir } from './helpers';
+
+const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+const runEtl = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  spawnSync(TSX, ['etl/cli.ts', ...args], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, PF_LOG_LEVEL: '', ...env },
+    timeout: 60_000,
+  });
+
+describe('npm run etl', () => {
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await tempDir('pf-etl-cli-');
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('build --demo --out DIR --json exits 0 and prints one JSON object with snapshot_id and counts', () => {
+    const run = runEtl(['build', '--demo', '--out', path.join(dir, 'data'), '--json']);
+    expect(run.status).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const summary = JSON.parse(lines[0] ?? '');
+    expect(summary.snapshot_id).toMatch(/^\d{8}T\d{6}Z-[a-z0-9]{6,16}$/);
+    expect(summary.counts).toMatchObject({ identity: 917, tracked: expect.any(Number), verified: expect.any(Number) });
+    // The per-source summary goes to stderr with --json; no progress line when stderr is not a terminal.
+    expect(run.stderr).toContain('nppes_sample.csv');
+    expect(run.stderr).not.toContain('\r');
+  });
+
+  it('rebuild-static --json rebuilds from the same folder', () => {
+    const run = runEtl(['rebuild-static', '--out', path.join(dir, 'data'), '--json']);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).counts.sample).toBe(50);
+  });
+
+  it('fails with one line naming the file and the column, and a non-zero exit', () => {
+    const feed = path.join('test', 'fixtures', 'feed-missing-column');
+    const run = runEtl(['build', '--demo', '--feed', feed, '--out', path.join(dir, 'data')]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'error: test/fixtures/feed-missing-column/providers.csv: missing required column "business_mode"',
+    ]);
+  });
+
+  it('--help documents every command and input', () => {
+    const run = runEtl(['--help']);
+    expect(run.status).toBe(0);
+    for (const command of CLI_COMMANDS) expect(run.stdout).toContain(command);
+    for (const flag of [
+      '--demo',
+      '--out',
+      '--bucket',
+      '--prefix',
+      '--nppes',
+      '--nucc',
+      '--leie',
+      '--leie-as-of',
+      '--fda',
+      '--feed',
+      '--snapshot-time',
+      '--json',
+    ]) {
+      expect(run.stdout).toContain(flag);
+    }
+  });
+
+  it('refuses an unknown option with exit code 2', () => {
+    const run = runEtl(['build', '--nope']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^error: /);
+  });
+});

@@ -1,0 +1,43 @@
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { buildSnapshot } from '../../../etl/build';
+import { demoBuildInputs } from '../../../etl/demo-inputs';
+import { rebuildStatic } from '../../../etl/rebuild-static';
+import { S3ObjectStore } from '../../../lambdas/storage/object-store';
+import { type S3rverHandle, startS3rver } from '../../helpers/s3rver';
+import { currentOf, expectSnapshotComplete, REPO_ROOT } from './helpers';
+
+describe('publishing to S3 (s3rver, real S3 client)', () => {
+  let s3: S3rverHandle;
+
+  beforeAll(async () => {
+    s3 = await startS3rver();
+  });
+
+  afterAll(async () => {
+    await s3?.stop();
+  });
+
+  it('publishes a complete snapshot under a prefix, then the pointer, then the public objects', async () => {
+    const store = new S3ObjectStore(s3.client, s3.bucket, 'pf');
+    const summary = await buildSnapshot({ store, inputs: demoBuildInputs(REPO_ROOT) });
+    const { pointer, manifest } = await currentOf(store);
+    expect(pointer.snapshot_id).toBe(summary.snapshot_id);
+    expect(manifest.counts).toEqual(summary.counts);
+    await expectSnapshotComplete(store, pointer.manifest_key);
+    const keys = await store.list('');
+    expect(keys).toEqual(
+      expect.arrayContaining(['current.json', 'public/coverage.json', 'public/sample.json', 'public/sample.csv']),
+    );
+    const identityKeys = keys.filter((k) => k.includes('/identity/'));
+    // One file per classification partition.
+    expect(new Set(identityKeys.map((k) => k.split('/').slice(0, -1).join('/'))).size).toBe(identityKeys.length);
+  });
+
+  it('rebuilds the public objects from the bucket alone', async () => {
+    const store = new S3ObjectStore(s3.client, s3.bucket, 'pf');
+    await s3.client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: 'pf/public/sample.json' }));
+    const summary = await rebuildStatic({ store });
+    expect(summary.counts.sample).toBe(50);
+    expect(await store.head('public/sample.json')).not.toBeNull();
+  });
+});
