@@ -114,6 +114,16 @@ export function rejectsKey(snapshotId: string): string {
   return `${snapshotPrefix(snapshotId)}rejects/rejects.csv`;
 }
 
+/** Prefix of every snapshot object. */
+export const SNAPSHOTS_PREFIX = 'snapshots/' as const;
+
+/**
+ * The object tag that marks a snapshot's objects as superseded, and so eligible for lifecycle expiry. Written by
+ * the hourly rebuild on every snapshot older than the current one, except the newest of them (the rollback
+ * target). The current snapshot is never tagged, so no lifecycle rule can reach it.
+ */
+export const SNAPSHOT_RETENTION_TAG = { key: 'pf-snapshot', superseded: 'superseded' } as const;
+
 /** The pointer object at `current.json`. */
 export interface SnapshotPointer {
   snapshot_id: string;

@@ -18,6 +18,7 @@ import { type ObjectStore, sha256File } from '../lambdas/storage/object-store';
 import { computeCoverage, computeIdentityLayer, computeSample, type IdentityLayerStats } from './coverage';
 import { openEtlDuckDb } from './duck';
 import { CONTENT_TYPES, readCurrentSnapshot } from './publish';
+import { markSupersededSnapshots, type RetentionSummary } from './retention';
 import { renderStaticObjects } from './static-objects';
 import { isoSeconds } from './transforms/dates';
 
@@ -29,6 +30,11 @@ export interface RebuildStaticOptions {
   logger?: Logger;
   /** `carry` (default): identity figures from the snapshot's coverage.json; `recompute`: from the identity Parquet. */
   identity?: 'carry' | 'recompute';
+  /**
+   * Tag superseded snapshots for lifecycle expiry (see retention.ts), keeping this many older complete snapshots
+   * as rollback targets. Default 1; `false` skips retention.
+   */
+  keepPrevious?: number | false;
 }
 
 export interface RebuildStaticSummary {
@@ -36,6 +42,7 @@ export interface RebuildStaticSummary {
   generated_at: string;
   rebuilt_at: string;
   counts: { tracked: number; verified: number; identity: number | null; sample: number };
+  retention: RetentionSummary | null;
 }
 
 async function downloadChecked(
@@ -111,6 +118,10 @@ export async function rebuildStatic(options: RebuildStaticOptions): Promise<Rebu
         identity: coverage.identity_layer?.total ?? null,
         sample: sample.json.size,
       },
+      retention:
+        options.keepPrevious === false
+          ? null
+          : await markSupersededSnapshots({ store, currentId: snapshotId, keepPrevious: options.keepPrevious, logger }),
     };
     logger.info('static objects rebuilt', { ...summary });
     return summary;

@@ -5,6 +5,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, type LifecycleRule, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { SNAPSHOT_RETENTION_TAG, SNAPSHOTS_PREFIX } from '../../data-contracts/layout';
 import { KEYS_TABLE, USAGE_TABLE } from '../../data-contracts/tables';
 
 /**
@@ -19,10 +20,7 @@ import { KEYS_TABLE, USAGE_TABLE } from '../../data-contracts/tables';
  * it; a job that forgets to tag costs storage, never availability. Because the bucket is versioned, an expired
  * object only becomes a noncurrent version and stays restorable for another retention period.
  */
-export const SNAPSHOT_RETENTION_TAG = { key: 'pf-snapshot', superseded: 'superseded' } as const;
-
-/** Prefix of every snapshot object (data-contracts/layout.ts `snapshotPrefix`). */
-export const SNAPSHOTS_PREFIX = 'snapshots/' as const;
+export { SNAPSHOT_RETENTION_TAG, SNAPSHOTS_PREFIX } from '../../data-contracts/layout';
 
 /** Props of {@link DataStore}. */
 export interface DataStoreProps {

@@ -8,18 +8,20 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   GetObjectCommand,
   type GetObjectCommandOutput,
+  GetObjectTaggingCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   NoSuchKey,
   NotFound,
   PutObjectCommand,
+  PutObjectTaggingCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 
@@ -64,6 +66,10 @@ export interface ObjectStore {
   upload(key: string, filePath: string, contentType: string): Promise<ObjectInfo>;
   /** Every key under `prefix`, in lexical order. */
   list(prefix: string): Promise<string[]>;
+  /** The object's tags ({} when it has none, or when the backend has no tags). */
+  getTags(key: string): Promise<Record<string, string>>;
+  /** Replaces the object's tags. The folder store keeps no tags: it has no lifecycle rules to act on them. */
+  setTags(key: string, tags: Record<string, string>): Promise<void>;
 }
 
 const KEY_PATTERN = /^[A-Za-z0-9!_.*'()=/-]+$/;
@@ -159,8 +165,13 @@ export class FolderObjectStore implements ObjectStore {
     return FolderObjectStore.infoOf(await stat(file));
   }
 
+  async getTags(_key: string): Promise<Record<string, string>> {
+    return {};
+  }
+
+  async setTags(_key: string, _tags: Record<string, string>): Promise<void> {}
+
   async list(prefix: string): Promise<string[]> {
-    const { readdir } = await import('node:fs/promises');
     const base = path.join(this.root, prefix.split('/').slice(0, -1).join('/'));
     let entries: string[];
     try {
@@ -274,6 +285,21 @@ export class S3ObjectStore implements ObjectStore {
       token = out.IsTruncated ? out.NextContinuationToken : undefined;
     } while (token);
     return keys.sort();
+  }
+
+  async getTags(key: string): Promise<Record<string, string>> {
+    const out = await this.client.send(new GetObjectTaggingCommand({ Bucket: this.bucket, Key: this.keyOf(key) }));
+    return Object.fromEntries((out.TagSet ?? []).map((t) => [t.Key ?? '', t.Value ?? '']));
+  }
+
+  async setTags(key: string, tags: Record<string, string>): Promise<void> {
+    await this.client.send(
+      new PutObjectTaggingCommand({
+        Bucket: this.bucket,
+        Key: this.keyOf(key),
+        Tagging: { TagSet: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) },
+      }),
+    );
   }
 }
 

@@ -38,6 +38,12 @@ class FailingStore implements ObjectStore {
   list(prefix: string) {
     return this.inner.list(prefix);
   }
+  getTags(key: string) {
+    return this.inner.getTags(key);
+  }
+  setTags(key: string, tags: Record<string, string>) {
+    return this.inner.setTags(key, tags);
+  }
   async put(key: string, body: Buffer | string, contentType: string): Promise<ObjectInfo> {
     this.tick(key);
     return this.inner.put(key, body, contentType);

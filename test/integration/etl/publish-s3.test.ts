@@ -1,4 +1,5 @@
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { SNAPSHOT_RETENTION_TAG } from '../../../data-contracts/layout';
 import { buildSnapshot } from '../../../etl/build';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
 import { rebuildStatic } from '../../../etl/rebuild-static';
@@ -39,5 +40,36 @@ describe('publishing to S3 (s3rver, real S3 client)', () => {
     const summary = await rebuildStatic({ store });
     expect(summary.counts.sample).toBe(50);
     expect(await store.head('public/sample.json')).not.toBeNull();
+  });
+
+  it('tags superseded snapshots for expiry, keeping the current one and the newest older one untagged', async () => {
+    const store = new S3ObjectStore(s3.client, s3.bucket, 'retention');
+    const ids: string[] = [];
+    for (const time of ['2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z', '2026-03-01T00:00:00Z']) {
+      ids.push(
+        (await buildSnapshot({ store, inputs: demoBuildInputs(REPO_ROOT), snapshotTime: new Date(time) })).snapshot_id,
+      );
+    }
+    // A partial snapshot left by a failed run: objects but no manifest.
+    const partial = '20251201T000000Z-partial1';
+    await store.put(`snapshots/${partial}/static/coverage.json`, '{}', 'application/json');
+    const [oldest, previous, current] = ids as [string, string, string];
+    const tagOf = async (id: string) =>
+      (await store.getTags(`snapshots/${id}/manifest.json`))[SNAPSHOT_RETENTION_TAG.key] ?? null;
+
+    const first = await rebuildStatic({ store });
+    expect(first.retention).toEqual({ tagged: [oldest, partial], kept: [previous], already: [] });
+    expect(await tagOf(current)).toBeNull();
+    expect(await tagOf(previous)).toBeNull();
+    expect(await tagOf(oldest)).toBe('superseded');
+    const oldestKeys = await store.list(`snapshots/${oldest}/`);
+    for (const key of oldestKeys) expect((await store.getTags(key))[SNAPSHOT_RETENTION_TAG.key]).toBe('superseded');
+    expect((await store.getTags(`snapshots/${partial}/static/coverage.json`))[SNAPSHOT_RETENTION_TAG.key]).toBe(
+      'superseded',
+    );
+    for (const key of await store.list(`snapshots/${current}/`)) expect(await store.getTags(key)).toEqual({});
+
+    const second = await rebuildStatic({ store });
+    expect(second.retention).toEqual({ tagged: [], kept: [previous], already: [oldest, partial] });
   });
 });
