@@ -6,8 +6,10 @@
  * object); a progress line on stderr only when stderr is a terminal; errors as one line on stderr and a non-zero
  * exit code (stack traces only with PF_LOG_LEVEL=debug).
  */
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { ENV } from '../data-contracts/env';
 import { createJsonLogger, LOG_LEVELS, type LogLevel } from '../lambdas/shared/logger';
 import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../lambdas/storage/object-store';
@@ -15,6 +17,7 @@ import { type BuildInputs, type BuildProgress, type BuildSummary, buildSnapshot 
 import { DEMO_LEIE_AS_OF, demoBuildInputs } from './demo-inputs';
 import { EtlInputError } from './errors';
 import { rebuildStatic } from './rebuild-static';
+import { hasS3Inputs, isS3Uri, stageS3Inputs } from './remote-inputs';
 
 export const CLI_COMMANDS = ['build', 'rebuild-static', 'help'] as const;
 
@@ -52,6 +55,10 @@ Build inputs:
   --snapshot-time ISO  The snapshot time (default now): coverage generated_at and clear-screen verified_at.
   --work-dir DIR   Where the run's temporary files go (default the OS temp folder).
 
+Any input FILE (or feed DIR) may be an s3://bucket/key URI (a feed: s3://bucket/prefix/): it is downloaded into
+the work folder first, with $AWS_REGION and $PF_S3_ENDPOINT honoured. The national NPPES task reads its inputs
+this way from the data bucket's inputs/ prefix.
+
 Bad rows go to snapshots/<id>/rejects/rejects.csv (source, file, line, reason, raw) and are counted. A missing
 file, a missing required column or an unreadable file fails the run: exit code 1, the pointer is not moved.
 Exit codes: 0 success, 1 failed run, 2 bad command line. PF_LOG_LEVEL=debug prints stack traces and JSON logs.
@@ -87,12 +94,13 @@ const OPTIONS = {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
+function s3ClientFrom(io: CliIo): S3Client {
+  return createS3Client({ region: io.env[ENV.awsRegion], endpoint: io.env[ENV.s3Endpoint] });
+}
+
 function storeFrom(values: Values, io: CliIo): ObjectStore {
   const bucket = values.bucket ?? (values.out ? undefined : io.env[ENV.dataBucket]);
-  if (bucket) {
-    const client = createS3Client({ region: io.env[ENV.awsRegion], endpoint: io.env[ENV.s3Endpoint] });
-    return new S3ObjectStore(client, bucket, values.prefix ?? io.env[ENV.dataPrefix] ?? '');
-  }
+  if (bucket) return new S3ObjectStore(s3ClientFrom(io), bucket, values.prefix ?? io.env[ENV.dataPrefix] ?? '');
   const dir = values.out ?? io.env[ENV.dataDir] ?? path.join(io.env[ENV.localDir] ?? '.local', 'data');
   return new FolderObjectStore(path.resolve(io.cwd, dir));
 }
@@ -105,7 +113,7 @@ function parseTime(text: string, flag: string): Date {
 }
 
 function inputsFrom(values: Values, io: CliIo): BuildInputs {
-  const abs = (p: string) => path.resolve(io.cwd, p);
+  const abs = (p: string) => (isS3Uri(p) ? p : path.resolve(io.cwd, p));
   const base: BuildInputs = values.demo
     ? demoBuildInputs()
     : { nppes: [], nucc: '', leie: [], leieAsOf: '', fda: [], feeds: [] };
@@ -191,16 +199,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (positionals.length > 1) throw new UsageError(`unexpected argument: ${positionals[1]}`);
     const store = storeFrom(values, io);
     if (command === 'build') {
-      const inputs = inputsFrom(values, io);
+      const requested = inputsFrom(values, io);
       const printer = progressPrinter(io);
-      const summary = await buildSnapshot({
-        store,
-        inputs,
-        logger,
-        ...(values['snapshot-time'] ? { snapshotTime: parseTime(values['snapshot-time'], '--snapshot-time') } : {}),
-        ...(values['work-dir'] ? { workDir: path.resolve(io.cwd, values['work-dir']) } : {}),
-        ...(printer ? { onProgress: printer } : {}),
-      });
+      const workDir = values['work-dir'] ? path.resolve(io.cwd, values['work-dir']) : undefined;
+      const staged = hasS3Inputs(requested)
+        ? await stageS3Inputs(requested, { client: s3ClientFrom(io), workDir: workDir ?? tmpdir() })
+        : { inputs: requested, cleanup: async () => {} };
+      let summary: BuildSummary;
+      try {
+        summary = await buildSnapshot({
+          store,
+          inputs: staged.inputs,
+          logger,
+          ...(values['snapshot-time'] ? { snapshotTime: parseTime(values['snapshot-time'], '--snapshot-time') } : {}),
+          ...(workDir ? { workDir } : {}),
+          ...(printer ? { onProgress: printer } : {}),
+        });
+      } finally {
+        await staged.cleanup();
+      }
       if (printer) io.stderr('\r\x1b[2K');
       if (values.json) {
         io.stderr(formatSummary(summary));

@@ -6,6 +6,7 @@ import path from 'node:path';
 
 /** A file's name relative to the working directory when inside it (messages, rejects, summaries). */
 export function displayPath(file: string): string {
+  if (/^[a-z0-9]+:\/\//.test(file)) return file; // a URI such as s3://bucket/key stays as given
   const rel = path.relative(process.cwd(), file);
   return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? file : rel;
 }

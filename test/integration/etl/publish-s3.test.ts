@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { SNAPSHOT_RETENTION_TAG } from '../../../data-contracts/layout';
 import { buildSnapshot } from '../../../etl/build';
+import { runCli } from '../../../etl/cli';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
 import { rebuildStatic } from '../../../etl/rebuild-static';
 import { S3ObjectStore } from '../../../lambdas/storage/object-store';
@@ -71,5 +73,80 @@ describe('publishing to S3 (s3rver, real S3 client)', () => {
 
     const second = await rebuildStatic({ store });
     expect(second.retention).toEqual({ tagged: [], kept: [previous], already: [oldest, partial] });
+  });
+
+  it('reads s3:// inputs from the bucket (the NPPES task path) and publishes to it', async () => {
+    const demo = demoBuildInputs(REPO_ROOT);
+    const raw = new S3ObjectStore(s3.client, s3.bucket);
+    const uri = async (file: string, key: string) => {
+      await raw.upload(key, file, 'text/csv');
+      return `s3://${s3.bucket}/${key}`;
+    };
+    const [feedDir] = demo.feeds as [string];
+    await raw.upload('inputs/feed/providers.csv', path.join(feedDir, 'providers.csv'), 'text/csv');
+    await raw.upload('inputs/feed/observations.csv', path.join(feedDir, 'observations.csv'), 'text/csv');
+    const args = [
+      'build',
+      '--bucket',
+      s3.bucket,
+      '--prefix',
+      'from-s3',
+      '--nppes',
+      await uri(demo.nppes[0] as string, 'inputs/nppes.csv'),
+      '--nucc',
+      await uri(demo.nucc, 'inputs/nucc.csv'),
+      '--leie',
+      await uri(demo.leie[0] as string, 'inputs/leie.csv'),
+      '--leie-as-of',
+      demo.leieAsOf,
+      '--fda',
+      await uri(demo.fda[0] as string, 'inputs/fda.csv'),
+      '--feed',
+      `s3://${s3.bucket}/inputs/feed/`,
+      '--json',
+    ];
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(args, {
+      stdout: (t) => {
+        stdout += t;
+      },
+      stderr: (t) => {
+        stderr += t;
+      },
+      stderrIsTty: false,
+      env: { PF_S3_ENDPOINT: s3.endpoint },
+      cwd: REPO_ROOT,
+    });
+    expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
+    const summary = JSON.parse(stdout);
+    expect(summary.counts).toMatchObject({ identity: 914, tracked: 340 });
+    const { pointer } = await currentOf(new S3ObjectStore(s3.client, s3.bucket, 'from-s3'));
+    expect(pointer.snapshot_id).toBe(summary.snapshot_id);
+
+    const missing = await runCli(
+      [
+        'build',
+        '--bucket',
+        s3.bucket,
+        '--prefix',
+        'from-s3',
+        '--nppes',
+        `s3://${s3.bucket}/inputs/none.csv`,
+        '--nucc',
+        `s3://${s3.bucket}/inputs/nucc.csv`,
+      ],
+      {
+        stdout: () => {},
+        stderr: (t) => {
+          stderr = t;
+        },
+        stderrIsTty: false,
+        env: { PF_S3_ENDPOINT: s3.endpoint },
+        cwd: REPO_ROOT,
+      },
+    );
+    expect(missing).toBe(1);
+    expect(stderr).toContain(`s3://${s3.bucket}/inputs/none.csv: no such object`);
   });
 });
