@@ -1,0 +1,140 @@
+/**
+ * Use case: the provider list (spec §4.1), on the vertical path or the identity path.
+ *
+ * Order: authenticate (401), validate (400), authorise (403), query, check the offset against the total
+ * (400), meter (429), answer. Only a call that will be answered with 200 is counted.
+ */
+import { type Plan, type PublishBoundary, type Tier, VERTICAL_STATUS } from '../../data-contracts/constants';
+import { identityProviderFromRow } from '../../data-contracts/rows';
+import type { Filters, IdentityProvider, Pagination, Provider, Usage } from '../../data-contracts/types';
+import { carriesPublishTier, resolveBoundary } from '../masking/publication-boundary';
+import { maskIdentityProvider } from '../masking/tier-masking';
+import { ApiError } from './api-error';
+import { authenticate, authoriseVertical, type Credentials } from './authenticate';
+import { chargeCall } from './charge-call';
+import { freeTierNotice, notLiveNotice } from './notices';
+import { type Format, type ListRequest, parseListRequest, type RawQuery } from './params';
+import type { CoreDeps, RateLimitState } from './ports';
+import { presentProvider } from './present-provider';
+
+/** The input of {@link listProviders}. */
+export interface ListProvidersInput {
+  credentials: Credentials;
+  query: RawQuery;
+}
+
+interface ListCommon {
+  tier: Tier;
+  plan: Plan;
+  format: Format;
+  usage?: Usage;
+  notice?: string;
+  pagination: Pagination;
+  filters: Filters;
+  rateLimit?: RateLimitState;
+}
+
+/** A page ready for the wire (JSON envelope or CSV rows); rows are already masked for the caller's tier. */
+export type ListProvidersResult =
+  | (ListCommon & { path: 'vertical'; publishBoundary: PublishBoundary; vertical: string; data: Provider[] })
+  | (ListCommon & { path: 'identity'; taxonomy: string; data: IdentityProvider[] });
+
+/**
+ * @example
+ * const page = await listProviders({ credentials: { authorization: 'Bearer pf_…' }, query: { vertical: 'glp1' } }, deps);
+ */
+export async function listProviders(input: ListProvidersInput, deps: CoreDeps): Promise<ListProvidersResult> {
+  const principal = await authenticate(input.credentials, deps);
+  const request = parseListRequest(input.query);
+  if (request.path === 'vertical') authoriseVertical(principal, request.vertical);
+
+  return deps.snapshots.withSnapshot(async (data) => {
+    if (request.path === 'vertical') {
+      const boundary = resolveBoundary({
+        tier: principal.tier,
+        format: request.format,
+        includeTracked: request.includeTracked,
+      });
+      const page = await data.listVertical({
+        vertical: request.vertical,
+        state: request.state,
+        city: request.city,
+        businessMode: request.businessMode,
+        boundary,
+        limit: request.limit,
+        offset: request.offset,
+      });
+      assertOffset(request, page.total);
+      const charge = await chargeCall(principal, deps);
+      const withPublishTier = carriesPublishTier(boundary);
+      const rows = page.rows.map((row) => presentProvider(row, principal.tier, withPublishTier));
+      const notice = joinNotices(
+        VERTICAL_STATUS[request.vertical] === 'live' ? undefined : notLiveNotice(request.vertical),
+        principal.tier === 'free' ? freeTierNotice() : undefined,
+      );
+      return {
+        path: 'vertical',
+        vertical: request.vertical,
+        tier: principal.tier,
+        plan: principal.plan,
+        format: request.format,
+        publishBoundary: boundary,
+        ...charge,
+        ...(notice ? { notice } : {}),
+        pagination: pagination(request, page.total, rows.length),
+        filters: filtersOf(request),
+        data: rows,
+      };
+    }
+    const page = await data.listIdentity({
+      taxonomy: request.taxonomy,
+      state: request.state,
+      city: request.city,
+      limit: request.limit,
+      offset: request.offset,
+    });
+    assertOffset(request, page.total);
+    const charge = await chargeCall(principal, deps);
+    const notice = principal.tier === 'free' ? freeTierNotice() : undefined;
+    return {
+      path: 'identity',
+      taxonomy: request.taxonomy,
+      tier: principal.tier,
+      plan: principal.plan,
+      format: request.format,
+      ...charge,
+      ...(notice ? { notice } : {}),
+      pagination: pagination(request, page.total, page.rows.length),
+      filters: filtersOf(request),
+      data: page.rows.map((row) => maskIdentityProvider(identityProviderFromRow(row))),
+    };
+  });
+}
+
+/** `offset` beyond the result set is refused; `offset = total` (an empty last page, or 0 on empty) is fine. */
+function assertOffset(request: ListRequest, total: number): void {
+  if (request.offset > total) {
+    throw new ApiError('invalid_offset', `offset ${request.offset} is beyond the result set of ${total} rows.`, {
+      hint: `Use an offset from 0 to ${total}.`,
+    });
+  }
+}
+
+function pagination(request: ListRequest, total: number, returned: number): Pagination {
+  return { total, limit: request.limit, offset: request.offset, returned };
+}
+
+function filtersOf(request: ListRequest): Filters {
+  return {
+    vertical: request.path === 'vertical' ? request.vertical : null,
+    taxonomy: request.path === 'identity' ? request.taxonomy : null,
+    state: request.state,
+    city: request.city,
+    business_mode: request.path === 'vertical' ? request.businessMode : null,
+  };
+}
+
+function joinNotices(...notices: (string | undefined)[]): string | undefined {
+  const present = notices.filter((n): n is string => n !== undefined);
+  return present.length === 0 ? undefined : present.join(' ');
+}

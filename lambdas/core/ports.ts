@@ -1,0 +1,60 @@
+/**
+ * What the use cases depend on, as small structural interfaces, so `core` imports no AWS SDK and no DuckDB:
+ * `lambdas/access` (KeyStore, CachedKeyLookup, DynamoMeter) and `lambdas/query` implement them.
+ */
+import type { KeyStatus, Plan, Tier, Vertical } from '../../data-contracts/constants';
+import type { SnapshotSource } from '../query/types';
+import type { Logger } from '../shared/logger';
+
+/** The part of a stored key record the core needs. `ApiKeyRecord` of `lambdas/access` satisfies it. */
+export interface KeyRecord {
+  keyHash: string;
+  plan: Plan;
+  vertical: Vertical | null;
+  status: KeyStatus;
+}
+
+/** Finds a key's record by its plaintext (the implementation hashes it). */
+export interface KeyLookup {
+  findByKey(rawKey: string): Promise<KeyRecord | null>;
+}
+
+/** Outcome of metering one call (the `DynamoMeter` contract). */
+export type MeterResult =
+  | { outcome: 'unmetered' }
+  | { outcome: 'counted'; used: number; quota: number; resetSeconds: number }
+  | { outcome: 'exceeded'; used: number; quota: number; resetSeconds: number }
+  | { outcome: 'unavailable' };
+
+/** Counts one call against the key's UTC-month quota; fails open by answering `unavailable`. */
+export interface Meter {
+  consume(keyHash: string, plan: Plan, now: Date): Promise<MeterResult>;
+}
+
+/** The clock of the use cases. */
+export type Clock = () => Date;
+
+/** Every dependency of the use cases, built once per process. */
+export interface CoreDeps {
+  snapshots: SnapshotSource;
+  keys: KeyLookup;
+  meter: Meter;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** An authenticated caller. */
+export interface Principal {
+  keyHash: string;
+  plan: Plan;
+  tier: Tier;
+  /** The bound vertical of a builder key. */
+  vertical: Vertical | null;
+}
+
+/** The quota counter after a metered call, behind the `X-RateLimit-*` headers. */
+export interface RateLimitState {
+  quota: number;
+  used: number;
+  resetSeconds: number;
+}

@@ -1,0 +1,38 @@
+/**
+ * The deployed API function (API Gateway HTTP API, payload 2.0). Everything is built once per execution
+ * environment, at cold start; each invocation only runs the app.
+ */
+
+import { createLambdaHandler } from '../http/lambda-adapter';
+import { createJsonLogger } from '../shared/logger';
+import { loadConfig } from './config';
+import { createApiRuntime } from './runtime';
+
+const config = loadConfig(process.env, {
+  localDir: '/tmp/pf-local',
+  cacheDir: '/tmp/pf-cache',
+  requireDeployedTables: true,
+});
+const logger = createJsonLogger({ level: config.logLevel });
+
+const tables = config.access.tables;
+// loadConfig refused the local tables above, so this is always a deployment's.
+if (tables.kind !== 'deployed') throw new Error('deployed tables are required');
+
+const ready = createApiRuntime({
+  store: config.store,
+  cacheDir: config.cacheDir,
+  pointerTtlSeconds: config.pointerTtlSeconds,
+  tables,
+  meterTimeoutMs: config.access.meterTimeoutMs,
+  keyCacheSeconds: config.access.keyCacheSeconds,
+  logger,
+}).then((runtime) => ({ runtime, handle: createLambdaHandler(runtime.app) }));
+// A failed cold start must not become an unhandled rejection before the first invocation awaits it.
+ready.catch((err: unknown) => logger.error('cold_start_failed', { error: err }));
+
+/** The Lambda entry point. */
+export const handler = async (...args: Parameters<Awaited<typeof ready>['handle']>) => {
+  const { handle } = await ready;
+  return handle(...args);
+};

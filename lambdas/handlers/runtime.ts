@@ -1,0 +1,115 @@
+/**
+ * The API's process-wide objects, built once (at module scope in `api.ts`, at start in `local/start.ts`):
+ * object store, snapshot cache, DuckDB, key lookup, meter, and the app over them.
+ */
+import type { Hono } from 'hono';
+import { CachedKeyLookup, KeyStore } from '../access/api-keys';
+import { createDynamoClient } from '../access/dynamo';
+import { DynamoMeter } from '../access/metering';
+import type { CoreDeps, KeyLookup, Meter } from '../core/ports';
+import { type AppOptions, createApp } from '../http/app';
+import { createSnapshotSource } from '../query/provider-queries';
+import { closeSnapshotTables, openSnapshotTables, type SnapshotTables } from '../query/snapshot-tables';
+import type { Logger } from '../shared/logger';
+import { createDuckDb, type DuckDb, type DuckDbOptions } from '../storage/duckdb';
+import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../storage/object-store';
+import { SnapshotCache } from '../storage/snapshot-cache';
+import type { DataStoreConfig } from './config';
+
+/** The resolved DynamoDB tables (a deployment's, or the local dynalite's). */
+export interface TablesConfig {
+  keysTable: string;
+  usageTable: string;
+  endpoint?: string;
+  region?: string;
+}
+
+/** Inputs of {@link createApiRuntime}. */
+export interface RuntimeOptions {
+  store: DataStoreConfig | ObjectStore;
+  cacheDir: string;
+  pointerTtlSeconds: number;
+  tables: TablesConfig;
+  meterTimeoutMs: number;
+  keyCacheSeconds: number;
+  logger: Logger;
+  app?: AppOptions;
+  duckdb?: Omit<DuckDbOptions, 'allowedDirectory'>;
+  /** Overrides for tests: a clock for the pointer TTL, or other key/meter implementations. */
+  nowMs?: () => number;
+  keys?: KeyLookup;
+  meter?: Meter;
+}
+
+/** What the entry points hold for the life of the process. */
+export interface ApiRuntime {
+  app: Hono;
+  deps: CoreDeps;
+  snapshots: SnapshotCache<SnapshotTables>;
+  db: DuckDb;
+  close(): Promise<void>;
+}
+
+/** Builds the object store of a config. */
+export function createObjectStore(config: DataStoreConfig): ObjectStore {
+  if (config.kind === 'folder') return new FolderObjectStore(config.dir);
+  const client = createS3Client({
+    ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+    ...(config.region ? { region: config.region } : {}),
+  });
+  return new S3ObjectStore(client, config.bucket, config.prefix);
+}
+
+/**
+ * @example
+ * const runtime = await createApiRuntime({ store: { kind: 'folder', dir }, cacheDir, pointerTtlSeconds: 60, tables, ... });
+ * serveNode(runtime.app, { port: 8787 });
+ */
+export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRuntime> {
+  const store = 'kind' in options.store ? createObjectStore(options.store) : options.store;
+  const db = await createDuckDb({ ...options.duckdb, allowedDirectory: options.cacheDir });
+  const snapshots = new SnapshotCache<SnapshotTables>({
+    store,
+    cacheDir: options.cacheDir,
+    pointerTtlMs: options.pointerTtlSeconds * 1000,
+    open: (files) => openSnapshotTables(files, db),
+    close: (tables) => closeSnapshotTables(tables),
+    logger: options.logger,
+    ...(options.nowMs ? { nowMs: options.nowMs } : {}),
+  });
+  const dynamo = createDynamoClient({
+    ...(options.tables.endpoint ? { endpoint: options.tables.endpoint } : {}),
+    ...(options.tables.region ? { region: options.tables.region } : {}),
+  });
+  const keys =
+    options.keys ??
+    new CachedKeyLookup(new KeyStore({ client: dynamo, tableName: options.tables.keysTable }), {
+      ttlSeconds: options.keyCacheSeconds,
+    });
+  const meter =
+    options.meter ??
+    new DynamoMeter({
+      client: dynamo,
+      tableName: options.tables.usageTable,
+      timeoutMs: options.meterTimeoutMs,
+      logger: options.logger,
+    });
+  const deps: CoreDeps = {
+    snapshots: createSnapshotSource(snapshots, db),
+    keys,
+    meter,
+    clock: () => new Date(),
+    logger: options.logger,
+  };
+  return {
+    app: createApp(deps, options.app),
+    deps,
+    snapshots,
+    db,
+    async close() {
+      await snapshots.close();
+      db.close();
+      dynamo.destroy();
+    },
+  };
+}

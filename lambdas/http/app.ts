@@ -1,0 +1,145 @@
+/**
+ * The HTTP API: one Hono app (routing, parameter hand-off, error mapping, CSV, request log) behind two thin
+ * adapters, AWS Lambda (`lambda-adapter.ts`) and node:http (`node-adapter.ts`), as Hono's own
+ * `src/adapter/aws-lambda` and `@hono/node-server` do.
+ *
+ * Hono was chosen over a hand-written router because it is small, has no dependencies, runs on Web
+ * Request/Response (so both adapters share every byte of behaviour), and ships both adapters.
+ *
+ * Choices: a path with or without a trailing slash is the same route (`strict: false`); an unknown path and a
+ * method other than GET/HEAD both answer a JSON 404 `not_found` (the contract's code table has no 405 code).
+ */
+
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { API_BASE_PATH } from '../../data-contracts/constants';
+import openApiJson from '../../data-contracts/openapi.json';
+import { ApiError, internalError } from '../core/api-error';
+import type { Credentials } from '../core/authenticate';
+import { getProvider } from '../core/get-provider';
+import { listProviders } from '../core/list-providers';
+import type { CoreDeps } from '../core/ports';
+import { getCoverage, getSample } from '../core/public-objects';
+import { redactUrl } from '../shared/logger';
+import { detailBody, listCsv, listJson } from './list-formats';
+import {
+  csvFilename,
+  csvResponse,
+  DOCUMENT_CACHE,
+  errorResponse,
+  jsonResponse,
+  NO_STORE,
+  PUBLIC_CACHE,
+  rateLimitHeaders,
+} from './responses';
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  /**
+   * Adds `GET /__bench/ceiling`, a fixed in-memory JSON answer that measures the HTTP ceiling of the server.
+   * Off unless the benchmark's server turns it on.
+   */
+  benchCeiling?: boolean;
+}
+
+const OPENAPI_BYTES = Buffer.from(JSON.stringify(openApiJson), 'utf8');
+const CEILING_BODY = Buffer.from(JSON.stringify({ ok: true, data: [] }), 'utf8');
+
+function credentialsOf(c: Context): Credentials {
+  return {
+    authorization: c.req.header('authorization') ?? null,
+    apiKeyHeader: c.req.header('x-api-key') ?? null,
+    keyParam: c.req.query('key') ?? null,
+  };
+}
+
+function pathAndQuery(c: Context): string {
+  const url = c.req.url;
+  const q = url.indexOf('?');
+  return q === -1 ? c.req.path : `${c.req.path}${url.slice(q)}`;
+}
+
+/**
+ * Builds the app over the use cases' dependencies.
+ * @example const app = createApp(deps); serveNode(app, { port: 8787 });
+ */
+export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
+  const app = new Hono({ strict: false });
+  const api = new Hono({ strict: false });
+
+  // One log line per request: never the key (the `key` parameter is redacted; headers are not logged).
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    deps.logger.info('request', {
+      method: c.req.method,
+      path: redactUrl(pathAndQuery(c)),
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
+
+  api.get('/providers', async (c) => {
+    const result = await listProviders({ credentials: credentialsOf(c), query: c.req.query() }, deps);
+    const headers = result.rateLimit ? rateLimitHeaders(result.rateLimit) : undefined;
+    if (result.format === 'csv') {
+      const selector = result.path === 'vertical' ? result.vertical : result.taxonomy;
+      return csvResponse(listCsv(result), {
+        filename: csvFilename(selector, result.pagination.offset),
+        cacheControl: NO_STORE,
+        ...(headers ? { headers } : {}),
+      });
+    }
+    return jsonResponse(200, Buffer.from(listJson(result), 'utf8'), {
+      cacheControl: NO_STORE,
+      ...(headers ? { headers } : {}),
+    });
+  });
+
+  api.get('/providers/:id', async (c) => {
+    const result = await getProvider(
+      { credentials: credentialsOf(c), id: c.req.param('id'), query: c.req.query() },
+      deps,
+    );
+    const headers = result.rateLimit ? rateLimitHeaders(result.rateLimit) : undefined;
+    return jsonResponse(200, detailBody(result), { cacheControl: NO_STORE, ...(headers ? { headers } : {}) });
+  });
+
+  api.get('/coverage', async () => {
+    const coverage = await getCoverage({}, deps);
+    return jsonResponse(200, coverage.body, { cacheControl: PUBLIC_CACHE });
+  });
+
+  api.get('/sample', async (c) => {
+    const sample = await getSample({ query: c.req.query() }, deps);
+    if (sample.format === 'csv') {
+      return csvResponse(sample.body, { filename: 'sample.csv', cacheControl: PUBLIC_CACHE });
+    }
+    return jsonResponse(200, sample.body, { cacheControl: PUBLIC_CACHE });
+  });
+
+  api.get('/openapi.json', () => jsonResponse(200, OPENAPI_BYTES, { cacheControl: DOCUMENT_CACHE }));
+
+  if (options.benchCeiling) {
+    app.get('/__bench/ceiling', () => jsonResponse(200, CEILING_BODY, { cacheControl: NO_STORE }));
+  }
+
+  app.route(API_BASE_PATH, api);
+
+  app.notFound(() => {
+    const error = new ApiError('not_found', 'No such route.', {
+      hint: `The API lives under ${API_BASE_PATH}: /providers, /providers/{id}, /coverage, /sample, /openapi.json (GET).`,
+    });
+    return errorResponse(error.status, error.toBody());
+  });
+
+  app.onError((err) => {
+    if (err instanceof ApiError) return errorResponse(err.status, err.toBody(), err.details.rateLimit);
+    // The cause goes to the log, never to the client (STYLE §3).
+    deps.logger.error('unhandled_error', { error: err });
+    const error = internalError();
+    return errorResponse(error.status, error.toBody());
+  });
+
+  return app;
+}

@@ -1,0 +1,88 @@
+/**
+ * Response builders: every response of the API is made here, with explicit headers, so both adapters send
+ * exactly the same status, headers and body.
+ */
+import type { ErrorBody } from '../../data-contracts/types';
+import type { RateLimitState } from '../core/ports';
+
+/** Keyed responses must never be stored by a shared cache. */
+export const NO_STORE = 'no-store' as const;
+/** The public objects change at most hourly; the pointer is re-read every 60 s. */
+export const PUBLIC_CACHE = 'public, max-age=60' as const;
+/** The OpenAPI document changes only with a deployment. */
+export const DOCUMENT_CACHE = 'public, max-age=3600' as const;
+
+export const JSON_TYPE = 'application/json; charset=utf-8' as const;
+export const CSV_TYPE = 'text/csv; charset=utf-8' as const;
+
+type HeaderMap = Record<string, string>;
+
+function respond(status: number, body: string | Uint8Array, headers: HeaderMap): Response {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  return new Response(bytes, {
+    status,
+    headers: {
+      ...headers,
+      'Content-Length': String(bytes.byteLength),
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
+
+/** A JSON response from a value (serialised here) or from ready bytes. */
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  options: { cacheControl: string; headers?: HeaderMap },
+): Response {
+  const text = Buffer.isBuffer(body) ? body : JSON.stringify(body);
+  return respond(status, text, {
+    'Content-Type': JSON_TYPE,
+    'Cache-Control': options.cacheControl,
+    ...options.headers,
+  });
+}
+
+/** A CSV attachment. */
+export function csvResponse(
+  body: string | Uint8Array,
+  options: { filename: string; cacheControl: string; headers?: HeaderMap },
+): Response {
+  return respond(200, body, {
+    'Content-Type': CSV_TYPE,
+    'Content-Disposition': `attachment; filename="${options.filename}"`,
+    'Cache-Control': options.cacheControl,
+    ...options.headers,
+  });
+}
+
+/** An error body with its status; a 429 carries the rate-limit headers and `Retry-After`. */
+export function errorResponse(status: number, body: ErrorBody, rateLimit?: RateLimitState): Response {
+  const headers = rateLimit ? { ...rateLimitHeaders(rateLimit), 'Retry-After': String(rateLimit.resetSeconds) } : {};
+  return jsonResponse(status, body, { cacheControl: NO_STORE, headers });
+}
+
+/** The `X-RateLimit-*` headers of a metered call (spec §8.2). */
+export function rateLimitHeaders(state: RateLimitState): HeaderMap {
+  return {
+    'X-RateLimit-Limit': String(state.quota),
+    'X-RateLimit-Remaining': String(Math.max(0, state.quota - state.used)),
+    'X-RateLimit-Used': String(state.used),
+    'X-RateLimit-Reset': String(state.resetSeconds),
+  };
+}
+
+/**
+ * The attachment name of a list page: `providers-<vertical|taxonomy>-<offset>.csv`, with the taxonomy reduced
+ * to `[a-z0-9-]` so the header can never be broken by input.
+ * @example csvFilename('Nurse Practitioner', 100) === 'providers-nurse-practitioner-100.csv'
+ */
+export function csvFilename(selector: string, offset: number): string {
+  const safe =
+    selector
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'providers';
+  return `providers-${safe}-${offset}.csv`;
+}

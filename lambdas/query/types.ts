@@ -1,0 +1,64 @@
+/**
+ * Typed queries over one snapshot and what they return. The core builds these from validated input; the
+ * query layer turns them into bound-parameter SQL.
+ */
+import type { BusinessMode, PublishBoundary, Vertical } from '../../data-contracts/constants';
+import type { IdentityRow, VerticalRow } from '../../data-contracts/rows';
+
+/** A page of the vertical layer, ordered by name then entity_id. */
+export interface VerticalListQuery {
+  vertical: Vertical;
+  /** Upper-case two-letter code, or null. */
+  state: string | null;
+  /** Matched case-insensitively, or null. */
+  city: string | null;
+  businessMode: BusinessMode | null;
+  boundary: PublishBoundary;
+  limit: number;
+  offset: number;
+}
+
+/** A page of the identity layer, ordered by NPI. */
+export interface IdentityListQuery {
+  /** A 10-character NUCC code or a classification name (any case). */
+  taxonomy: string;
+  state: string | null;
+  city: string | null;
+  limit: number;
+  offset: number;
+}
+
+/** Rows of one page plus the size of the whole result. */
+export interface Page<R> {
+  total: number;
+  rows: R[];
+}
+
+/** How a taxonomy parameter was understood. */
+export type TaxonomyResolution =
+  /** A code: rows holding exactly that code. `classificationKey` names the one partition to read. */
+  | { kind: 'code'; code: string; classificationKey: string }
+  /** A classification name: one row per NPI holding any code of it (`class_rep`). */
+  | { kind: 'classification'; classification: string; classificationKey: string }
+  /** Neither a known code, a code-shaped string, nor a known classification: an empty result. */
+  | { kind: 'unknown' };
+
+/** Read access to one pinned snapshot. */
+export interface ProviderData {
+  readonly snapshotId: string;
+  listVertical(query: VerticalListQuery): Promise<Page<VerticalRow>>;
+  /** One record by entity_id (preferred) or slug within the boundary, live verticals only. */
+  findVertical(id: string, boundary: PublishBoundary): Promise<VerticalRow | null>;
+  listIdentity(query: IdentityListQuery): Promise<Page<IdentityRow>>;
+  resolveTaxonomy(taxonomy: string): TaxonomyResolution;
+  /** The bytes of one of the snapshot's static objects. */
+  readStatic(name: StaticName): Promise<Buffer>;
+}
+
+export const STATIC_NAMES = ['coverage', 'sampleJson', 'sampleCsv'] as const;
+export type StaticName = (typeof STATIC_NAMES)[number];
+
+/** Pins one snapshot for the duration of `work`. */
+export interface SnapshotSource {
+  withSnapshot<T>(work: (data: ProviderData) => Promise<T>): Promise<T>;
+}
