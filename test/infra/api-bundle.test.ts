@@ -3,8 +3,8 @@
  * (infra/bundling.ts), into a temporary cloud assembly. It must carry the DuckDB binding of the target
  * architecture, and load from its own folder with nothing but what it carries.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -13,6 +13,12 @@ import { ENV } from '../../data-contracts/env';
 import { DUCKDB_BINDING_PACKAGES, entryCodeProps, functionCodeProps } from '../../infra/bundling';
 import { DEFAULT_CONFIG } from '../../infra/config';
 import { apiEnvironment } from '../../infra/constructs/api';
+import { KeyStore } from '../../lambdas/access/api-keys';
+import { createDynamoClient, ensureTables } from '../../lambdas/access/dynamo';
+import { S3ObjectStore } from '../../lambdas/storage/object-store';
+import { publishEtlSnapshot } from '../helpers/api-test-env';
+import { startDynalite } from '../helpers/dynalite';
+import { startS3rver } from '../helpers/s3rver';
 import { tempOutdir } from './helpers';
 
 const architecture = DEFAULT_CONFIG.architecture;
@@ -113,4 +119,69 @@ describe('DuckDB through the same bundling', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]?.answer).toBe(42);
   });
+});
+
+describe('the bundled API answering a request', () => {
+  (canRun ? it : it.skip)(
+    'serves a recorded API Gateway event from its own folder, against s3rver and dynalite',
+    async () => {
+      const s3 = await startS3rver();
+      const dynalite = await startDynalite();
+      try {
+        await publishEtlSnapshot(new S3ObjectStore(s3.client, s3.bucket), new Date('2026-10-15T00:00:00Z'));
+        const client = createDynamoClient({ endpoint: dynalite.endpoint });
+        await ensureTables(client, { keysTable: 'pf-keys', usageTable: 'pf-usage' });
+        const { key } = await new KeyStore({ client, tableName: 'pf-keys' }).create({ plan: 'developer' });
+        client.destroy();
+        const event = readFileSync(join(__dirname, '..', 'fixtures', 'apigw', 'list.json'), 'utf8').replaceAll(
+          '{{API_KEY}}',
+          key,
+        );
+        const env = {
+          ...apiEnvironment({ bucketName: s3.bucket, keysTableName: 'pf-keys', usageTableName: 'pf-usage' }),
+          [ENV.cacheDir]: join(outdir, 'answer-cache'),
+          [ENV.s3Endpoint]: s3.endpoint,
+          [ENV.dynamoEndpoint]: dynalite.endpoint,
+          AWS_REGION: 'us-east-1',
+          PF_TEST_EVENT: event,
+          PATH: process.env.PATH ?? '',
+          HOME: outdir,
+        };
+        const script = `require('./index.js').handler(JSON.parse(process.env.PF_TEST_EVENT), {}).then(
+          (r) => process.stdout.write('RESULT ' + JSON.stringify(r) + '\\n'), (e) => { console.error(e); process.exit(1); });`;
+        // Asynchronous: s3rver and dynalite answer from this process while the child runs.
+        const child = spawn(process.execPath, ['-e', script], { cwd: apiDir, env });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => {
+          stdout += d.toString();
+        });
+        child.stderr.on('data', (d: Buffer) => {
+          stderr += d.toString();
+        });
+        const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+        expect({ status, stderr: status === 0 ? '' : stderr }).toEqual({ status: 0, stderr: '' });
+        // The function's own JSON log lines share stdout with the result line; none may carry the key.
+        const lines = stdout.trim().split('\n');
+        const resultLine = lines.find((l) => l.startsWith('RESULT ')) ?? '';
+        const logLines = lines.filter((l) => !l.startsWith('RESULT '));
+        expect(logLines.length).toBeGreaterThan(0);
+        for (const line of logLines) expect(line).not.toContain(key);
+        const result = JSON.parse(resultLine.slice('RESULT '.length)) as {
+          statusCode: number;
+          headers: Record<string, string>;
+          body: string;
+        };
+        expect(result.statusCode).toBe(200);
+        expect(result.headers['x-ratelimit-used']).toBe('1');
+        const body = JSON.parse(result.body) as { plan: string; data: { state: string; vertical: string }[] };
+        expect(body.plan).toBe('developer');
+        expect(body.data.length).toBeGreaterThan(0);
+        for (const row of body.data) expect(row).toMatchObject({ vertical: 'glp1', state: 'CA' });
+      } finally {
+        await dynalite.stop();
+        await s3.stop();
+      }
+    },
+  );
 });
