@@ -1,6 +1,6 @@
 /**
  * `npm run etl -- <command>`: the data team's entry point. See `--help` (HELP_TEXT below) and
- * etl/README-data-team.md.
+ * README.md ("For the data team").
  *
  * Output contract: a summary per source on stdout (on stderr with `--json`, where stdout carries exactly one JSON
  * object); a progress line on stderr only when stderr is a terminal; errors as one line on stderr and a non-zero
@@ -49,7 +49,7 @@ Build inputs:
   --fda FILE       FDA warning letters, repeatable: the fda.gov export (Company Name, Letter Issue Date,
                    Issuing Office) or the scraped listing (url, letter_date, company, issuing_office).
   --feed DIR       Curation feed folder with providers.csv and observations.csv, repeatable
-                   (format: etl/README-data-team.md, schema: data-contracts/feed.ts).
+                   (format: README.md ("For the data team"), schema: data-contracts/feed.ts).
   --reuse-current  Build on the current snapshot's identity layer, taxonomy map and screening lists instead of
                    NPPES/NUCC (what the feed Lambda does); only --feed (and optionally --leie/--fda) are read.
   --snapshot-time ISO  The snapshot time (default now): coverage generated_at and clear-screen verified_at.

@@ -4,7 +4,7 @@
  */
 import type { Node } from 'constructs';
 
-/** The context keys an operator may set. Each is documented in `cdk.json` and `infra/README-deploy.md`. */
+/** The context keys an operator may set. Each is documented in `cdk.json` and `README.md (Deployment)`. */
 export const CONTEXT_KEYS = {
   stackName: 'stackName',
   domainName: 'domainName',

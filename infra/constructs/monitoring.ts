@@ -28,7 +28,7 @@ export const METRIC_NAMESPACE = 'ProviderFacts' as const;
  */
 export const METERING_FAILURE = { field: 'metric', value: 'MeteringFailure', metricName: 'MeteringFailures' } as const;
 
-/** Alarm thresholds. Each is explained in infra/README-deploy.md. */
+/** Alarm thresholds. Each is explained in README.md (Deployment). */
 export const ALARM_THRESHOLDS = {
   /** Percent of requests answered 5xx over 5 minutes, in 2 of 3 periods. */
   api5xxRatePercent: 1,
