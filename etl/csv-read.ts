@@ -3,6 +3,7 @@
  * any scan so that a missing column fails fast, naming the file and the column) and the curation feed (hundreds of
  * rows, where exact line numbers for rejects matter more than speed).
  */
+import { readFileSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { displayPath, EtlInputError } from './errors';
 
@@ -133,6 +134,28 @@ export function requireColumns(file: string, header: readonly string[], required
   for (const column of required) {
     if (!present.has(column)) throw new EtlInputError(file, `missing required column "${column}"`, column);
   }
+}
+
+/** The records' fields only, header included: for callers that need no line numbers. */
+export function parseCsvRows(text: string): string[][] {
+  return parseCsv(text).map((r) => r.fields);
+}
+
+/**
+ * A CSV file with a header as one object per record, keyed by the header's names (synchronous, for generators and
+ * tests). A record whose field count differs from the header's throws, naming the file and line.
+ */
+export function readCsvObjects(file: string): Record<string, string>[] {
+  const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
+  if (header === undefined) return [];
+  return rows.map((row) => {
+    if (row.fields.length !== header.fields.length) {
+      throw new Error(
+        `${file}: line ${row.line} has ${row.fields.length} fields, the header has ${header.fields.length}`,
+      );
+    }
+    return Object.fromEntries(header.fields.map((name, j) => [name, row.fields[j] as string]));
+  });
 }
 
 /** A whole small CSV file: header names and data records. */

@@ -15,11 +15,11 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseCsv } from '../demo/csv-read';
-import { makeNpi } from '../demo/npi';
+import { parseCsvRows } from '../csv-read';
 import { createRandom, createWeightedPicker, type Random, type WeightedPicker } from '../demo/random';
 import { DEFAULT_SOURCE_DIR } from '../demo/source-facts';
 import { US_STATES, type UsState } from '../demo/us-geography';
+import { makeNpi } from '../transforms/npi';
 
 export const NPPES_COLUMN_COUNT = 330;
 const TAXONOMY_SLOTS = 15;
@@ -506,7 +506,7 @@ function createTaxonomyPickers(nuccFile: string): {
   individual: WeightedPicker<TaxonomyChoice>;
   organisation: WeightedPicker<TaxonomyChoice>;
 } {
-  const [header, ...rows] = parseCsv(readFileSync(nuccFile, 'utf8'));
+  const [header, ...rows] = parseCsvRows(readFileSync(nuccFile, 'utf8'));
   const col = (name: string) => header?.indexOf(name) ?? -1;
   const [iCode, iGrouping, iSection] = [col('Code'), col('Grouping'), col('Section')];
   const nucc = new Map(
@@ -568,7 +568,7 @@ export async function generateNppesFile(options: GenerateNppesOptions): Promise<
 
   // The header line is copied byte for byte from CMS's header file.
   const headerText = readFileSync(join(sourceDir, 'nppes_fileheader_v2.csv'), 'utf8').replace(/\r?\n$/, '');
-  const header = parseCsv(headerText)[0] ?? [];
+  const header = parseCsvRows(headerText)[0] ?? [];
   if (header.length !== NPPES_COLUMN_COUNT)
     throw new Error(`expected ${NPPES_COLUMN_COUNT} header columns, got ${header.length}`);
   const col = resolveColumns(header);

@@ -10,8 +10,8 @@ import {
   type FeedObservationRow,
   type FeedProviderRow,
 } from '../../data-contracts/feed';
+import { makeNpi } from '../transforms/npi';
 import { writeCsvFile } from './csv-write';
-import { makeNpi } from './npi';
 import { createWeightedPicker, type Random } from './random';
 import type { UsState } from './us-geography';
 

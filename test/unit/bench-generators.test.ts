@@ -10,9 +10,9 @@ import {
 } from '../../data-contracts/feed';
 import { generateVerticalFeed } from '../../etl/bench/generate-feed';
 import { generateNppesFile, NPPES_COLUMN_COUNT } from '../../etl/bench/generate-nppes';
-import { parseCsv } from '../../etl/demo/csv-read';
-import { isValidNpi } from '../../etl/demo/npi';
+import { parseCsvRows as parseCsv } from '../../etl/csv-read';
 import { DEFAULT_SOURCE_DIR } from '../../etl/demo/source-facts';
+import { isValidNpi } from '../../etl/transforms/npi';
 
 const ROWS = 3000;
 const MMDDYYYY = /^(0[1-9]|1[0-2])\/(0[1-9]|[12][0-9]|3[01])\/(200[5-9]|201[0-9]|202[0-6])$/;

@@ -13,12 +13,12 @@ import {
   type FeedObservationRow,
   type FeedProviderRow,
 } from '../../data-contracts/feed';
-import { parseCsv } from '../../etl/demo/csv-read';
+import { parseCsvRows as parseCsv } from '../../etl/csv-read';
 import { formatCsv } from '../../etl/demo/csv-write';
 import { isSourcedObservation, latestBySignal, OBSERVATION_HEADER, PROVIDER_HEADER } from '../../etl/demo/feed-builder';
 import { DEMO_FEED_DIR, type DemoFeedReport, HISTORY_CASES, writeDemoFeed } from '../../etl/demo/generate-demo-feed';
-import { isValidNpi, makeNpi } from '../../etl/demo/npi';
 import { DEFAULT_SOURCE_DIR } from '../../etl/demo/source-facts';
+import { isValidNpi, makeNpi } from '../../etl/transforms/npi';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 
