@@ -21,7 +21,7 @@ import { listProviders } from '../core/list-providers';
 import type { CoreDeps } from '../core/ports';
 import { getCoverage, getSample } from '../core/public-objects';
 import { redactUrl } from '../shared/logger';
-import { detailBody, listCsv, listJson } from './list-formats';
+import { detailBody, listCsvBytes, listJsonBytes } from './list-formats';
 import {
   csvFilename,
   csvResponse,
@@ -84,13 +84,13 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
     const headers = result.rateLimit ? rateLimitHeaders(result.rateLimit) : undefined;
     if (result.format === 'csv') {
       const selector = result.path === 'vertical' ? result.vertical : result.taxonomy;
-      return csvResponse(listCsv(result), {
+      return csvResponse(listCsvBytes(result), {
         filename: csvFilename(selector, result.pagination.offset),
         cacheControl: NO_STORE,
         ...(headers ? { headers } : {}),
       });
     }
-    return jsonResponse(200, Buffer.from(listJson(result), 'utf8'), {
+    return jsonResponse(200, listJsonBytes(result), {
       cacheControl: NO_STORE,
       ...(headers ? { headers } : {}),
     });

@@ -5,14 +5,15 @@
  *   queries are then typed filters over memory (a DuckDB round trip costs 3 to 10 ms per query on 2 vCPUs,
  *   the in-memory filter well under 1 ms, see test/bench/api-bench.ts);
  * - the NUCC taxonomy map in JS maps, so a taxonomy parameter resolves without a query;
- * - the identity partitions by classification key (their Parquet files stay on disk: they can be hundreds of
- *   MB nationally and are read per query).
+ * - the identity partitions by classification key, loaded into DuckDB tables with a JS filter index on the first
+ *   query that needs each, within a row budget (`identity-index.ts`); their tables are dropped with the snapshot.
  */
 import { LIVE_VERTICALS, type PublishBoundary } from '../../data-contracts/constants';
 import { UNMAPPED_CLASSIFICATION_KEY, VERTICAL_TABLE } from '../../data-contracts/layout';
 import type { VerticalRow } from '../../data-contracts/rows';
 import { type DuckDb, sqlIdentifier, sqlStringLiteral } from '../storage/duckdb';
 import type { SnapshotFiles } from '../storage/snapshot-cache';
+import { IdentityPartitionCache } from './identity-index';
 import type { TaxonomyResolution } from './types';
 
 /** A NUCC code: 10 characters, digits and capital letters (compared upper-cased). */
@@ -38,11 +39,23 @@ export interface VerticalLayer {
 export interface SnapshotTables {
   readonly files: SnapshotFiles;
   readonly vertical: Record<PublishBoundary, VerticalLayer>;
-  /** Totals of identity queries: immutable per snapshot, so each distinct filter is counted once. */
-  readonly identityCounts: Map<string, number>;
-  /** Identity partition key (manifest object key) per classification key. */
-  readonly identityPartitions: ReadonlyMap<string, string>;
+  /** Identity partition (manifest object key and row count) per classification key. */
+  readonly identityPartitions: ReadonlyMap<string, IdentityPartition>;
+  /** The identity partitions loaded so far, within the row budget. */
+  readonly identity: IdentityPartitionCache;
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
+}
+
+/** One identity partition of the manifest. */
+export interface IdentityPartition {
+  readonly key: string;
+  readonly rows: number;
+}
+
+/** Options of {@link openSnapshotTables}. */
+export interface SnapshotTablesOptions {
+  /** Identity rows kept loaded in DuckDB at most. Default `DEFAULT_IDENTITY_ROW_BUDGET` (500,000). */
+  identityRowBudget?: number;
 }
 
 interface TaxonomyEntry {
@@ -52,55 +65,74 @@ interface TaxonomyEntry {
 /** The vertical columns in their contract order: the only column list any query selects. */
 export const VERTICAL_COLUMNS = Object.keys(VERTICAL_TABLE) as (keyof typeof VERTICAL_TABLE)[];
 
-/** Loads one snapshot's vertical layer and taxonomy map. */
-export async function openSnapshotTables(files: SnapshotFiles, db: DuckDb): Promise<SnapshotTables> {
-  const vertical = {} as Record<PublishBoundary, VerticalLayer>;
-  for (const boundary of ['verified', 'tracked'] as const) {
-    const objects = files
-      .objectsOf('vertical')
-      .filter((o) => o.boundary === boundary && o.vertical !== undefined && LIVE_VERTICALS.includes(o.vertical));
-    const paths = await Promise.all(objects.map((o) => files.localPath(o.key)));
-    vertical[boundary] = await loadVerticalLayer(db, paths, boundary);
-  }
+/**
+ * Loads one snapshot's vertical layer and taxonomy map. Identity partitions are loaded later, by the queries.
+ */
+export async function openSnapshotTables(
+  files: SnapshotFiles,
+  db: DuckDb,
+  options: SnapshotTablesOptions = {},
+): Promise<SnapshotTables> {
+  // One read serves both boundaries: a `tracked` partition holds every record of its vertical and state, the
+  // `verified` one the verified subset of the same rows (etl/parquet-out.ts), so the verified layer is the tracked
+  // rows filtered by publish_tier. A vertical with verified partitions only (none tracked) is read from those.
+  const live = files
+    .objectsOf('vertical')
+    .filter((o) => o.vertical !== undefined && LIVE_VERTICALS.includes(o.vertical));
+  const trackedVerticals = new Set(live.filter((o) => o.boundary === 'tracked').map((o) => o.vertical));
+  const objects = live.filter(
+    (o) => o.boundary === 'tracked' || (o.boundary === 'verified' && !trackedVerticals.has(o.vertical)),
+  );
+  const paths = await Promise.all(objects.map((o) => files.localPath(o.key)));
+  const rows = await loadVerticalRows(db, paths);
+  const vertical: Record<PublishBoundary, VerticalLayer> = {
+    tracked: verticalLayer(rows),
+    // Defence in depth: the verified layer keeps verified records only, whatever a partition holds.
+    verified: verticalLayer(rows.filter((r) => r.publish_tier === 'verified')),
+  };
 
   const taxonomy = await loadTaxonomy(files, db);
-  const identityPartitions = new Map<string, string>();
+  const identityPartitions = new Map<string, IdentityPartition>();
   for (const object of files.objectsOf('identity')) {
-    if (object.classification_key) identityPartitions.set(object.classification_key, object.key);
+    if (object.classification_key) {
+      identityPartitions.set(object.classification_key, { key: object.key, rows: object.rows ?? 0 });
+    }
   }
   return {
     files,
     vertical,
-    identityCounts: new Map(),
     identityPartitions,
+    identity: new IdentityPartitionCache(
+      db,
+      options.identityRowBudget === undefined ? {} : { rowBudget: options.identityRowBudget },
+    ),
     resolveTaxonomy: (value) => resolveTaxonomy(value, taxonomy),
   };
 }
 
-/** Releases a snapshot's state once no request holds it (the arrays go with the last reference). */
+/**
+ * Releases a snapshot's state once no request holds it: drops its identity tables (the JS arrays go with the last
+ * reference).
+ */
 export async function closeSnapshotTables(tables: SnapshotTables): Promise<void> {
-  tables.identityCounts.clear();
+  await tables.identity.clear();
 }
 
-/**
- * Reads one boundary's partitions. Only the contract's columns are selected, cast to the contract's types; a
- * verified layer keeps verified records only, whatever a partition holds (defence in depth).
- */
-async function loadVerticalLayer(db: DuckDb, paths: string[], boundary: PublishBoundary): Promise<VerticalLayer> {
-  let rows: VerticalRow[] = [];
-  if (paths.length > 0) {
-    const select = VERTICAL_COLUMNS.map(
-      (c) => `CAST(${sqlIdentifier(c)} AS ${VERTICAL_TABLE[c]}) AS ${sqlIdentifier(c)}`,
-    );
-    const files = paths.map(sqlStringLiteral).join(', ');
-    const raw = await db.query(`SELECT ${select.join(', ')} FROM read_parquet([${files}]) ORDER BY name, entity_id`);
-    rows = raw.map((r) => {
-      const row = {} as VerticalRow;
-      for (const c of VERTICAL_COLUMNS) row[c] = r[c] ?? null;
-      return Object.freeze(row);
-    });
-  }
-  if (boundary === 'verified') rows = rows.filter((r) => r.publish_tier === 'verified');
+/** Reads the vertical partitions' rows, each cast to the contract's types, frozen, in list order. */
+async function loadVerticalRows(db: DuckDb, paths: string[]): Promise<VerticalRow[]> {
+  if (paths.length === 0) return [];
+  const select = VERTICAL_COLUMNS.map(
+    (c) => `CAST(${sqlIdentifier(c)} AS ${VERTICAL_TABLE[c]}) AS ${sqlIdentifier(c)}`,
+  );
+  const files = paths.map(sqlStringLiteral).join(', ');
+  const raw = await db.query(`SELECT ${select.join(', ')} FROM read_parquet([${files}]) ORDER BY name, entity_id`);
+  // The result's keys are exactly the contract's columns (the select list above), NULL as null: the rows are used
+  // as they are, not copied (10,000 rows of 34 columns).
+  return raw.map((r) => Object.freeze(r as VerticalRow));
+}
+
+/** One boundary's layer over rows in list order. */
+function verticalLayer(rows: VerticalRow[]): VerticalLayer {
   const byEntityId = new Map<string, VerticalRow>();
   const bySlug = new Map<string, VerticalRow>();
   for (const row of rows) {

@@ -8,10 +8,23 @@
  * As a second fence, the instance may only read inside the cache folder (`allowed_directories` with
  * `enable_external_access = false`): https://duckdb.org/docs/stable/operations_manual/securing_duckdb/overview
  */
-import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
+import {
+  BIGINT,
+  type DuckDBConnection,
+  type DuckDBDataChunk,
+  DuckDBInstance,
+  DuckDBListValue,
+  type DuckDBPreparedStatement,
+  LIST,
+} from '@duckdb/node-api';
 
-/** A value that may be bound to a `?` placeholder. */
-export type SqlValue = string | number | boolean | null;
+/** A value that may be bound to a `?` placeholder. An array of integers binds as a `LIST(BIGINT)`. */
+export type SqlValue = string | number | boolean | null | readonly number[];
+
+/** A typed array that {@link DuckDb.queryColumns} fills from an integer column. */
+export type NumberColumn = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+/** The constructor of a {@link NumberColumn}. */
+export type NumberColumnType = new (length: number) => NumberColumn;
 
 /** A JSON-safe result row (`getRowObjectsJson`: BIGINT as string, DOUBLE as number). */
 export type SqlRow = Record<string, string | number | boolean | null>;
@@ -22,7 +35,11 @@ export interface DuckDbOptions {
   allowedDirectory?: string;
   /** DuckDB worker threads. Default 2 (a Lambda has 1 to 2 vCPUs at the sizes we deploy). */
   threads?: number;
-  /** DuckDB memory limit. Default `128MB`: the vertical layer lives in JS, DuckDB only scans identity partitions. */
+  /**
+   * DuckDB memory limit. Default `256MB`: the vertical layer lives in JS; DuckDB holds the loaded identity
+   * partitions (about 100 MB at the default row budget of `query/identity-index.ts`) plus the working memory of
+   * loading one (a sort of its rows). An in-memory database cannot spill, so the tables must fit.
+   */
   memoryLimit?: string;
   /** Connections kept open and reused. Default 4. */
   connections?: number;
@@ -36,6 +53,12 @@ export interface DuckDb {
    * @example await db.query('SELECT name FROM t WHERE state = ? LIMIT ?', ['TX', 50])
    */
   query(sql: string, params?: readonly SqlValue[]): Promise<SqlRow[]>;
+  /**
+   * Runs `sql` like {@link DuckDb.query} and returns its numeric columns as typed arrays, one per entry of
+   * `types`, read straight from DuckDB's vectors (no row objects: about 1 ms per 100,000 values). NULL reads as 0.
+   * @example const [ids] = await db.queryColumns('SELECT id::UINTEGER FROM t ORDER BY rowid', [Uint32Array])
+   */
+  queryColumns(sql: string, types: readonly NumberColumnType[], params?: readonly SqlValue[]): Promise<NumberColumn[]>;
   /** Runs a statement without parameters (DDL built from allow-listed identifiers only). */
   execute(sql: string): Promise<void>;
   close(): void;
@@ -63,7 +86,7 @@ export function sqlIdentifier(value: string): string {
 export async function createDuckDb(options: DuckDbOptions = {}): Promise<DuckDb> {
   const instance = await DuckDBInstance.create(':memory:', {
     threads: String(options.threads ?? 2),
-    memory_limit: options.memoryLimit ?? '128MB',
+    memory_limit: options.memoryLimit ?? '256MB',
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
   });
@@ -73,6 +96,9 @@ export async function createDuckDb(options: DuckDbOptions = {}): Promise<DuckDb>
   const first = connections[0] as DuckDBConnection;
   // Parquet footers are re-read on every query otherwise; the files of a snapshot never change.
   await first.run('SET parquet_metadata_cache = true');
+  // Each Parquet file is read once (the vertical layer at snapshot load, an identity partition into its table):
+  // keeping their bytes in DuckDB's external file cache would only hold memory.
+  await first.run('SET enable_external_file_cache = false');
   if (options.allowedDirectory !== undefined) {
     const dir = options.allowedDirectory.endsWith('/') ? options.allowedDirectory : `${options.allowedDirectory}/`;
     await first.run(`SET allowed_directories = [${sqlStringLiteral(dir)}]`);
@@ -100,7 +126,36 @@ class PooledDuckDb implements DuckDb {
       statement = await connection.prepare(sql);
       bindAll(statement, params);
       const reader = await statement.runAndReadAll();
-      return reader.getRowObjectsJson() as SqlRow[];
+      return rowObjects(reader.deduplicatedColumnNames(), reader.getColumnsJson() as SqlRow[string][][]);
+    } finally {
+      statement?.destroySync();
+      this.release(connection);
+    }
+  }
+
+  async queryColumns(
+    sql: string,
+    types: readonly NumberColumnType[],
+    params: readonly SqlValue[] = [],
+  ): Promise<NumberColumn[]> {
+    const connection = await this.acquire();
+    let statement: DuckDBPreparedStatement | undefined;
+    try {
+      statement = await connection.prepare(sql);
+      bindAll(statement, params);
+      const result = await statement.run();
+      const chunks: DuckDBDataChunk[] = [];
+      for (let i = 0; i < result.chunkCount; i += 1) chunks.push(result.getChunk(i));
+      const rowCount = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
+      return types.map((Type, column) => {
+        const out = new Type(rowCount);
+        let at = 0;
+        for (const chunk of chunks) {
+          const vector = chunk.getColumnVector(column);
+          for (let i = 0; i < chunk.rowCount; i += 1) out[at++] = Number(vector.getItem(i) ?? 0);
+        }
+        return out;
+      });
     } finally {
       statement?.destroySync();
       this.release(connection);
@@ -137,6 +192,21 @@ class PooledDuckDb implements DuckDb {
   }
 }
 
+/**
+ * Row objects from converted columns: the same values as `getRowObjectsJson()`, which converts value by value
+ * through a per-row visitor and costs about ten times more (230 ms against 25 ms for 10,000 rows of 34 columns).
+ */
+function rowObjects(names: readonly string[], columns: readonly SqlRow[string][][]): SqlRow[] {
+  const count = columns[0]?.length ?? 0;
+  const rows: SqlRow[] = new Array(count);
+  for (let i = 0; i < count; i += 1) {
+    const row: SqlRow = {};
+    for (let c = 0; c < names.length; c += 1) row[names[c] as string] = (columns[c] as SqlRow[string][])[i] ?? null;
+    rows[i] = row;
+  }
+  return rows;
+}
+
 function bindAll(statement: DuckDBPreparedStatement, params: readonly SqlValue[]): void {
   if (statement.parameterCount !== params.length) {
     throw new Error(`statement has ${statement.parameterCount} parameters, ${params.length} given`);
@@ -144,7 +214,9 @@ function bindAll(statement: DuckDBPreparedStatement, params: readonly SqlValue[]
   params.forEach((value, i) => {
     const index = i + 1;
     if (value === null) statement.bindNull(index);
-    else if (typeof value === 'string') statement.bindVarchar(index, value);
+    else if (typeof value === 'object') {
+      statement.bindValue(index, new DuckDBListValue(value.map((v) => BigInt(v))), LIST(BIGINT));
+    } else if (typeof value === 'string') statement.bindVarchar(index, value);
     else if (typeof value === 'boolean') statement.bindBoolean(index, value);
     else if (Number.isInteger(value)) statement.bindBigInt(index, BigInt(value));
     else statement.bindDouble(index, value);

@@ -1,0 +1,343 @@
+/**
+ * The identity index (lambdas/query/identity-index.ts) against a straightforward SQL over the same Parquet: a
+ * snapshot that the real ETL built from the benchmark's NPPES generator (20,000 rows), real DuckDB on both sides.
+ * Also the row-budget LRU (evicting drops the table) and the snapshot switch (the old snapshot's tables go).
+ */
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { IDENTITY_TABLE } from '../../../data-contracts/layout';
+import type { IdentityRow } from '../../../data-contracts/rows';
+import { generateNppesFile } from '../../../etl/bench/generate-nppes';
+import { buildSnapshot } from '../../../etl/build';
+import { demoBuildInputs } from '../../../etl/demo-inputs';
+import { IdentityPartitionCache } from '../../../lambdas/query/identity-index';
+import { createSnapshotSource } from '../../../lambdas/query/provider-queries';
+import { closeSnapshotTables, openSnapshotTables, type SnapshotTables } from '../../../lambdas/query/snapshot-tables';
+import type { IdentityListQuery, ProviderData } from '../../../lambdas/query/types';
+import { createDuckDb, type DuckDb } from '../../../lambdas/storage/duckdb';
+import { FolderObjectStore } from '../../../lambdas/storage/object-store';
+import { SnapshotCache } from '../../../lambdas/storage/snapshot-cache';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const COLUMNS = Object.keys(IDENTITY_TABLE);
+const SELECT = COLUMNS.map((c) => `"${c}"`).join(', ');
+
+jest.setTimeout(120_000);
+
+let dir: string;
+let dataDir: string;
+let store: FolderObjectStore;
+let db: DuckDb;
+let cache: SnapshotCache<SnapshotTables>;
+let reference: Awaited<ReturnType<Awaited<ReturnType<typeof DuckDBInstance.create>>['connect']>>;
+let referenceInstance: DuckDBInstance;
+let firstSnapshot: string;
+
+/** Partitions of the snapshot by rows, largest first: key, file, classification name, commonest code/state/city. */
+interface Probe {
+  classificationKey: string;
+  classification: string;
+  file: string;
+  rows: number;
+  code: string;
+  state: string;
+  city: string;
+}
+let probes: Probe[];
+
+async function ask<T extends Record<string, unknown>>(sql: string, params: (string | number)[] = []): Promise<T[]> {
+  return (await reference.runAndReadAll(sql, params)).getRowObjectsJson() as T[];
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'pf-identity-index-'));
+  dataDir = path.join(dir, 'data');
+  const nppes = path.join(dir, 'nppes.csv');
+  await generateNppesFile({ rows: 20_000, outFile: nppes, seed: 7, progress: false });
+  store = new FolderObjectStore(dataDir);
+  const demo = demoBuildInputs(REPO_ROOT);
+  firstSnapshot = (
+    await buildSnapshot({
+      store,
+      inputs: { ...demo, nppes: [nppes] },
+      snapshotTime: new Date('2026-11-01T00:00:00Z'),
+      duckdb: { threads: 2 },
+    })
+  ).snapshot_id;
+
+  referenceInstance = await DuckDBInstance.create(':memory:');
+  reference = await referenceInstance.connect();
+  const manifest = JSON.parse(
+    (await store.getBytes(`snapshots/${firstSnapshot}/manifest.json`))?.body.toString('utf8') ?? '{}',
+  ) as { objects: { key: string; kind: string; rows?: number; classification_key?: string }[] };
+  const taxonomy = manifest.objects.find((o) => o.kind === 'taxonomy');
+  const identity = manifest.objects
+    .filter((o) => o.kind === 'identity' && o.classification_key !== 'unmapped')
+    .sort((a, b) => (b.rows ?? 0) - (a.rows ?? 0))
+    .slice(0, 3);
+  probes = [];
+  for (const object of identity) {
+    const file = path.join(dataDir, object.key);
+    const lit = `'${file.replace(/'/g, "''")}'`;
+    const [top] = await ask<{ code: string; state: string }>(
+      `SELECT taxonomy_code AS code, state FROM read_parquet(${lit}) GROUP BY ALL ORDER BY count(*) DESC, 1, 2 LIMIT 1`,
+    );
+    const [city] = await ask<{ city: string }>(
+      `SELECT city FROM read_parquet(${lit}) WHERE city IS NOT NULL GROUP BY ALL ORDER BY count(*) DESC, 1 LIMIT 1`,
+    );
+    const [name] = await ask<{ classification: string }>(
+      `SELECT classification FROM read_parquet('${path.join(dataDir, String(taxonomy?.key)).replace(/'/g, "''")}') ` +
+        'WHERE classification_key = $1 LIMIT 1',
+      [String(object.classification_key)],
+    );
+    probes.push({
+      classificationKey: String(object.classification_key),
+      classification: String(name?.classification),
+      file,
+      rows: object.rows ?? 0,
+      code: String(top?.code),
+      state: String(top?.state),
+      city: String(city?.city),
+    });
+  }
+
+  db = await createDuckDb({ allowedDirectory: path.join(dir, 'cache'), threads: 2 });
+  // Room for the two largest partitions, not the third: the third query evicts the least recently used.
+  const budget = (probes[0]?.rows ?? 0) + (probes[1]?.rows ?? 0);
+  cache = new SnapshotCache<SnapshotTables>({
+    store,
+    cacheDir: path.join(dir, 'cache'),
+    pointerTtlMs: 0,
+    open: (files) => openSnapshotTables(files, db, { identityRowBudget: budget }),
+    close: (tables) => closeSnapshotTables(tables),
+  });
+});
+
+afterAll(async () => {
+  await cache?.close();
+  db?.close();
+  reference?.closeSync();
+  referenceInstance?.closeSync();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function probe(i: number): Probe {
+  const p = probes[i];
+  if (p === undefined) throw new Error(`no partition ${i}`);
+  return p;
+}
+
+/** The same query as plain SQL over the Parquet file: the contract's meaning of an identity list. */
+async function expected(
+  p: Probe,
+  q: IdentityListQuery,
+  code: string | null,
+): Promise<{ total: number; rows: IdentityRow[] }> {
+  const conditions: string[] = [code === null ? 'class_rep' : 'taxonomy_code = $code'];
+  const params: Record<string, string | number> = {};
+  if (code !== null) params.code = code;
+  if (q.state !== null) {
+    conditions.push('state = $state');
+    params.state = q.state;
+  }
+  if (q.city !== null) {
+    conditions.push('lower(city) = lower($city)');
+    params.city = q.city;
+  }
+  const lit = `'${p.file.replace(/'/g, "''")}'`;
+  const whereSql = `WHERE ${conditions.join(' AND ')}`;
+  const [count] = (
+    await reference.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${lit}) ${whereSql}`, params)
+  ).getRowObjectsJson() as { n: number }[];
+  const rows = (
+    await reference.runAndReadAll(
+      `SELECT ${SELECT} FROM read_parquet(${lit}) ${whereSql} ORDER BY npi, taxonomy_code LIMIT ${q.limit} OFFSET ${q.offset}`,
+      params,
+    )
+  ).getRowObjectsJson() as IdentityRow[];
+  return { total: Number(count?.n), rows };
+}
+
+async function withData<T>(work: (data: ProviderData) => Promise<T>): Promise<T> {
+  return createSnapshotSource(cache, db).withSnapshot(work);
+}
+
+async function tableNames(): Promise<string[]> {
+  const rows = await db.query("SELECT table_name AS t FROM duckdb_tables() WHERE table_name LIKE 'identity_%'");
+  return rows.map((r) => String(r.t)).sort();
+}
+
+describe('identity lists from the index', () => {
+  const query = (over: Partial<IdentityListQuery>): IdentityListQuery => ({
+    taxonomy: '',
+    state: null,
+    city: null,
+    limit: 50,
+    offset: 0,
+    ...over,
+  });
+
+  it('answers code, classification, state and city filters with the totals and pages of plain SQL', async () => {
+    const p = probe(0);
+    const cases: [IdentityListQuery, string | null][] = [
+      [query({ taxonomy: p.code }), p.code],
+      [query({ taxonomy: p.code.toLowerCase(), state: p.state }), p.code],
+      [query({ taxonomy: p.classification }), null],
+      [query({ taxonomy: p.classification.toUpperCase(), state: p.state, limit: 7 }), null],
+      [query({ taxonomy: p.classification, city: p.city.toUpperCase() }), null],
+      [query({ taxonomy: p.code, state: p.state, city: p.city.toLowerCase(), limit: 3, offset: 1 }), p.code],
+      [query({ taxonomy: p.classification, state: 'ZZ' }), null],
+      [query({ taxonomy: p.classification, city: 'No Such City' }), null],
+    ];
+    let answered = 0;
+    await withData(async (data) => {
+      for (const [q, code] of cases) {
+        const want = await expected(p, q, code);
+        const got = await data.listIdentity(q);
+        expect({ q, total: got.total }).toEqual({ q, total: want.total });
+        expect(got.rows).toEqual(want.rows);
+        if (want.rows.length > 0) answered += 1;
+      }
+    });
+    // Only the two impossible filters are empty.
+    expect(answered).toBe(cases.length - 2);
+  });
+
+  it('pages deep offsets, the last partial page and the empty page at offset = total like plain SQL', async () => {
+    const p = probe(0);
+    await withData(async (data) => {
+      const all = await expected(p, query({ taxonomy: p.classification, limit: 1, offset: 0 }), null);
+      const total = all.total;
+      expect(total).toBeGreaterThan(1000);
+      for (const [offset, limit] of [
+        [Math.floor(total * 0.8), 50],
+        [total - (total % 50 || 50), 50],
+        [total - 1, 1000],
+        [total, 50],
+        [Math.floor(total / 2), 1000],
+      ] as const) {
+        const q = query({ taxonomy: p.classification, offset, limit });
+        const want = await expected(p, q, null);
+        const got = await data.listIdentity(q);
+        expect(got.total).toBe(total);
+        expect(got.rows).toEqual(want.rows);
+      }
+      // A sparse page (code + state) at a deep offset: fetched by a rowid list, still in NPI order.
+      const sparse = await expected(p, query({ taxonomy: p.code, state: p.state, limit: 1 }), p.code);
+      const q = query({ taxonomy: p.code, state: p.state, offset: Math.max(0, sparse.total - 20), limit: 50 });
+      expect((await data.listIdentity(q)).rows).toEqual((await expected(p, q, p.code)).rows);
+    });
+  });
+
+  it('shares one load between concurrent first queries of a partition', async () => {
+    const p = probe(1);
+    const before = await tableNames();
+    await withData(async (data) => {
+      const pages = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => data.listIdentity(query({ taxonomy: p.classification, offset: i }))),
+      );
+      expect(new Set(pages.map((pg) => pg.total)).size).toBe(1);
+    });
+    const after = await tableNames();
+    expect(after.length - before.length).toBeLessThanOrEqual(1);
+  });
+
+  it('evicts the least recently used partition beyond the row budget and drops its table', async () => {
+    await withData(async (data) => {
+      await data.listIdentity(query({ taxonomy: probe(0).classification }));
+      await data.listIdentity(query({ taxonomy: probe(1).classification }));
+    });
+    expect(await tableNames()).toHaveLength(2);
+    await withData(async (data) => {
+      // Partition 0 is used again, so partition 1 is the least recently used when partition 2 loads.
+      await data.listIdentity(query({ taxonomy: probe(0).classification }));
+      await data.listIdentity(query({ taxonomy: probe(2).classification }));
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await tableNames()).toHaveLength(2);
+    const lease = await cache.acquire();
+    try {
+      const keyOf = (i: number) => lease.state.identityPartitions.get(probe(i).classificationKey)?.key;
+      expect(lease.state.identity.loadedKeys).toEqual([keyOf(0), keyOf(2)]);
+      expect(lease.state.identity.loadedRows).toBe(probe(0).rows + probe(2).rows);
+    } finally {
+      lease.release();
+    }
+    // The evicted partition loads again (a new table) and still answers like plain SQL.
+    await withData(async (data) => {
+      const q = query({ taxonomy: probe(1).classification, offset: 10 });
+      const got = await data.listIdentity(q);
+      const want = await expected(probe(1), q, null);
+      expect(got.total).toBe(want.total);
+      expect(got.rows).toEqual(want.rows);
+    });
+  });
+
+  it('drops every table of a snapshot when a new snapshot replaces it', async () => {
+    await withData((data) => data.listIdentity(query({ taxonomy: probe(0).code })));
+    expect((await tableNames()).length).toBeGreaterThan(0);
+    const second = (
+      await buildSnapshot({
+        store,
+        inputs: demoBuildInputs(REPO_ROOT),
+        snapshotTime: new Date('2026-11-02T00:00:00Z'),
+        duckdb: { threads: 2 },
+      })
+    ).snapshot_id;
+    expect(second).not.toBe(firstSnapshot);
+    await cache.refresh();
+    expect(cache.currentId).toBe(second);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await tableNames()).toEqual([]);
+  });
+});
+
+describe('IdentityPartitionCache', () => {
+  it('drops a partition evicted while a query uses it only after that query ends', async () => {
+    const p0 = probe(0);
+    const p1 = probe(1);
+    const partitions = new IdentityPartitionCache(db, { rowBudget: p0.rows });
+    const before = await tableNames();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let entered: () => void = () => undefined;
+    const inside = new Promise<void>((r) => {
+      entered = r;
+    });
+    const copy = async (p: Probe) => {
+      // DuckDB may read only the cache folder: give it a copy there.
+      const target = path.join(dir, 'cache', 'copies', `${p.classificationKey}.parquet`);
+      await mkdir(path.dirname(target), { recursive: true });
+      await copyFile(p.file, target);
+      return target;
+    };
+    const first = partitions.use(
+      p0.classificationKey,
+      p0.rows,
+      () => copy(p0),
+      async (index) => {
+        entered();
+        await held;
+        return (await db.query(`SELECT count(*) AS n FROM "${index.table}"`))[0]?.n;
+      },
+    );
+    await inside;
+    await partitions.use(
+      p1.classificationKey,
+      p1.rows,
+      () => copy(p1),
+      async () => undefined,
+    );
+    expect(partitions.loadedKeys).toEqual([p1.classificationKey]);
+    release();
+    expect(Number(await first)).toBe(p0.rows);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await tableNames()).length - before.length).toBe(1);
+    await partitions.clear();
+    expect(await tableNames()).toEqual(before);
+  });
+});
