@@ -28,7 +28,7 @@ import { silentLogger } from '../lambdas/shared/logger';
 import { type ObjectStore, sha256File } from '../lambdas/storage/object-store';
 import { computeCoverage, computeIdentityLayer, computeSample } from './coverage';
 import { displayPath, readCsvHeader, requireColumns } from './csv-read';
-import { openEtlDuckDb, queryRows, sqlPath } from './duck';
+import { appendRows, createTable, openEtlDuckDb, queryRows, sqlPath } from './duck';
 import { EtlInputError, SimulatedFailure } from './errors';
 import {
   loadVerticalTable,
@@ -39,7 +39,7 @@ import {
   writeVerticalFiles,
 } from './parquet-out';
 import { CONTENT_TYPES, newSnapshotId, readCurrentSnapshot, SnapshotPublisher } from './publish';
-import { REJECTS_TABLE_SQL, RejectCollector, writeRejectsCsv } from './rejects';
+import { REJECTS_TABLE, RejectCollector, writeRejectsCsv } from './rejects';
 import { screenKey } from './snapshot-keys';
 import { type FdaLetter, indexLetters, readFdaFile } from './sources/fda';
 import { buildVerticalRecord, FEED_FILES, latestObservations, type OigMatch, readFeeds } from './sources/feed';
@@ -162,23 +162,17 @@ async function checkInputs(inputs: BuildInputs): Promise<void> {
   }
 }
 
+const FDA_LETTERS_TABLE = {
+  normalised: 'VARCHAR',
+  company: 'VARCHAR',
+  letter_date: 'VARCHAR',
+  issuing_office: 'VARCHAR',
+  url: 'VARCHAR',
+} as const;
+
 async function loadFdaTable(connection: DuckDBConnection, letters: readonly FdaLetter[]): Promise<void> {
-  await connection.run(
-    'CREATE OR REPLACE TABLE fda_letters (normalised VARCHAR, company VARCHAR, letter_date VARCHAR, issuing_office VARCHAR, url VARCHAR)',
-  );
-  const appender = await connection.createAppender('fda_letters');
-  try {
-    for (const l of letters) {
-      for (const v of [l.normalised, l.company, l.letter_date, l.issuing_office, l.url]) {
-        if (v === null) appender.appendNull();
-        else appender.appendVarchar(v);
-      }
-      appender.endRow();
-    }
-    appender.flushSync();
-  } finally {
-    appender.closeSync();
-  }
+  await createTable(connection, 'fda_letters', FDA_LETTERS_TABLE);
+  await appendRows(connection, 'fda_letters', FDA_LETTERS_TABLE, letters);
 }
 
 async function readFdaTable(connection: DuckDBConnection): Promise<FdaLetter[]> {
@@ -195,17 +189,13 @@ async function readFdaTable(connection: DuckDBConnection): Promise<FdaLetter[]> 
 async function oigMatchesFor(connection: DuckDBConnection, npis: readonly string[]): Promise<Map<string, OigMatch>> {
   const out = new Map<string, OigMatch>();
   if (npis.length === 0) return out;
-  await connection.run('CREATE OR REPLACE TABLE feed_npis (npi VARCHAR)');
-  const appender = await connection.createAppender('feed_npis');
-  try {
-    for (const npi of new Set(npis)) {
-      appender.appendVarchar(npi);
-      appender.endRow();
-    }
-    appender.flushSync();
-  } finally {
-    appender.closeSync();
-  }
+  await createTable(connection, 'feed_npis', { npi: 'VARCHAR' });
+  await appendRows(
+    connection,
+    'feed_npis',
+    { npi: 'VARCHAR' },
+    [...new Set(npis)].map((npi) => ({ npi })),
+  );
   const rows = await queryRows(connection, 'SELECT o.* FROM oig_match o JOIN feed_npis f USING (npi)');
   for (const r of rows) {
     out.set(String(r.npi), {
@@ -250,7 +240,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
   try {
     const sources: SourceCounts[] = [];
     const rejects = new RejectCollector();
-    await connection.run(REJECTS_TABLE_SQL);
+    await createTable(connection, 'rejects', REJECTS_TABLE);
 
     // --- sources -------------------------------------------------------------------------------------------
     const reused = new Map<string, { file: string; object: ManifestObject }>();

@@ -60,6 +60,50 @@ export function sqlIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** The column types the appender helpers write. */
+export type AppendType = 'VARCHAR' | 'DOUBLE' | 'INTEGER' | 'BIGINT' | 'BOOLEAN';
+
+/** `CREATE OR REPLACE TABLE <table> (<columns>)` from an allow-listed column table. */
+export async function createTable(
+  connection: DuckDBConnection,
+  table: string,
+  columns: Readonly<Record<string, AppendType>>,
+): Promise<void> {
+  const list = Object.entries(columns).map(([name, type]) => `${sqlIdent(name)} ${type}`);
+  await connection.run(`CREATE OR REPLACE TABLE ${sqlIdent(table)} (${list.join(', ')})`);
+}
+
+/**
+ * Appends rows to an existing table through DuckDB's appender, each value typed by `columns` (null and
+ * undefined append NULL). The appender is always closed, also when a value fails.
+ */
+export async function appendRows<R extends object>(
+  connection: DuckDBConnection,
+  table: string,
+  columns: Readonly<Record<string, AppendType>>,
+  rows: Iterable<R>,
+): Promise<void> {
+  const typed = Object.entries(columns);
+  const appender = await connection.createAppender(table);
+  try {
+    for (const row of rows) {
+      for (const [name, type] of typed) {
+        const v = (row as Record<string, unknown>)[name];
+        if (v === null || v === undefined) appender.appendNull();
+        else if (type === 'DOUBLE') appender.appendDouble(Number(v));
+        else if (type === 'INTEGER') appender.appendInteger(Number(v));
+        else if (type === 'BIGINT') appender.appendBigInt(BigInt(v as number | bigint | string));
+        else if (type === 'BOOLEAN') appender.appendBoolean(v === true);
+        else appender.appendVarchar(String(v));
+      }
+      appender.endRow();
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+}
+
 /** The CSV options every source scan uses: everything as text, explicit dialect, header row. */
 export const CSV_SCAN_OPTIONS =
   "all_varchar = true, header = true, delim = ',', quote = '\"', escape = '\"', strict_mode = true" as const;

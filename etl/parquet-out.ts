@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PUBLISH_BOUNDARIES, type PublishBoundary, type Vertical } from '../data-contracts/constants';
 import { IDENTITY_TABLE, TAXONOMY_TABLE, VERTICAL_TABLE } from '../data-contracts/layout';
-import { queryNumber, queryRows, runBound, sqlIdent, sqlPath } from './duck';
+import { appendRows, createTable, queryNumber, queryRows, runBound, sqlIdent, sqlPath } from './duck';
 import type { VerticalRecord } from './sources/feed';
 
 /** zstd: smaller than snappy at a similar decode speed. https://duckdb.org/docs/stable/data/parquet/overview */
@@ -64,27 +64,8 @@ export async function loadVerticalTable(
   connection: DuckDBConnection,
   records: readonly VerticalRecord[],
 ): Promise<void> {
-  const columns = Object.entries(VERTICAL_TABLE)
-    .map(([name, type]) => `${sqlIdent(name)} ${type}`)
-    .join(', ');
-  await connection.run(`CREATE OR REPLACE TABLE vertical (${columns})`);
-  const appender = await connection.createAppender('vertical');
-  try {
-    for (const record of records) {
-      for (const [name, type] of Object.entries(VERTICAL_TABLE) as [keyof typeof VERTICAL_TABLE, string][]) {
-        const v = record[name];
-        if (v === null || v === undefined) appender.appendNull();
-        else if (type === 'DOUBLE') appender.appendDouble(Number(v));
-        else if (type === 'INTEGER') appender.appendInteger(Number(v));
-        else if (type === 'BOOLEAN') appender.appendBoolean(v === true);
-        else appender.appendVarchar(String(v));
-      }
-      appender.endRow();
-    }
-    appender.flushSync();
-  } finally {
-    appender.closeSync();
-  }
+  await createTable(connection, 'vertical', VERTICAL_TABLE);
+  await appendRows(connection, 'vertical', VERTICAL_TABLE, records);
 }
 
 export interface VerticalFile extends WrittenFile {

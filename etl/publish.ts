@@ -107,14 +107,4 @@ export class SnapshotPublisher {
   }
 }
 
-/** The current pointer and its manifest, or null when the store has no current snapshot. */
-export async function readCurrentSnapshot(
-  store: ObjectStore,
-): Promise<{ pointer: SnapshotPointer; manifest: SnapshotManifest } | null> {
-  const pointerObject = await store.getBytes(POINTER_KEY);
-  if (!pointerObject) return null;
-  const pointer = JSON.parse(pointerObject.body.toString('utf8')) as SnapshotPointer;
-  const manifestObject = await store.getBytes(pointer.manifest_key);
-  if (!manifestObject) throw new Error(`${POINTER_KEY} names ${pointer.manifest_key}, which does not exist`);
-  return { pointer, manifest: JSON.parse(manifestObject.body.toString('utf8')) as SnapshotManifest };
-}
+export { readCurrentSnapshot } from '../lambdas/storage/snapshot-pointer';

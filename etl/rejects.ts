@@ -7,7 +7,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { REJECTS_COLUMNS } from '../data-contracts/layout';
 import { displayPath } from './csv-read';
-import { sqlPath } from './duck';
+import { appendRows, sqlPath } from './duck';
 
 export const REJECT_SOURCES = ['nppes', 'nucc', 'leie', 'fda', 'feed_providers', 'feed_observations'] as const;
 export type RejectSource = (typeof REJECT_SOURCES)[number];
@@ -26,8 +26,13 @@ export interface RejectSink {
 }
 
 /** The SQL table that collects every reject of a run (small sources are appended, big ones inserted by SQL). */
-export const REJECTS_TABLE_SQL =
-  'CREATE OR REPLACE TABLE rejects (source VARCHAR, file VARCHAR, line BIGINT, reason VARCHAR, raw VARCHAR)' as const;
+export const REJECTS_TABLE = {
+  source: 'VARCHAR',
+  file: 'VARCHAR',
+  line: 'BIGINT',
+  reason: 'VARCHAR',
+  raw: 'VARCHAR',
+} as const satisfies Record<(typeof REJECTS_COLUMNS)[number], string>;
 
 /** Collects rejects in memory until `flush` appends them to the `rejects` table. */
 export class RejectCollector implements RejectSink {
@@ -39,21 +44,7 @@ export class RejectCollector implements RejectSink {
 
   async flush(connection: DuckDBConnection): Promise<void> {
     if (this.pending.length === 0) return;
-    const appender = await connection.createAppender('rejects');
-    try {
-      for (const r of this.pending) {
-        appender.appendVarchar(r.source);
-        appender.appendVarchar(r.file);
-        appender.appendBigInt(BigInt(r.line));
-        appender.appendVarchar(r.reason);
-        if (r.raw === null) appender.appendNull();
-        else appender.appendVarchar(r.raw);
-        appender.endRow();
-      }
-      appender.flushSync();
-    } finally {
-      appender.closeSync();
-    }
+    await appendRows(connection, 'rejects', REJECTS_TABLE, this.pending);
     this.pending = [];
   }
 }

@@ -5,6 +5,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { classificationKey, TAXONOMY_TABLE } from '../../data-contracts/layout';
 import { readSmallCsv, requireColumns } from '../csv-read';
+import { appendRows, createTable } from '../duck';
 import type { RejectSink } from '../rejects';
 
 export const NUCC_COLUMNS = {
@@ -85,22 +86,6 @@ export async function loadTaxonomyTable(
   connection: DuckDBConnection,
   entries: readonly TaxonomyEntry[],
 ): Promise<void> {
-  const columns = Object.entries(TAXONOMY_TABLE)
-    .map(([name, type]) => `${name} ${type}`)
-    .join(', ');
-  await connection.run(`CREATE OR REPLACE TABLE taxonomy (${columns})`);
-  const appender = await connection.createAppender('taxonomy');
-  try {
-    for (const e of entries) {
-      for (const name of Object.keys(TAXONOMY_TABLE) as (keyof typeof TAXONOMY_TABLE)[]) {
-        const v = e[name];
-        if (v === null) appender.appendNull();
-        else appender.appendVarchar(v);
-      }
-      appender.endRow();
-    }
-    appender.flushSync();
-  } finally {
-    appender.closeSync();
-  }
+  await createTable(connection, 'taxonomy', TAXONOMY_TABLE);
+  await appendRows(connection, 'taxonomy', TAXONOMY_TABLE, entries);
 }

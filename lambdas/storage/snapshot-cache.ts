@@ -18,16 +18,14 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   isSnapshotId,
-  LAYOUT_VERSION,
   type ManifestObject,
-  manifestKey,
   POINTER_KEY,
   type SnapshotManifest,
   type SnapshotPointer,
-  snapshotPrefix,
 } from '../../data-contracts/layout';
 import { type Logger, silentLogger } from '../shared/logger';
-import { assertSafeKey, type ObjectStore } from './object-store';
+import type { ObjectStore } from './object-store';
+import { readManifest, readPointer } from './snapshot-pointer';
 
 /** Default seconds between pointer reads. */
 export const DEFAULT_POINTER_TTL_SECONDS = 60;
@@ -152,9 +150,9 @@ export class SnapshotCache<T> {
   private async readPointer(): Promise<void> {
     let pointer: SnapshotPointer;
     try {
-      const found = await this.options.store.getBytes(POINTER_KEY);
+      const found = await readPointer(this.options.store);
       if (found === null) throw new SnapshotUnavailableError(`no ${POINTER_KEY} in ${this.options.store.location}`);
-      pointer = parsePointer(found.body);
+      pointer = found;
     } catch (err) {
       // Keep serving the snapshot we have; try again after the TTL rather than on every request.
       this.checkedAtMs = this.nowMs();
@@ -187,9 +185,7 @@ export class SnapshotCache<T> {
   }
 
   private async load(pointer: SnapshotPointer): Promise<Entry<T>> {
-    const found = await this.options.store.getBytes(manifestKey(pointer.snapshot_id));
-    if (found === null) throw new Error(`manifest of ${pointer.snapshot_id} is missing`);
-    const manifest = parseManifest(found.body, pointer.snapshot_id);
+    const manifest = await readManifest(this.options.store, pointer.snapshot_id);
     const files = new SnapshotFilesImpl(
       manifest,
       this.options.store,
@@ -302,34 +298,6 @@ class SnapshotFilesImpl implements SnapshotFiles {
 
 function cacheName(key: string, etag: string): string {
   return createHash('sha256').update(`${key}\n${etag}`).digest('hex').slice(0, 40);
-}
-
-function parsePointer(body: Buffer): SnapshotPointer {
-  const value = JSON.parse(body.toString('utf8')) as Partial<SnapshotPointer>;
-  if (typeof value.snapshot_id !== 'string' || !isSnapshotId(value.snapshot_id)) {
-    throw new Error('pointer has no valid snapshot_id');
-  }
-  return {
-    snapshot_id: value.snapshot_id,
-    manifest_key: manifestKey(value.snapshot_id),
-    published_at: String(value.published_at ?? ''),
-  };
-}
-
-/** Checks what the cache relies on: the layout version, the id, and that every key is a safe key of this snapshot. */
-function parseManifest(body: Buffer, snapshotId: string): SnapshotManifest {
-  const manifest = JSON.parse(body.toString('utf8')) as SnapshotManifest;
-  if (manifest.layout_version !== LAYOUT_VERSION) {
-    throw new Error(`manifest layout_version ${manifest.layout_version}, expected ${LAYOUT_VERSION}`);
-  }
-  if (manifest.snapshot_id !== snapshotId) throw new Error('manifest snapshot_id differs from the pointer');
-  if (!Array.isArray(manifest.objects)) throw new Error('manifest has no objects list');
-  const prefix = snapshotPrefix(snapshotId);
-  for (const object of manifest.objects) {
-    assertSafeKey(object.key);
-    if (!object.key.startsWith(prefix)) throw new Error(`manifest object outside its snapshot: ${object.key}`);
-  }
-  return manifest;
 }
 
 function errorName(err: unknown): string {
