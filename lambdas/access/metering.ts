@@ -10,25 +10,12 @@
 import { ConditionalCheckFailedException, type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { PLAN_RULES, type Plan } from '../../data-contracts/constants';
 import { USAGE_TABLE } from '../../data-contracts/tables';
+import type { Meter, MeterResult } from '../core/ports';
 import { type Logger, silentLogger } from '../shared/logger';
 import { monthKey, secondsUntilReset, usageExpiry } from './quota';
 
-/** Outcome of metering one call. */
-export type MeterResult =
-  /** The plan has no quota (enterprise): nothing was counted. */
-  | { outcome: 'unmetered' }
-  /** The call was counted; `used` includes it. */
-  | { outcome: 'counted'; used: number; quota: number; resetSeconds: number }
-  /** The quota was already used up; the call was not counted and must get 429 `quota_exceeded`. */
-  | { outcome: 'exceeded'; used: number; quota: number; resetSeconds: number }
-  /** The counter could not be reached in time: serve the call without rate-limit headers. */
-  | { outcome: 'unavailable' };
-
-/** What the API core depends on. */
-export interface Meter {
-  /** Counts one call of the key with hash `keyHash` in `now`'s UTC month, unless its quota is used up. */
-  consume(keyHash: string, plan: Plan, now: Date): Promise<MeterResult>;
-}
+// The port this module implements is the core's: one definition of the outcomes (lambdas/core/ports.ts).
+export type { Meter, MeterResult } from '../core/ports';
 
 /** Why metering failed open. */
 export interface MeteringFailure {

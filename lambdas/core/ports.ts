@@ -19,11 +19,15 @@ export interface KeyLookup {
   findByKey(rawKey: string): Promise<KeyRecord | null>;
 }
 
-/** Outcome of metering one call (the `DynamoMeter` contract). */
+/** Outcome of metering one call (implemented by `DynamoMeter` in lambdas/access). */
 export type MeterResult =
+  /** The plan has no quota (enterprise): nothing was counted. */
   | { outcome: 'unmetered' }
+  /** The call was counted; `used` includes it. */
   | { outcome: 'counted'; used: number; quota: number; resetSeconds: number }
+  /** The quota was already used up; the call was not counted and must get 429 `quota_exceeded`. */
   | { outcome: 'exceeded'; used: number; quota: number; resetSeconds: number }
+  /** The counter could not be reached in time: serve the call without rate-limit headers. */
   | { outcome: 'unavailable' };
 
 /** Counts one call against the key's UTC-month quota; fails open by answering `unavailable`. */
