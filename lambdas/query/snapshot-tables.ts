@@ -5,8 +5,8 @@
  *   queries are then typed filters over memory (a DuckDB round trip costs 3 to 10 ms per query on 2 vCPUs,
  *   the in-memory filter well under 1 ms, see test/bench/api-bench.ts);
  * - the NUCC taxonomy map in JS maps, so a taxonomy parameter resolves without a query;
- * - the identity partitions by classification key, loaded into DuckDB tables with a JS filter index on the first
- *   query that needs each, within a row budget (`identity-index.ts`); their tables are dropped with the snapshot.
+ * - the identity partitions by classification key, each read once with DuckDB into a JS columnar store with its
+ *   filter index on the first query that needs it, within a row budget (`identity-index.ts`).
  */
 import { LIVE_VERTICALS, type PublishBoundary } from '../../data-contracts/constants';
 import { UNMAPPED_CLASSIFICATION_KEY, VERTICAL_TABLE } from '../../data-contracts/layout';
@@ -54,7 +54,7 @@ export interface IdentityPartition {
 
 /** Options of {@link openSnapshotTables}. */
 export interface SnapshotTablesOptions {
-  /** Identity rows kept loaded in DuckDB at most. Default `DEFAULT_IDENTITY_ROW_BUDGET` (500,000). */
+  /** Identity rows kept loaded in memory at most. Default `DEFAULT_IDENTITY_ROW_BUDGET` (1,000,000). */
   identityRowBudget?: number;
 }
 
@@ -111,11 +111,11 @@ export async function openSnapshotTables(
 }
 
 /**
- * Releases a snapshot's state once no request holds it: drops its identity tables (the JS arrays go with the last
- * reference).
+ * Releases a snapshot's state once no request holds it: forgets its identity partitions (all of it is JS memory
+ * and goes with the last reference).
  */
 export async function closeSnapshotTables(tables: SnapshotTables): Promise<void> {
-  await tables.identity.clear();
+  tables.identity.clear();
 }
 
 /** Reads the vertical partitions' rows, each cast to the contract's types, frozen, in list order. */

@@ -11,10 +11,11 @@
 import {
   BIGINT,
   type DuckDBConnection,
-  type DuckDBDataChunk,
   DuckDBInstance,
   DuckDBListValue,
   type DuckDBPreparedStatement,
+  type DuckDBVector,
+  JsonDuckDBValueConverter,
   LIST,
 } from '@duckdb/node-api';
 
@@ -25,6 +26,16 @@ export type SqlValue = string | number | boolean | null | readonly number[];
 export type NumberColumn = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
 /** The constructor of a {@link NumberColumn}. */
 export type NumberColumnType = new (length: number) => NumberColumn;
+/**
+ * A VARCHAR column that {@link DuckDb.queryColumns} reads as the UTF-8 bytes of all its values one after the other:
+ * value i is `bytes[ends[i - 1] ?? 0, ends[i])`, NULL reads as an empty string.
+ */
+export interface TextColumn {
+  bytes: Buffer;
+  ends: Uint32Array;
+}
+/** How {@link DuckDb.queryColumns} reads a column: a typed array's constructor, or `'text'` for a {@link TextColumn}. */
+export type ColumnType = NumberColumnType | 'text';
 
 /** A JSON-safe result row (`getRowObjectsJson`: BIGINT as string, DOUBLE as number). */
 export type SqlRow = Record<string, string | number | boolean | null>;
@@ -36,9 +47,9 @@ export interface DuckDbOptions {
   /** DuckDB worker threads. Default 2 (a Lambda has 1 to 2 vCPUs at the sizes we deploy). */
   threads?: number;
   /**
-   * DuckDB memory limit. Default `256MB`: the vertical layer lives in JS; DuckDB holds the loaded identity
-   * partitions (about 100 MB at the default row budget of `query/identity-index.ts`) plus the working memory of
-   * loading one (a sort of its rows). An in-memory database cannot spill, so the tables must fit.
+   * DuckDB memory limit. Default `128MB`: DuckDB keeps no table (the vertical layer and the loaded identity
+   * partitions live in JS, `query/`) and only works while loading them: the largest need is the sort of an
+   * identity partition's key columns (npi, taxonomy_code, file row number: about 5 MB per 127,000 rows).
    */
   memoryLimit?: string;
   /** Connections kept open and reused. Default 4. */
@@ -54,11 +65,16 @@ export interface DuckDb {
    */
   query(sql: string, params?: readonly SqlValue[]): Promise<SqlRow[]>;
   /**
-   * Runs `sql` like {@link DuckDb.query} and returns its numeric columns as typed arrays, one per entry of
-   * `types`, read straight from DuckDB's vectors (no row objects: about 1 ms per 100,000 values). NULL reads as 0.
-   * @example const [ids] = await db.queryColumns('SELECT id::UINTEGER FROM t ORDER BY rowid', [Uint32Array])
+   * Runs `sql` like {@link DuckDb.query} and returns its columns, one per entry of `types`, read straight from
+   * DuckDB's vectors chunk by chunk: integer columns as typed arrays (no row objects: about 1 ms per 100,000
+   * values; NULL reads as 0), VARCHAR columns as one Buffer each ({@link TextColumn}: no string per row is kept).
+   * @example const [ids, names] = await db.queryColumns('SELECT id::UINTEGER, name FROM t', [Uint32Array, 'text'])
    */
-  queryColumns(sql: string, types: readonly NumberColumnType[], params?: readonly SqlValue[]): Promise<NumberColumn[]>;
+  queryColumns(
+    sql: string,
+    types: readonly ColumnType[],
+    params?: readonly SqlValue[],
+  ): Promise<(NumberColumn | TextColumn)[]>;
   /** Runs a statement without parameters (DDL built from allow-listed identifiers only). */
   execute(sql: string): Promise<void>;
   close(): void;
@@ -86,7 +102,7 @@ export function sqlIdentifier(value: string): string {
 export async function createDuckDb(options: DuckDbOptions = {}): Promise<DuckDb> {
   const instance = await DuckDBInstance.create(':memory:', {
     threads: String(options.threads ?? 2),
-    memory_limit: options.memoryLimit ?? '256MB',
+    memory_limit: options.memoryLimit ?? '128MB',
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
   });
@@ -96,8 +112,8 @@ export async function createDuckDb(options: DuckDbOptions = {}): Promise<DuckDb>
   const first = connections[0] as DuckDBConnection;
   // Parquet footers are re-read on every query otherwise; the files of a snapshot never change.
   await first.run('SET parquet_metadata_cache = true');
-  // Each Parquet file is read once (the vertical layer at snapshot load, an identity partition into its table):
-  // keeping their bytes in DuckDB's external file cache would only hold memory.
+  // Each Parquet file is read only while it is loaded into JS (the vertical layer at snapshot load, an identity
+  // partition on its first query): keeping their bytes in DuckDB's external file cache would only hold memory.
   await first.run('SET enable_external_file_cache = false');
   if (options.allowedDirectory !== undefined) {
     const dir = options.allowedDirectory.endsWith('/') ? options.allowedDirectory : `${options.allowedDirectory}/`;
@@ -125,8 +141,17 @@ class PooledDuckDb implements DuckDb {
     try {
       statement = await connection.prepare(sql);
       bindAll(statement, params);
-      const reader = await statement.runAndReadAll();
-      return rowObjects(reader.deduplicatedColumnNames(), reader.getColumnsJson() as SqlRow[string][][]);
+      // Streamed and converted chunk by chunk: neither DuckDB nor JS holds the whole result twice (loading the
+      // 10,000-row vertical layer peaked 50 MB higher with a materialized result converted at once).
+      const result = await statement.stream();
+      const names = result.deduplicatedColumnNames();
+      const rows: SqlRow[] = [];
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (chunk === null || chunk.rowCount === 0) break;
+        appendRowObjects(rows, names, chunk.convertColumns(JsonDuckDBValueConverter) as SqlRow[string][][]);
+      }
+      return rows;
     } finally {
       statement?.destroySync();
       this.release(connection);
@@ -135,27 +160,28 @@ class PooledDuckDb implements DuckDb {
 
   async queryColumns(
     sql: string,
-    types: readonly NumberColumnType[],
+    types: readonly ColumnType[],
     params: readonly SqlValue[] = [],
-  ): Promise<NumberColumn[]> {
+  ): Promise<(NumberColumn | TextColumn)[]> {
     const connection = await this.acquire();
     let statement: DuckDBPreparedStatement | undefined;
     try {
       statement = await connection.prepare(sql);
       bindAll(statement, params);
-      const result = await statement.run();
-      const chunks: DuckDBDataChunk[] = [];
-      for (let i = 0; i < result.chunkCount; i += 1) chunks.push(result.getChunk(i));
-      const rowCount = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
-      return types.map((Type, column) => {
-        const out = new Type(rowCount);
-        let at = 0;
-        for (const chunk of chunks) {
-          const vector = chunk.getColumnVector(column);
-          for (let i = 0; i < chunk.rowCount; i += 1) out[at++] = Number(vector.getItem(i) ?? 0);
+      // Each chunk is converted as it arrives and then dropped: DuckDB frees a chunk only when its JS wrapper is
+      // collected, so holding them all would hold the whole result natively.
+      const result = await statement.stream();
+      const readers = types.map((type) => (type === 'text' ? new TextReader() : new NumberReader(type)));
+      let rows = 0;
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (chunk === null || chunk.rowCount === 0) break;
+        for (let column = 0; column < readers.length; column += 1) {
+          (readers[column] as ColumnReader).read(chunk.getColumnVector(column), chunk.rowCount, rows);
         }
-        return out;
-      });
+        rows += chunk.rowCount;
+      }
+      return readers.map((reader) => reader.finish(rows));
     } finally {
       statement?.destroySync();
       this.release(connection);
@@ -192,19 +218,79 @@ class PooledDuckDb implements DuckDb {
   }
 }
 
+interface ColumnReader {
+  /** Appends `count` values of `vector` as rows `first`, `first + 1`, ... */
+  read(vector: DuckDBVector, count: number, first: number): void;
+  finish(rows: number): NumberColumn | TextColumn;
+}
+
+/** An integer column into a typed array that grows by doubling. */
+class NumberReader implements ColumnReader {
+  private values: NumberColumn;
+
+  constructor(private readonly Type: NumberColumnType) {
+    this.values = new Type(2048);
+  }
+
+  read(vector: DuckDBVector, count: number, first: number): void {
+    if (first + count > this.values.length) {
+      const next = new this.Type(Math.max(first + count, this.values.length * 2));
+      next.set(this.values as never);
+      this.values = next;
+    }
+    const out = this.values;
+    for (let i = 0; i < count; i += 1) out[first + i] = Number(vector.getItem(i) ?? 0);
+  }
+
+  finish(rows: number): NumberColumn {
+    return this.values.length === rows ? this.values : this.values.slice(0, rows);
+  }
+}
+
+/** A VARCHAR column into one Buffer of UTF-8 bytes with end offsets. */
+class TextReader implements ColumnReader {
+  private bytes = Buffer.allocUnsafeSlow(1 << 16);
+  private used = 0;
+  private ends = new Uint32Array(2048);
+
+  read(vector: DuckDBVector, count: number, first: number): void {
+    if (first + count > this.ends.length) {
+      const next = new Uint32Array(Math.max(first + count, this.ends.length * 2));
+      next.set(this.ends);
+      this.ends = next;
+    }
+    for (let i = 0; i < count; i += 1) {
+      const value = vector.getItem(i);
+      if (value !== null) {
+        const text = String(value);
+        if (this.used + text.length * 3 > this.bytes.length) {
+          const next = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.used + text.length * 3));
+          this.bytes.copy(next, 0, 0, this.used);
+          this.bytes = next;
+        }
+        this.used += this.bytes.write(text, this.used, 'utf8');
+      }
+      this.ends[first + i] = this.used;
+    }
+  }
+
+  finish(rows: number): TextColumn {
+    return { bytes: Buffer.from(this.bytes.subarray(0, this.used)), ends: this.ends.slice(0, rows) };
+  }
+}
+
 /**
- * Row objects from converted columns: the same values as `getRowObjectsJson()`, which converts value by value
- * through a per-row visitor and costs about ten times more (230 ms against 25 ms for 10,000 rows of 34 columns).
+ * Appends row objects from converted columns: the same values as `getRowObjectsJson()`, which converts value by
+ * value through a per-row visitor and costs about ten times more (230 ms against 25 ms for 10,000 rows of 34
+ * columns).
  */
-function rowObjects(names: readonly string[], columns: readonly SqlRow[string][][]): SqlRow[] {
+function appendRowObjects(rows: SqlRow[], names: readonly string[], columns: readonly SqlRow[string][][]): void {
   const count = columns[0]?.length ?? 0;
-  const rows: SqlRow[] = new Array(count);
   for (let i = 0; i < count; i += 1) {
     const row: SqlRow = {};
     for (let c = 0; c < names.length; c += 1) row[names[c] as string] = (columns[c] as SqlRow[string][])[i] ?? null;
-    rows[i] = row;
+    rows.push(row);
   }
-  return rows;
 }
 
 function bindAll(statement: DuckDBPreparedStatement, params: readonly SqlValue[]): void {

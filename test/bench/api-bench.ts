@@ -12,7 +12,9 @@
  *    entry under tsx instead (compiled at start, as `npm start` does).
  * 3. A keep-alive HTTP load generator in this process: 16 concurrent connections on loopback, each scenario
  *    bounded by a request count and a time limit; p50/p99 latency and requests per second per scenario, the ratio
- *    of each to the ceiling, and the server's peak RSS (VmHWM).
+ *    of each to the ceiling, and the server's peak RSS (VmHWM, also printed after each scenario). The limit-50
+ *    share of the ceiling is judged on the median of three back-to-back (ceiling, limit 50) measurements: the
+ *    table's and two more, all printed.
  *
  * Queries use the demo enterprise key (unmetered): the local dynalite shares the server's event loop and would
  * measure dynalite, not the API; metering against DynamoDB is one conditional UpdateItem per call.
@@ -113,47 +115,92 @@ async function main(): Promise<void> {
   const enc = encodeURIComponent;
   const scenarios: Scenario[] = [
     { name: 'ceiling (in-memory route)', paths: ['/__bench/ceiling'] },
-    { name: 'vertical list limit 50', paths: ['/api/v1/providers?vertical=glp1&limit=50'], p99GoalMs: GOALS.p99Ms },
-    { name: 'vertical list limit 1000', paths: ['/api/v1/providers?vertical=glp1&limit=1000'], p99GoalMs: GOALS.p99Ms },
+    // Each scenario rotates over many distinct pages (offsets, states), so the server's page caches are exercised
+    // the way varied traffic would, not by one repeated URL.
+    {
+      name: 'vertical list limit 50',
+      paths: offsets(0, 50, probe.verifiedTotal, 180).map(
+        (o) => `/api/v1/providers?vertical=glp1&limit=50&offset=${o}`,
+      ),
+      p99GoalMs: GOALS.p99Ms,
+    },
+    {
+      name: 'vertical list limit 1000',
+      paths: offsets(0, 1000, probe.verifiedTotal, 9).map(
+        (o) => `/api/v1/providers?vertical=glp1&limit=1000&offset=${o}`,
+      ),
+      p99GoalMs: GOALS.p99Ms,
+    },
     {
       name: 'identity by taxonomy + state',
-      paths: [`/api/v1/providers?taxonomy=${probe.code}&state=${probe.state}&limit=50`],
+      paths: probe.states.map((st) => `/api/v1/providers?taxonomy=${probe.code}&state=${st}&limit=50`),
       p99GoalMs: GOALS.p99Ms,
     },
     {
       name: 'identity by taxonomy, offset 100000',
-      paths: [`/api/v1/providers?taxonomy=${enc(probe.classification)}&offset=100000&limit=50`],
+      paths: offsets(100_000, 50, probe.classificationRows, 100).map(
+        (o) => `/api/v1/providers?taxonomy=${enc(probe.classification)}&offset=${o}&limit=50`,
+      ),
       p99GoalMs: GOALS.deepOffsetP99Ms,
     },
     { name: 'detail by slug', paths: slugs.map((s) => `/api/v1/providers/${s}`), p99GoalMs: GOALS.p99Ms },
     {
       name: 'CSV page of 1000 rows',
-      paths: ['/api/v1/providers?vertical=glp1&format=csv&limit=1000'],
+      paths: offsets(0, 1000, probe.verifiedTotal, 9).map(
+        (o) => `/api/v1/providers?vertical=glp1&format=csv&limit=1000&offset=${o}`,
+      ),
       p99GoalMs: GOALS.p99Ms,
     },
   ];
+  say(
+    `server peak RSS after the cold start: ${((await peakRssBytes(server.child.pid as number)) / 1024 ** 2).toFixed(0)} MB`,
+  );
   // Check every scenario answers 200 before timing it.
   for (const s of scenarios) {
     const res = await request(agent, server.port, s.paths[0] as string, key);
     if (res.status !== 200) throw new Error(`${s.name}: HTTP ${res.status} ${res.body.slice(0, 200)}`);
   }
+  say(
+    `server peak RSS after one request of each (the identity partition loaded): ` +
+      `${((await peakRssBytes(server.child.pid as number)) / 1024 ** 2).toFixed(0)} MB`,
+  );
   const results: Result[] = [];
   for (const s of scenarios) {
     await load(agent, server.port, s.paths, key, 1, 200); // warm-up
     const r = await load(agent, server.port, s.paths, key, seconds, 50_000);
     results.push({ name: s.name, ...r, ...(s.p99GoalMs ? { p99GoalMs: s.p99GoalMs } : {}) });
-    say(`  ${s.name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`);
+    const hwm = await peakRssBytes(server.child.pid as number);
+    say(
+      `  ${s.name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms ` +
+        `(server peak RSS so far ${(hwm / 1024 ** 2).toFixed(0)} MB)`,
+    );
   }
   const ceiling = results[0] as Result;
   for (const r of results) r.ratio = r.rps / ceiling.rps;
+  // The limit-50 share is noisy on a shared machine: measure the ceiling and the limit-50 list back to back twice
+  // more, and judge the median of the three shares.
+  const shares = [(results[1] as Result).ratio as number];
+  for (let run = 0; run < 2; run += 1) {
+    const pair: number[] = [];
+    for (const s of scenarios.slice(0, 2)) {
+      await load(agent, server.port, s.paths, key, 1, 200);
+      pair.push((await load(agent, server.port, s.paths, key, seconds, 50_000)).rps);
+    }
+    const [ceilingRps, listRps] = pair as [number, number];
+    shares.push(listRps / ceilingRps);
+    say(
+      `  share run ${run + 2}: ceiling ${ceilingRps.toFixed(0)} req/s, limit 50 ${listRps.toFixed(0)} req/s, ` +
+        `${((listRps / ceilingRps) * 100).toFixed(1)}%`,
+    );
+  }
   const peakRss = await peakRssBytes(server.child.pid as number);
   agent.destroy();
   await server.stop();
 
-  printReport(results, { coldStartMs, peakRss, seconds, runner });
+  printReport(results, { coldStartMs, peakRss, seconds, runner, shares });
   await writeFile(
     path.join(BENCH_DIR, 'results.json'),
-    `${JSON.stringify({ at: new Date().toISOString(), node: process.version, runner, coldStartMs, peakRss, results }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), node: process.version, runner, coldStartMs, peakRss, shares, results }, null, 2)}\n`,
   );
 }
 
@@ -215,6 +262,21 @@ async function probeData() {
   const reps = (
     await c.runAndReadAll(`SELECT count(*) AS n FROM read_parquet('${file}') WHERE class_rep`)
   ).getRowObjectsJson()[0] as { n: string };
+  // Every state where the top code has at least a page of rows: the identity scenario rotates over them.
+  const states = (
+    await c.runAndReadAll(
+      `SELECT state FROM read_parquet('${file}') WHERE taxonomy_code = $1 AND state IS NOT NULL GROUP BY state HAVING count(*) >= 50 ORDER BY state`,
+      [top.code],
+    )
+  )
+    .getRowObjectsJson()
+    .map((r) => String(r.state));
+  const verifiedFiles = manifest.objects
+    .filter((o) => o.kind === 'vertical' && o.key.includes('/vertical/verified/'))
+    .map((o) => `'${path.join(DATA_DIR, o.key).replace(/'/g, "''")}'`);
+  const verified = (
+    await c.runAndReadAll(`SELECT count(*) AS n FROM read_parquet([${verifiedFiles.join(', ')}])`)
+  ).getRowObjectsJson()[0] as { n: string };
   c.closeSync();
   db.closeSync();
   return {
@@ -223,7 +285,16 @@ async function probeData() {
     classificationRows: Number(reps.n),
     code: top.code,
     state: top.state,
+    states,
+    verifiedTotal: Number(verified.n),
   };
+}
+
+/** `count` offsets from `from`, `step` apart, none past `total - step` (every page is a full, valid page). */
+function offsets(from: number, step: number, total: number, count: number): number[] {
+  const out: number[] = [];
+  for (let o = from; o + step <= total && out.length < count; o += step) out.push(o);
+  return out;
 }
 
 interface RunningServer {
@@ -364,7 +435,7 @@ async function peakRssBytes(pid: number): Promise<number> {
 
 function printReport(
   results: Result[],
-  extra: { coldStartMs: number; peakRss: number; seconds: number; runner: ServerRunner },
+  extra: { coldStartMs: number; peakRss: number; seconds: number; runner: ServerRunner; shares: number[] },
 ): void {
   const mark = (ok: boolean) => (ok ? 'ok ' : 'MISS');
   const served =
@@ -381,10 +452,12 @@ function printReport(
         `${(r.ratio ?? 0).toFixed(2).padStart(10)}  ${goal}${r.errors ? ` (${r.errors} errors)` : ''}`,
     );
   }
-  const limit50 = results.find((r) => r.name === 'vertical list limit 50');
+  const sorted = [...extra.shares].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
   say(
-    `limit-50 share of ceiling: ${((limit50?.ratio ?? 0) * 100).toFixed(1)}%  ` +
-      `${mark((limit50?.ratio ?? 0) >= GOALS.limit50CeilingShare)} >= ${GOALS.limit50CeilingShare * 100}%`,
+    `limit-50 share of ceiling, median of ${sorted.length} back-to-back runs ` +
+      `(${extra.shares.map((x) => `${(x * 100).toFixed(1)}%`).join(', ')}): ${(median * 100).toFixed(1)}%  ` +
+      `${mark(median >= GOALS.limit50CeilingShare)} >= ${GOALS.limit50CeilingShare * 100}%`,
   );
   say(
     `server peak RSS: ${(extra.peakRss / 1024 ** 2).toFixed(0)} MB  ${mark(extra.peakRss <= GOALS.rssBytes)} <= 400 MB`,

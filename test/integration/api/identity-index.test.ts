@@ -1,7 +1,8 @@
 /**
- * The identity index (lambdas/query/identity-index.ts) against a straightforward SQL over the same Parquet: a
- * snapshot that the real ETL built from the benchmark's NPPES generator (20,000 rows), real DuckDB on both sides.
- * Also the row-budget LRU (evicting drops the table) and the snapshot switch (the old snapshot's tables go).
+ * The identity layer's in-memory columnar store (lambdas/query/identity-index.ts) against a straightforward SQL over
+ * the same Parquet: a snapshot that the real ETL built from the benchmark's NPPES generator (20,000 rows), real
+ * DuckDB on both sides. Also the row-budget LRU, the snapshot switch, the OIG match rows (a copy of a partition
+ * with some rows marked excluded) and that no DuckDB table is ever created.
  */
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,10 +10,16 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { IDENTITY_TABLE } from '../../../data-contracts/layout';
 import type { IdentityRow } from '../../../data-contracts/rows';
+import { identityProviderFromRow } from '../../../data-contracts/rows';
 import { generateNppesFile } from '../../../etl/bench/generate-nppes';
 import { buildSnapshot } from '../../../etl/build';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
-import { IdentityPartitionCache } from '../../../lambdas/query/identity-index';
+import {
+  IdentityPartitionCache,
+  identityRows,
+  loadIdentityIndex,
+  scanIdentityIndex,
+} from '../../../lambdas/query/identity-index';
 import { createSnapshotSource } from '../../../lambdas/query/provider-queries';
 import { closeSnapshotTables, openSnapshotTables, type SnapshotTables } from '../../../lambdas/query/snapshot-tables';
 import type { IdentityListQuery, ProviderData } from '../../../lambdas/query/types';
@@ -164,9 +171,18 @@ async function withData<T>(work: (data: ProviderData) => Promise<T>): Promise<T>
   return createSnapshotSource(cache, db).withSnapshot(work);
 }
 
+/** Every table of the API's DuckDB: the identity layer keeps none. */
 async function tableNames(): Promise<string[]> {
-  const rows = await db.query("SELECT table_name AS t FROM duckdb_tables() WHERE table_name LIKE 'identity_%'");
+  const rows = await db.query('SELECT table_name AS t FROM duckdb_tables()');
   return rows.map((r) => String(r.t)).sort();
+}
+
+/** A copy of `p`'s file inside the cache folder (the only folder the API's DuckDB may read). */
+async function copyOf(p: Probe, name = p.classificationKey): Promise<string> {
+  const target = path.join(dir, 'cache', 'copies', `${name}.parquet`);
+  await mkdir(path.dirname(target), { recursive: true });
+  await copyFile(p.file, target);
+  return target;
 }
 
 describe('identity lists from the index', () => {
@@ -233,30 +249,31 @@ describe('identity lists from the index', () => {
 
   it('shares one load between concurrent first queries of a partition', async () => {
     const p = probe(1);
-    const before = await tableNames();
-    await withData(async (data) => {
-      const pages = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => data.listIdentity(query({ taxonomy: p.classification, offset: i }))),
-      );
-      expect(new Set(pages.map((pg) => pg.total)).size).toBe(1);
-    });
-    const after = await tableNames();
-    expect(after.length - before.length).toBeLessThanOrEqual(1);
+    const partitions = new IdentityPartitionCache(db);
+    let loads = 0;
+    const file = () => {
+      loads += 1;
+      return copyOf(p);
+    };
+    const indexes = await Promise.all(
+      Array.from({ length: 8 }, () => partitions.use(p.classificationKey, p.rows, file, (index) => index)),
+    );
+    expect(loads).toBe(1);
+    expect(new Set(indexes).size).toBe(1);
+    expect(indexes[0]?.rowCount).toBe(p.rows);
+    partitions.clear();
   });
 
-  it('evicts the least recently used partition beyond the row budget and drops its table', async () => {
+  it('evicts the least recently used partition beyond the row budget, and reloads it on demand', async () => {
     await withData(async (data) => {
       await data.listIdentity(query({ taxonomy: probe(0).classification }));
       await data.listIdentity(query({ taxonomy: probe(1).classification }));
     });
-    expect(await tableNames()).toHaveLength(2);
     await withData(async (data) => {
       // Partition 0 is used again, so partition 1 is the least recently used when partition 2 loads.
       await data.listIdentity(query({ taxonomy: probe(0).classification }));
       await data.listIdentity(query({ taxonomy: probe(2).classification }));
     });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(await tableNames()).toHaveLength(2);
     const lease = await cache.acquire();
     try {
       const keyOf = (i: number) => lease.state.identityPartitions.get(probe(i).classificationKey)?.key;
@@ -265,7 +282,7 @@ describe('identity lists from the index', () => {
     } finally {
       lease.release();
     }
-    // The evicted partition loads again (a new table) and still answers like plain SQL.
+    // The evicted partition loads again and still answers like plain SQL.
     await withData(async (data) => {
       const q = query({ taxonomy: probe(1).classification, offset: 10 });
       const got = await data.listIdentity(q);
@@ -273,11 +290,16 @@ describe('identity lists from the index', () => {
       expect(got.total).toBe(want.total);
       expect(got.rows).toEqual(want.rows);
     });
+    // Served from JS memory: DuckDB holds no table.
+    expect(await tableNames()).toEqual([]);
   });
 
-  it('drops every table of a snapshot when a new snapshot replaces it', async () => {
+  it('forgets the partitions of a snapshot when a new snapshot replaces it', async () => {
     await withData((data) => data.listIdentity(query({ taxonomy: probe(0).code })));
-    expect((await tableNames()).length).toBeGreaterThan(0);
+    const old = await cache.acquire();
+    const oldPartitions = old.state.identity;
+    old.release();
+    expect(oldPartitions.loadedKeys.length).toBeGreaterThan(0);
     const second = (
       await buildSnapshot({
         store,
@@ -290,16 +312,16 @@ describe('identity lists from the index', () => {
     await cache.refresh();
     expect(cache.currentId).toBe(second);
     await new Promise((r) => setTimeout(r, 100));
+    expect(oldPartitions.loadedKeys).toEqual([]);
     expect(await tableNames()).toEqual([]);
   });
 });
 
 describe('IdentityPartitionCache', () => {
-  it('drops a partition evicted while a query uses it only after that query ends', async () => {
+  it('lets a query finish on a partition evicted while it runs', async () => {
     const p0 = probe(0);
     const p1 = probe(1);
     const partitions = new IdentityPartitionCache(db, { rowBudget: p0.rows });
-    const before = await tableNames();
     let release: () => void = () => undefined;
     const held = new Promise<void>((r) => {
       release = r;
@@ -308,36 +330,83 @@ describe('IdentityPartitionCache', () => {
     const inside = new Promise<void>((r) => {
       entered = r;
     });
-    const copy = async (p: Probe) => {
-      // DuckDB may read only the cache folder: give it a copy there.
-      const target = path.join(dir, 'cache', 'copies', `${p.classificationKey}.parquet`);
-      await mkdir(path.dirname(target), { recursive: true });
-      await copyFile(p.file, target);
-      return target;
-    };
     const first = partitions.use(
       p0.classificationKey,
       p0.rows,
-      () => copy(p0),
+      () => copyOf(p0),
       async (index) => {
         entered();
         await held;
-        return (await db.query(`SELECT count(*) AS n FROM "${index.table}"`))[0]?.n;
+        return scanIdentityIndex(index, { code: p0.code, state: null, city: null, limit: 1, offset: 0 }).total;
       },
     );
     await inside;
     await partitions.use(
       p1.classificationKey,
       p1.rows,
-      () => copy(p1),
-      async () => undefined,
+      () => copyOf(p1),
+      () => undefined,
     );
     expect(partitions.loadedKeys).toEqual([p1.classificationKey]);
     release();
-    expect(Number(await first)).toBe(p0.rows);
-    await new Promise((r) => setTimeout(r, 50));
-    expect((await tableNames()).length - before.length).toBe(1);
-    await partitions.clear();
-    expect(await tableNames()).toEqual(before);
+    const want = await expected(p0, { taxonomy: p0.code, state: null, city: null, limit: 1, offset: 0 }, p0.code);
+    expect(await first).toBe(want.total);
+    partitions.clear();
+    await expect(
+      partitions.use(
+        p0.classificationKey,
+        p0.rows,
+        () => copyOf(p0),
+        () => 1,
+      ),
+    ).rejects.toThrow(/closed/);
+  });
+});
+
+describe('OIG match rows', () => {
+  it('come out of the store with their cells, in the match shape, like plain SQL', async () => {
+    const p = probe(0);
+    // A copy of the partition with every NPI ending in 7 excluded, one row with oig_excluded NULL.
+    const source = `'${p.file.replace(/'/g, "''")}'`;
+    const target = path.join(dir, 'cache', 'copies', 'oig.parquet');
+    await mkdir(path.dirname(target), { recursive: true });
+    const select = COLUMNS.map((c) => {
+      if (c === 'oig_excluded') {
+        return "CASE WHEN npi LIKE '%7' THEN true WHEN npi = (SELECT min(npi) FROM src) THEN NULL ELSE oig_excluded END AS oig_excluded";
+      }
+      if (c === 'oig_type') return "CASE WHEN npi LIKE '%7' THEN '1128(a)(1)' ELSE oig_type END AS oig_type";
+      if (c === 'oig_date') return "CASE WHEN npi LIKE '%7' THEN '2019-05-20' ELSE oig_date END AS oig_date";
+      if (c === 'oig_checked_at') {
+        return "CASE WHEN npi LIKE '%7' THEN '2026-10-30' ELSE oig_checked_at END AS oig_checked_at";
+      }
+      return `"${c}"`;
+    });
+    await reference.run(
+      `COPY (WITH src AS (SELECT * FROM read_parquet(${source})) SELECT ${select.join(', ')} FROM src) ` +
+        `TO '${target.replace(/'/g, "''")}' (FORMAT parquet)`,
+    );
+    const copy: Probe = { ...p, file: target };
+    const index = await loadIdentityIndex(db, target);
+    expect(index.oig.size).toBeGreaterThan(0);
+    const q: IdentityListQuery = { taxonomy: p.classification, state: null, city: null, limit: 1000, offset: 0 };
+    const want = await expected(copy, q, null);
+    const { total, rowids } = scanIdentityIndex(index, { code: null, state: null, city: null, limit: 1000, offset: 0 });
+    const rows = identityRows(index, rowids);
+    expect(total).toBe(want.total);
+    expect(rows).toEqual(want.rows);
+    const matches = rows.filter((r) => r.oig_excluded === true);
+    expect(matches.length).toBeGreaterThan(10);
+    for (const row of matches) {
+      expect(identityProviderFromRow(row).oig).toEqual({
+        excluded: true,
+        type: '1128(a)(1)',
+        date: '2019-05-20',
+        source: expect.any(String),
+        checked_at: '2026-10-30',
+      });
+    }
+    const others = rows.filter((r) => r.oig_excluded !== true);
+    expect(others.some((r) => r.oig_excluded === null)).toBe(true);
+    for (const row of others) expect(identityProviderFromRow(row).oig).toMatchObject({ npi_match: 'none' });
   });
 });
