@@ -30,6 +30,8 @@ export const ENV = {
   keyCacheSeconds: 'PF_KEY_CACHE_SECONDS',
   /** Local server port. Default 8787. */
   port: 'PORT',
+  /** `1` turns on the benchmark's in-memory ceiling route in the LOCAL server only (never in the Lambda). */
+  benchCeiling: 'PF_BENCH_CEILING',
   /** debug | info | warn | error. Default info. */
   logLevel: 'PF_LOG_LEVEL',
   awsRegion: 'AWS_REGION',

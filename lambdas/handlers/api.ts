@@ -6,7 +6,7 @@
 import { createLambdaHandler } from '../http/lambda-adapter';
 import { createJsonLogger } from '../shared/logger';
 import { loadConfig } from './config';
-import { createApiRuntime } from './runtime';
+import { createApiRuntime, runtimeOptionsFrom } from './runtime';
 
 const config = loadConfig(process.env, {
   localDir: '/tmp/pf-local',
@@ -19,15 +19,10 @@ const tables = config.access.tables;
 // loadConfig refused the local tables above, so this is always a deployment's.
 if (tables.kind !== 'deployed') throw new Error('deployed tables are required');
 
-const ready = createApiRuntime({
-  store: config.store,
-  cacheDir: config.cacheDir,
-  pointerTtlSeconds: config.pointerTtlSeconds,
-  tables,
-  meterTimeoutMs: config.access.meterTimeoutMs,
-  keyCacheSeconds: config.access.keyCacheSeconds,
-  logger,
-}).then((runtime) => ({ runtime, handle: createLambdaHandler(runtime.app) }));
+const ready = createApiRuntime(runtimeOptionsFrom(config, tables, logger)).then((runtime) => ({
+  runtime,
+  handle: createLambdaHandler(runtime.app),
+}));
 // A failed cold start must not become an unhandled rejection before the first invocation awaits it.
 ready.catch((err: unknown) => logger.error('cold_start_failed', { error: err }));
 

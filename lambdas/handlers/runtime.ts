@@ -14,7 +14,7 @@ import type { Logger } from '../shared/logger';
 import { createDuckDb, type DuckDb, type DuckDbOptions } from '../storage/duckdb';
 import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../storage/object-store';
 import { SnapshotCache } from '../storage/snapshot-cache';
-import type { DataStoreConfig } from './config';
+import type { ApiConfig, DataStoreConfig } from './config';
 
 /** The resolved DynamoDB tables (a deployment's, or the local dynalite's). */
 export interface TablesConfig {
@@ -48,6 +48,19 @@ export interface ApiRuntime {
   snapshots: SnapshotCache<SnapshotTables>;
   db: DuckDb;
   close(): Promise<void>;
+}
+
+/** The runtime options a loaded config gives, for the resolved tables (a deployment's or the local dynalite's). */
+export function runtimeOptionsFrom(config: ApiConfig, tables: TablesConfig, logger: Logger): RuntimeOptions {
+  return {
+    store: config.store,
+    cacheDir: config.cacheDir,
+    pointerTtlSeconds: config.pointerTtlSeconds,
+    tables,
+    meterTimeoutMs: config.access.meterTimeoutMs,
+    keyCacheSeconds: config.access.keyCacheSeconds,
+    logger,
+  };
 }
 
 /** Builds the object store of a config. */
@@ -95,7 +108,7 @@ export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRunt
       logger: options.logger,
     });
   const deps: CoreDeps = {
-    snapshots: createSnapshotSource(snapshots, db),
+    snapshots: createSnapshotSource(snapshots),
     keys,
     meter,
     clock: () => new Date(),

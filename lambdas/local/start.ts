@@ -15,7 +15,7 @@ import { POINTER_KEY } from '../../data-contracts/layout';
 import { KeyStore } from '../access/api-keys';
 import { createDynamoClient } from '../access/dynamo';
 import { loadConfig } from '../handlers/config';
-import { createApiRuntime, createObjectStore } from '../handlers/runtime';
+import { createApiRuntime, createObjectStore, runtimeOptionsFrom, type TablesConfig } from '../handlers/runtime';
 import { serveNode } from '../http/node-adapter';
 import { createJsonLogger } from '../shared/logger';
 import { startLocalDynamo } from './dynamo-local';
@@ -23,8 +23,6 @@ import { startLocalDynamo } from './dynamo-local';
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const DEFAULT_PORT = 8787;
 const HOST = '127.0.0.1';
-/** Turns on the benchmark's in-memory ceiling route. Read only here: the deployed handler never offers it. */
-const BENCH_CEILING_ENV = 'PF_BENCH_CEILING';
 const DEMO_KEYS_FILE = 'demo-keys.json';
 
 type DemoKeys = Partial<Record<Plan, string>>;
@@ -42,20 +40,19 @@ async function main(): Promise<void> {
     await buildDemoSnapshot(config.store.dir);
   }
 
-  const dynamo = await startLocalDynamo({ dir: localDir });
-  const tables =
-    config.access.tables.kind === 'deployed'
-      ? config.access.tables
-      : { keysTable: dynamo.keysTable, usageTable: dynamo.usageTable, endpoint: dynamo.endpoint };
+  // The embedded DynamoDB only when no deployment's tables are configured.
+  let dynamo: Awaited<ReturnType<typeof startLocalDynamo>> | null = null;
+  let tables: TablesConfig;
+  if (config.access.tables.kind === 'deployed') {
+    tables = config.access.tables;
+  } else {
+    dynamo = await startLocalDynamo({ dir: localDir });
+    tables = { keysTable: dynamo.keysTable, usageTable: dynamo.usageTable, endpoint: dynamo.endpoint };
+  }
   const runtime = await createApiRuntime({
+    ...runtimeOptionsFrom(config, tables, logger),
     store,
-    cacheDir: config.cacheDir,
-    pointerTtlSeconds: config.pointerTtlSeconds,
-    tables,
-    meterTimeoutMs: config.access.meterTimeoutMs,
-    keyCacheSeconds: config.access.keyCacheSeconds,
-    logger,
-    app: { benchCeiling: env[BENCH_CEILING_ENV] === '1' },
+    app: { benchCeiling: env[ENV.benchCeiling] === '1' },
   });
   // Load the snapshot before listening, so the first request does not pay for it; the demo keys meanwhile (the
   // snapshot's Parquet reads run on DuckDB's threads). Identity partitions load later, on their first query.
@@ -82,7 +79,7 @@ async function main(): Promise<void> {
     say(`\n${signal}: shutting down...`);
     await server.close();
     await runtime.close();
-    await dynamo.stop();
+    await dynamo?.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -11,7 +11,6 @@
 import { LIVE_VERTICALS, type PublishBoundary, VERTICAL_STATUS } from '../../data-contracts/constants';
 import { staticKey } from '../../data-contracts/layout';
 import type { IdentityRow, VerticalRow } from '../../data-contracts/rows';
-import type { DuckDb } from '../storage/duckdb';
 import type { SnapshotCache } from '../storage/snapshot-cache';
 import { identityRows, scanIdentityIndex } from './identity-index';
 import type { SnapshotTables, VerticalLayer } from './snapshot-tables';
@@ -133,7 +132,7 @@ export class SnapshotProviderData implements ProviderData {
  * pins one snapshot and releases it afterwards. `_db` is unused (no request runs SQL: the snapshot's tables were
  * loaded with it) and kept for the callers' signature.
  */
-export function createSnapshotSource(cache: SnapshotCache<SnapshotTables>, _db?: DuckDb): SnapshotSource {
+export function createSnapshotSource(cache: SnapshotCache<SnapshotTables>): SnapshotSource {
   return {
     async withSnapshot(work) {
       const lease = await cache.acquire();

@@ -168,7 +168,7 @@ async function expected(
 }
 
 async function withData<T>(work: (data: ProviderData) => Promise<T>): Promise<T> {
-  return createSnapshotSource(cache, db).withSnapshot(work);
+  return createSnapshotSource(cache).withSnapshot(work);
 }
 
 /** Every table of the API's DuckDB: the identity layer keeps none. */
