@@ -14,6 +14,7 @@ import {
   DuckDBInstance,
   DuckDBListValue,
   type DuckDBPreparedStatement,
+  type DuckDBResult,
   type DuckDBVector,
   JsonDuckDBValueConverter,
   LIST,
@@ -140,14 +141,9 @@ class PooledDuckDb implements DuckDb {
   }
 
   async query(sql: string, params: readonly SqlValue[] = []): Promise<SqlRow[]> {
-    const connection = await this.acquire();
-    let statement: DuckDBPreparedStatement | undefined;
-    try {
-      statement = await connection.prepare(sql);
-      bindAll(statement, params);
-      // Streamed and converted chunk by chunk: neither DuckDB nor JS holds the whole result twice (loading the
-      // 10,000-row vertical layer peaked 50 MB higher with a materialized result converted at once).
-      const result = await statement.stream();
+    // Streamed and converted chunk by chunk: neither DuckDB nor JS holds the whole result twice (loading the
+    // 10,000-row vertical layer peaked 50 MB higher with a materialized result converted at once).
+    return this.stream(sql, params, async (result) => {
       const names = result.deduplicatedColumnNames();
       const rows: SqlRow[] = [];
       for (;;) {
@@ -156,10 +152,7 @@ class PooledDuckDb implements DuckDb {
         appendRowObjects(rows, names, chunk.convertColumns(JsonDuckDBValueConverter) as SqlRow[string][][]);
       }
       return rows;
-    } finally {
-      statement?.destroySync();
-      this.release(connection);
-    }
+    });
   }
 
   async queryColumns(
@@ -167,14 +160,9 @@ class PooledDuckDb implements DuckDb {
     types: readonly ColumnType[],
     params: readonly SqlValue[] = [],
   ): Promise<(NumberColumn | TextColumn)[]> {
-    const connection = await this.acquire();
-    let statement: DuckDBPreparedStatement | undefined;
-    try {
-      statement = await connection.prepare(sql);
-      bindAll(statement, params);
-      // Each chunk is converted as it arrives and then dropped: DuckDB frees a chunk only when its JS wrapper is
-      // collected, so holding them all would hold the whole result natively.
-      const result = await statement.stream();
+    // Each chunk is converted as it arrives and then dropped: DuckDB frees a chunk only when its JS wrapper is
+    // collected, so holding them all would hold the whole result natively.
+    return this.stream(sql, params, async (result) => {
       const readers = types.map((type) => (type === 'text' ? new TextReader() : new NumberReader(type)));
       let rows = 0;
       for (;;) {
@@ -186,6 +174,21 @@ class PooledDuckDb implements DuckDb {
         rows += chunk.rowCount;
       }
       return readers.map((reader) => reader.finish(rows));
+    });
+  }
+
+  /** Prepares `sql` on a pooled connection, binds `params`, streams the result into `consume`, then frees both. */
+  private async stream<T>(
+    sql: string,
+    params: readonly SqlValue[],
+    consume: (result: DuckDBResult) => Promise<T>,
+  ): Promise<T> {
+    const connection = await this.acquire();
+    let statement: DuckDBPreparedStatement | undefined;
+    try {
+      statement = await connection.prepare(sql);
+      bindAll(statement, params);
+      return await consume(await statement.stream());
     } finally {
       statement?.destroySync();
       this.release(connection);

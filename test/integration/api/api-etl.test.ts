@@ -14,6 +14,7 @@ import { hashKey } from '../../../lambdas/access/api-keys';
 import { createDynamoClient } from '../../../lambdas/access/dynamo';
 import { monthKey } from '../../../lambdas/access/quota';
 import { type ApiTestEnv, bearer, publishEtlSnapshot, startApiTestEnv, USAGE_TABLE } from '../../helpers/api-test-env';
+import { apiGatewayEvent } from '../../helpers/apigw-event';
 
 const BASE = '/api/v1';
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field by the assertions.
@@ -307,21 +308,7 @@ describe('metering', () => {
 });
 
 describe('adapters', () => {
-  const event = (rawPath: string, rawQueryString: string, headers: Record<string, string>) => ({
-    version: '2.0',
-    routeKey: '$default',
-    rawPath,
-    rawQueryString,
-    headers: { host: 'api.example.com', ...headers },
-    isBase64Encoded: false,
-    body: null,
-    requestContext: {
-      http: { method: 'GET', path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
-      requestId: 'r',
-      routeKey: '$default',
-      stage: '$default',
-    },
-  });
+  const event = apiGatewayEvent;
 
   it('give identical status, headers and body through Lambda and node:http (list, detail, error, CSV)', async () => {
     const key = env.keys.enterprise;

@@ -14,6 +14,7 @@ import { createDynamoClient } from '../../../lambdas/access/dynamo';
 import { monthKey } from '../../../lambdas/access/quota';
 import { FIXTURE_VERTICAL_ROWS, publishFixtureSnapshot } from '../../helpers/api-snapshot-fixture';
 import { type ApiTestEnv, bearer, startApiTestEnv, USAGE_TABLE } from '../../helpers/api-test-env';
+import { apiGatewayEvent } from '../../helpers/apigw-event';
 
 const BASE = '/api/v1';
 let env: ApiTestEnv;
@@ -415,27 +416,7 @@ describe('metering', () => {
 });
 
 describe('lambda and node adapters', () => {
-  const event = (rawPath: string, rawQueryString: string, headers: Record<string, string>) => ({
-    version: '2.0',
-    routeKey: '$default',
-    rawPath,
-    rawQueryString,
-    headers: { host: 'api.example.com', ...headers },
-    isBase64Encoded: false,
-    body: null,
-    requestContext: {
-      accountId: '1',
-      apiId: 'a',
-      domainName: 'api.example.com',
-      domainPrefix: 'api',
-      http: { method: 'GET', path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
-      requestId: 'r',
-      routeKey: '$default',
-      stage: '$default',
-      time: '',
-      timeEpoch: 0,
-    },
-  });
+  const event = apiGatewayEvent;
 
   it('give the same status, headers and body for a list, a detail, an error and a CSV', async () => {
     const key = env.keys.enterprise;

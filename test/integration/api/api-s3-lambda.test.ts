@@ -10,6 +10,7 @@ import { KeyStore } from '../../../lambdas/access/api-keys';
 import { createDynamoClient, ensureTables } from '../../../lambdas/access/dynamo';
 import { S3ObjectStore } from '../../../lambdas/storage/object-store';
 import { publishEtlSnapshot } from '../../helpers/api-test-env';
+import { apiGatewayEvent } from '../../helpers/apigw-event';
 import { type DynaliteHandle, startDynalite } from '../../helpers/dynalite';
 import { type S3rverHandle, startS3rver } from '../../helpers/s3rver';
 
@@ -23,21 +24,7 @@ let handler: Handler;
 let developerKey: string;
 const savedEnv = { ...process.env };
 
-const event = (rawPath: string, rawQueryString = '', headers: Record<string, string> = {}) => ({
-  version: '2.0',
-  routeKey: '$default',
-  rawPath,
-  rawQueryString,
-  headers: { host: 'api.example.com', ...headers },
-  isBase64Encoded: false,
-  body: null,
-  requestContext: {
-    http: { method: 'GET', path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 't' },
-    requestId: 'r',
-    routeKey: '$default',
-    stage: '$default',
-  },
-});
+const event = apiGatewayEvent;
 
 beforeAll(async () => {
   s3 = await startS3rver();
