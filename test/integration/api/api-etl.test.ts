@@ -282,6 +282,33 @@ describe('auth methods', () => {
 });
 
 describe('metering', () => {
+  it('counts a free key without reporting usage, and returns 429 quota_exceeded on call 501', async () => {
+    const key = (await env.keyStore.create({ plan: 'free' })).key;
+    const client = createDynamoClient({ endpoint: env.dynalite.endpoint });
+    await client.send(
+      new PutItemCommand({
+        TableName: USAGE_TABLE,
+        Item: { key_hash: { S: hashKey(key) }, month: { S: monthKey(new Date()) }, used: { N: '499' } },
+      }),
+    );
+    client.destroy();
+    const url = `${BASE}/providers?vertical=glp1&limit=1`;
+    const call500 = await env.get(url, bearer(key));
+    expect(call500.status).toBe(200);
+    expect(call500.headers.get('x-ratelimit-limit')).toBeNull();
+    expect((await json(call500)).usage).toBeUndefined();
+    const call501 = await env.get(url, bearer(key));
+    expect(call501.status).toBe(429);
+    expect(call501.headers.get('x-ratelimit-limit')).toBe('500');
+    expect(call501.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(call501.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await json(call501)).toMatchObject({
+      code: 'quota_exceeded',
+      plan: 'free',
+      usage: { used: 500, quota: 500 },
+    });
+  });
+
   it('serves exactly twenty of fifty parallel calls on a key with twenty calls left; the rest get 429', async () => {
     const key = (await env.keyStore.create({ plan: 'developer' })).key;
     const client = createDynamoClient({ endpoint: env.dynalite.endpoint });
