@@ -14,7 +14,6 @@ import { hashKey } from '../../../lambdas/access/api-keys';
 import { createDynamoClient } from '../../../lambdas/access/dynamo';
 import { monthKey } from '../../../lambdas/access/quota';
 import { type ApiTestEnv, bearer, publishEtlSnapshot, startApiTestEnv, USAGE_TABLE } from '../../helpers/api-test-env';
-import { apiGatewayEvent } from '../../helpers/apigw-event';
 
 const BASE = '/api/v1';
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field by the assertions.
@@ -331,36 +330,6 @@ describe('metering', () => {
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await json(limited)).toMatchObject({ code: 'quota_exceeded', usage: { used: 25000, quota: 25000 } });
-  });
-});
-
-describe('adapters', () => {
-  const event = apiGatewayEvent;
-
-  it('give identical status, headers and body through Lambda and node:http (list, detail, error, CSV)', async () => {
-    const key = env.keys.enterprise;
-    const cases: [string, string][] = [
-      [`${BASE}/providers`, 'vertical=glp1&state=CA&limit=3'],
-      [`${BASE}/providers/${verified[0]?.slug}`, ''],
-      [`${BASE}/providers`, 'vertical=glp1&limit=abc'],
-      [`${BASE}/providers`, 'taxonomy=Counselor&format=csv'],
-    ];
-    for (const [p, q] of cases) {
-      const node = await env.get(`${p}${q ? `?${q}` : ''}`, bearer(key));
-      const nodeBody = await node.text();
-      const lambda = (await env.lambda(event(p, q, bearer(key)) as never, {} as never)) as {
-        statusCode: number;
-        headers: Record<string, string>;
-        body: string;
-      };
-      expect(lambda.statusCode).toBe(node.status);
-      expect(lambda.body).toBe(nodeBody);
-      const nodeHeaders = Object.fromEntries(
-        [...node.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)),
-      );
-      const lambdaHeaders = Object.fromEntries(Object.entries(lambda.headers).map(([k, v]) => [k.toLowerCase(), v]));
-      expect(lambdaHeaders).toEqual(nodeHeaders);
-    }
   });
 });
 
