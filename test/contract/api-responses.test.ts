@@ -3,14 +3,10 @@
  * (data-contracts/openapi.json) with Ajv (JSON Schema 2020-12): the JSON body against the operation's schema for
  * the status, and the documented headers of metered and 429 responses.
  */
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import openapi from '../../data-contracts/openapi.json';
-import { hashKey } from '../../lambdas/access/api-keys';
-import { createDynamoClient } from '../../lambdas/access/dynamo';
-import { monthKey } from '../../lambdas/access/quota';
-import { type ApiTestEnv, bearer, startApiTestEnv } from '../helpers/api-test-env';
+import { type ApiTestEnv, bearer, setMonthlyUsage, startApiTestEnv } from '../helpers/api-test-env';
 
 const DOC_ID = 'https://providerfacts.example.com/openapi.json';
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -154,14 +150,7 @@ describe('tier-specific and keyless responses', () => {
 
   it('match the contract for a 429, with every rate-limit header and Retry-After', async () => {
     const key = (await env.keyStore.create({ plan: 'builder', vertical: 'glp1' })).key;
-    const client = createDynamoClient({ endpoint: env.dynalite.endpoint });
-    await client.send(
-      new PutItemCommand({
-        TableName: 'pf-usage-test',
-        Item: { key_hash: { S: hashKey(key) }, month: { S: monthKey(new Date()) }, used: { N: '5000' } },
-      }),
-    );
-    client.destroy();
+    await setMonthlyUsage(env, key, 5000);
     const { res } = await check('/providers', '/providers?vertical=glp1', 429, bearer(key));
     for (const h of [
       'x-ratelimit-limit',

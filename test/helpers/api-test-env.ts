@@ -5,11 +5,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { PLANS, type Plan } from '../../data-contracts/constants';
 import { buildSnapshot } from '../../etl/build';
 import { demoBuildInputs } from '../../etl/demo-inputs';
-import { KeyStore } from '../../lambdas/access/api-keys';
+import { hashKey, KeyStore } from '../../lambdas/access/api-keys';
 import { createDynamoClient, ensureTables } from '../../lambdas/access/dynamo';
+import { monthKey } from '../../lambdas/access/quota';
 import { type ApiRuntime, createApiRuntime } from '../../lambdas/handlers/runtime';
 import { createLambdaHandler, type LambdaHandler } from '../../lambdas/http/lambda-adapter';
 import { type NodeServer, serveNode } from '../../lambdas/http/node-adapter';
@@ -125,6 +127,21 @@ export async function publishEtlSnapshot(store: ObjectStore, snapshotTime: Date)
     duckdb: { threads: 2 },
   });
   return summary.snapshot_id;
+}
+
+/** Sets a key's counter for the current UTC month to `used` calls, as if they had been served. */
+export async function setMonthlyUsage(env: ApiTestEnv, key: string, used: number): Promise<void> {
+  const client = createDynamoClient({ endpoint: env.dynalite.endpoint });
+  try {
+    await client.send(
+      new PutItemCommand({
+        TableName: USAGE_TABLE,
+        Item: { key_hash: { S: hashKey(key) }, month: { S: monthKey(new Date()) }, used: { N: String(used) } },
+      }),
+    );
+  } finally {
+    client.destroy();
+  }
 }
 
 /** Headers with a Bearer key. */

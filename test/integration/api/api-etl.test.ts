@@ -3,17 +3,19 @@
  * folder store: real DuckDB over Parquet, dynalite through the real SDK clients, node:http and Lambda adapters.
  * Expectations are derived from the data itself (full pages read with an enterprise key), not hard-coded.
  */
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { PRICING_URL } from '../../../data-contracts/constants';
 import {
   FREE_PROVIDER_CSV_COLUMNS,
   IDENTITY_CSV_COLUMNS,
   PAID_PROVIDER_CSV_COLUMNS,
 } from '../../../data-contracts/csv';
-import { hashKey } from '../../../lambdas/access/api-keys';
-import { createDynamoClient } from '../../../lambdas/access/dynamo';
-import { monthKey } from '../../../lambdas/access/quota';
-import { type ApiTestEnv, bearer, publishEtlSnapshot, startApiTestEnv, USAGE_TABLE } from '../../helpers/api-test-env';
+import {
+  type ApiTestEnv,
+  bearer,
+  publishEtlSnapshot,
+  setMonthlyUsage,
+  startApiTestEnv,
+} from '../../helpers/api-test-env';
 
 const BASE = '/api/v1';
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field by the assertions.
@@ -283,14 +285,7 @@ describe('auth methods', () => {
 describe('metering', () => {
   it('counts a free key without reporting usage, and returns 429 quota_exceeded on call 501', async () => {
     const key = (await env.keyStore.create({ plan: 'free' })).key;
-    const client = createDynamoClient({ endpoint: env.dynalite.endpoint });
-    await client.send(
-      new PutItemCommand({
-        TableName: USAGE_TABLE,
-        Item: { key_hash: { S: hashKey(key) }, month: { S: monthKey(new Date()) }, used: { N: '499' } },
-      }),
-    );
-    client.destroy();
+    await setMonthlyUsage(env, key, 499);
     const url = `${BASE}/providers?vertical=glp1&limit=1`;
     const call500 = await env.get(url, bearer(key));
     expect(call500.status).toBe(200);
@@ -310,14 +305,7 @@ describe('metering', () => {
 
   it('serves exactly twenty of fifty parallel calls on a key with twenty calls left; the rest get 429', async () => {
     const key = (await env.keyStore.create({ plan: 'developer' })).key;
-    const client = createDynamoClient({ endpoint: env.dynalite.endpoint });
-    await client.send(
-      new PutItemCommand({
-        TableName: USAGE_TABLE,
-        Item: { key_hash: { S: hashKey(key) }, month: { S: monthKey(new Date()) }, used: { N: String(25000 - 20) } },
-      }),
-    );
-    client.destroy();
+    await setMonthlyUsage(env, key, 25000 - 20);
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => env.get(`${BASE}/providers?vertical=glp1&limit=1`, bearer(key))),
     );

@@ -2,18 +2,14 @@
  * The API end to end over a folder store: real DuckDB over Parquet, dynalite through the real SDK clients,
  * the node:http adapter (fetch) and the Lambda adapter.
  */
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { PRICING_URL } from '../../../data-contracts/constants';
 import {
   FREE_PROVIDER_CSV_COLUMNS,
   IDENTITY_CSV_COLUMNS,
   PAID_PROVIDER_CSV_COLUMNS,
 } from '../../../data-contracts/csv';
-import { hashKey } from '../../../lambdas/access/api-keys';
-import { createDynamoClient } from '../../../lambdas/access/dynamo';
-import { monthKey } from '../../../lambdas/access/quota';
 import { FIXTURE_VERTICAL_ROWS, publishFixtureSnapshot } from '../../helpers/api-snapshot-fixture';
-import { type ApiTestEnv, bearer, startApiTestEnv, USAGE_TABLE } from '../../helpers/api-test-env';
+import { type ApiTestEnv, bearer, setMonthlyUsage, startApiTestEnv } from '../../helpers/api-test-env';
 import { apiGatewayEvent } from '../../helpers/apigw-event';
 
 const BASE = '/api/v1';
@@ -382,14 +378,7 @@ describe('public endpoints', () => {
 describe('metering', () => {
   it('serves exactly twenty of fifty parallel calls on a key with twenty calls left, the rest 429', async () => {
     const key = (await env.keyStore.create({ plan: 'free' })).key;
-    const client = createDynamoClient({ endpoint: env.dynalite.endpoint });
-    await client.send(
-      new PutItemCommand({
-        TableName: USAGE_TABLE,
-        Item: { key_hash: { S: hashKey(key) }, month: { S: monthKey(new Date()) }, used: { N: '480' } },
-      }),
-    );
-    client.destroy();
+    await setMonthlyUsage(env, key, 480);
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => env.get(`${BASE}/providers?vertical=glp1&limit=1`, bearer(key))),
     );

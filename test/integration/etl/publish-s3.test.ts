@@ -9,6 +9,27 @@ import { S3ObjectStore } from '../../../lambdas/storage/object-store';
 import { type S3rverHandle, startS3rver } from '../../helpers/s3rver';
 import { currentOf, expectSnapshotComplete, REPO_ROOT } from './helpers';
 
+/** Runs the ETL CLI in-process against an S3 endpoint and captures what it prints. */
+async function runCliCapturing(
+  args: string[],
+  endpoint: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    stderrIsTty: false,
+    env: { PF_S3_ENDPOINT: endpoint },
+    cwd: REPO_ROOT,
+  });
+  return { code, stdout, stderr };
+}
+
 describe('publishing to S3 (s3rver, real S3 client)', () => {
   let s3: S3rverHandle;
 
@@ -105,26 +126,14 @@ describe('publishing to S3 (s3rver, real S3 client)', () => {
       `s3://${s3.bucket}/inputs/feed/`,
       '--json',
     ];
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(args, {
-      stdout: (t) => {
-        stdout += t;
-      },
-      stderr: (t) => {
-        stderr += t;
-      },
-      stderrIsTty: false,
-      env: { PF_S3_ENDPOINT: s3.endpoint },
-      cwd: REPO_ROOT,
-    });
+    const { code, stdout, stderr } = await runCliCapturing(args, s3.endpoint);
     expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
     const summary = JSON.parse(stdout);
     expect(summary.counts).toMatchObject({ identity: 914, tracked: 340 });
     const { pointer } = await currentOf(new S3ObjectStore(s3.client, s3.bucket, 'from-s3'));
     expect(pointer.snapshot_id).toBe(summary.snapshot_id);
 
-    const missing = await runCli(
+    const missing = await runCliCapturing(
       [
         'build',
         '--bucket',
@@ -136,17 +145,9 @@ describe('publishing to S3 (s3rver, real S3 client)', () => {
         '--nucc',
         `s3://${s3.bucket}/inputs/nucc.csv`,
       ],
-      {
-        stdout: () => {},
-        stderr: (t) => {
-          stderr = t;
-        },
-        stderrIsTty: false,
-        env: { PF_S3_ENDPOINT: s3.endpoint },
-        cwd: REPO_ROOT,
-      },
+      s3.endpoint,
     );
-    expect(missing).toBe(1);
-    expect(stderr).toContain(`s3://${s3.bucket}/inputs/none.csv: no such object`);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`s3://${s3.bucket}/inputs/none.csv: no such object`);
   });
 });
