@@ -32,6 +32,13 @@ export const ENV = {
   port: 'PORT',
   /** `1` turns on the benchmark's in-memory ceiling route in the LOCAL server only (never in the Lambda). */
   benchCeiling: 'PF_BENCH_CEILING',
+  /**
+   * The API process's memory budget in MB: DuckDB's limit and the identity indexes kept in memory are sized from it
+   * (lambdas/handlers/memory-budget.ts). Default: 85% of the Lambda's memory size, or 384 locally.
+   */
+  memoryBudgetMb: 'PF_MEMORY_BUDGET_MB',
+  /** Set by the Lambda runtime: the function's memory size in MB. */
+  lambdaMemoryMb: 'AWS_LAMBDA_FUNCTION_MEMORY_SIZE',
   /** debug | info | warn | error. Default info. */
   logLevel: 'PF_LOG_LEVEL',
   awsRegion: 'AWS_REGION',

@@ -11,6 +11,7 @@
  * snapshots/<id>/manifest.json                             written after every other object of the snapshot
  * snapshots/<id>/vertical/<boundary>/vertical=<v>/state=<ST>/data.parquet
  * snapshots/<id>/identity/classification=<key>/data.parquet
+ * snapshots/<id>/identity-index/classification=<key>/index.bin   the partition's serving index (below)
  * snapshots/<id>/taxonomy/taxonomy.parquet
  * snapshots/<id>/static/coverage.json | sample.json | sample.csv | openapi.json
  * snapshots/<id>/rejects/rejects.csv
@@ -25,10 +26,15 @@
  * `class_rep` flag marks the one row per NPI that answers a classification-name query (the primary code when it
  * is in the classification, else the lowest slot), so neither query shape needs a de-duplication at read time.
  * Rows are sorted by `taxonomy_code, state, npi` so that DuckDB's row-group statistics prune code and state filters.
+ *
+ * Identity serving index: for each identity partition, the same rows in a binary file that answers any identity
+ * query (code or classification, state, city, limit, offset) in O(limit) with an exact total, read by the API with
+ * positional reads or from memory, without DuckDB (format: `platform/identity-index/format.ts`).
  */
 import type { PublishBoundary, Vertical } from './constants';
 
-export const LAYOUT_VERSION = 1 as const;
+/** 2: identity partitions carry a serving index (`identity_index` objects). */
+export const LAYOUT_VERSION = 2 as const;
 
 export const POINTER_KEY = 'current.json' as const;
 export const PUBLIC_KEYS = {
@@ -102,6 +108,11 @@ export function identityPartitionKey(snapshotId: string, classificationKeyValue:
   return `${snapshotPrefix(snapshotId)}identity/classification=${key}/data.parquet`;
 }
 
+export function identityIndexKey(snapshotId: string, classificationKeyValue: string): string {
+  const key = assertSegment(classificationKeyValue, CLASSIFICATION_KEY_PATTERN, 'classification key');
+  return `${snapshotPrefix(snapshotId)}identity-index/classification=${key}/index.bin`;
+}
+
 export function taxonomyKey(snapshotId: string): string {
   return `${snapshotPrefix(snapshotId)}taxonomy/taxonomy.parquet`;
 }
@@ -131,7 +142,14 @@ export interface SnapshotPointer {
   published_at: string;
 }
 
-export const MANIFEST_OBJECT_KINDS = ['vertical', 'identity', 'taxonomy', 'static', 'rejects'] as const;
+export const MANIFEST_OBJECT_KINDS = [
+  'vertical',
+  'identity',
+  'identity_index',
+  'taxonomy',
+  'static',
+  'rejects',
+] as const;
 export type ManifestObjectKind = (typeof MANIFEST_OBJECT_KINDS)[number];
 
 /** One object of a snapshot, as listed in its manifest. */
@@ -146,7 +164,7 @@ export interface ManifestObject {
   boundary?: PublishBoundary;
   vertical?: Vertical;
   state?: string | null;
-  /** Identity partitions. */
+  /** Identity partitions and their serving indexes. */
   classification_key?: string;
 }
 

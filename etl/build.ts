@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
+  identityIndexKey,
   identityPartitionKey,
   type ManifestObject,
   PUBLIC_KEYS,
@@ -30,6 +31,7 @@ import { computeCoverage, computeIdentityLayer, computeSample } from './coverage
 import { displayPath, readCsvHeader, requireColumns } from './csv-read';
 import { appendRows, createTable, openEtlDuckDb, queryRows, sqlPath } from './duck';
 import { EtlInputError, SimulatedFailure } from './errors';
+import { writeIdentityIndexFiles } from './identity-index-out';
 import {
   loadVerticalTable,
   type VerticalFile,
@@ -247,7 +249,12 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     if (current) {
       // Identity, taxonomy and screening objects of the current snapshot, downloaded for re-upload and reuse.
       const wanted = current.manifest.objects.filter(
-        (o) => o.kind === 'identity' || o.kind === 'taxonomy' || o.kind === 'vertical' || o.key.includes('/screens/'),
+        (o) =>
+          o.kind === 'identity' ||
+          o.kind === 'identity_index' ||
+          o.kind === 'taxonomy' ||
+          o.kind === 'vertical' ||
+          o.key.includes('/screens/'),
       );
       for (const [i, object] of wanted.entries()) {
         const file = path.join(work, 'reuse', `${i}.parquet`);
@@ -384,7 +391,8 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         }
         const key = object.key.replace(snapshotPrefix(current.pointer.snapshot_id), snapshotPrefix(snapshotId));
         const { key: _old, bytes: _b, sha256: _s, ...meta } = object;
-        uploads.push({ key, file, contentType: CONTENT_TYPES.parquet, meta });
+        const contentType = object.kind === 'identity_index' ? CONTENT_TYPES.binary : CONTENT_TYPES.parquet;
+        uploads.push({ key, file, contentType, meta });
         if (object.kind === 'identity') identityFiles.push(file);
       }
       taxonomyRows = current.manifest.counts.taxonomies;
@@ -405,6 +413,20 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         });
       }
       identityFiles = written.map((w) => w.file);
+      const indexes = await writeIdentityIndexFiles(
+        connection,
+        path.join(out, 'identity-index'),
+        classificationKeys,
+        (done, total) => progress('parquet', { file: 'identity index', rows: done, percent: (100 * done) / total }),
+      );
+      for (const w of indexes) {
+        uploads.push({
+          key: identityIndexKey(snapshotId, w.classification_key),
+          file: w.file,
+          contentType: CONTENT_TYPES.binary,
+          meta: { kind: 'identity_index', rows: w.rows, classification_key: w.classification_key },
+        });
+      }
       const taxonomy = await writeTaxonomyFile(connection, path.join(out, 'taxonomy.parquet'));
       taxonomyRows = taxonomy.rows;
       uploads.push({

@@ -23,6 +23,7 @@ export const CONTENT_TYPES = {
   parquet: 'application/vnd.apache.parquet',
   json: 'application/json',
   csv: 'text/csv; charset=utf-8',
+  binary: 'application/octet-stream',
 } as const;
 
 /** Uploads run this many at a time (S3 latency dominates small partitions). */

@@ -7,6 +7,7 @@ import { ENV } from '../../data-contracts/env';
 import { type AccessConfig, ConfigError, loadAccessConfig } from '../access/config';
 import { LOG_LEVELS, type LogLevel } from '../shared/logger';
 import { DEFAULT_POINTER_TTL_SECONDS } from '../storage/snapshot-cache';
+import { defaultBudgetMb, type MemoryPlan, MIN_BUDGET_MB, planMemory } from './memory-budget';
 
 /** Where snapshots are read from. */
 export type DataStoreConfig =
@@ -21,6 +22,8 @@ export interface ApiConfig {
   pointerTtlSeconds: number;
   access: AccessConfig;
   logLevel: LogLevel;
+  /** The process's memory budget and its shares. */
+  memory: MemoryPlan;
 }
 
 /** Defaults of {@link loadConfig}, resolved by the entry point. */
@@ -78,5 +81,22 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): ApiConfig {
     pointerTtlSeconds,
     access,
     logLevel: level as LogLevel,
+    memory: planMemory(readBudgetMb(read(ENV.memoryBudgetMb), read(ENV.lambdaMemoryMb))),
   };
+}
+
+function readBudgetMb(budget: string | undefined, lambdaMemory: string | undefined): number {
+  if (budget !== undefined) {
+    if (!/^[0-9]+$/.test(budget) || Number(budget) < MIN_BUDGET_MB) {
+      throw new ConfigError(
+        `${ENV.memoryBudgetMb} must be a whole number of MB of at least ${MIN_BUDGET_MB}, got ${budget}`,
+      );
+    }
+    return Number(budget);
+  }
+  const lambdaMb = lambdaMemory === undefined ? undefined : Number(lambdaMemory);
+  if (lambdaMb !== undefined && !(Number.isInteger(lambdaMb) && lambdaMb > 0)) {
+    throw new ConfigError(`${ENV.lambdaMemoryMb} must be a whole number of MB, got ${lambdaMemory}`);
+  }
+  return Math.max(MIN_BUDGET_MB, defaultBudgetMb(lambdaMb));
 }

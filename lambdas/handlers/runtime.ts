@@ -8,6 +8,7 @@ import { createDynamoClient } from '../access/dynamo';
 import { DynamoMeter } from '../access/metering';
 import type { CoreDeps, KeyLookup, Meter } from '../core/ports';
 import { type AppOptions, createApp } from '../http/app';
+import { IdentityPartitions } from '../query/identity-partitions';
 import { createSnapshotSource } from '../query/provider-queries';
 import { closeSnapshotTables, openSnapshotTables, type SnapshotTables } from '../query/snapshot-tables';
 import type { Logger } from '../shared/logger';
@@ -15,6 +16,7 @@ import { createDuckDb, type DuckDb, type DuckDbOptions } from '../storage/duckdb
 import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../storage/object-store';
 import { SnapshotCache } from '../storage/snapshot-cache';
 import type { ApiConfig, DataStoreConfig } from './config';
+import type { MemoryPlan } from './memory-budget';
 
 /** The resolved DynamoDB tables (a deployment's, or the local dynalite's). */
 export interface TablesConfig {
@@ -33,6 +35,8 @@ export interface RuntimeOptions {
   meterTimeoutMs: number;
   keyCacheSeconds: number;
   logger: Logger;
+  /** The process's memory budget: DuckDB's limit and the identity indexes kept in memory. */
+  memory: MemoryPlan;
   app?: AppOptions;
   duckdb?: Omit<DuckDbOptions, 'allowedDirectory'>;
   /** Overrides for tests: a clock for the pointer TTL, or other key/meter implementations. */
@@ -47,6 +51,7 @@ export interface ApiRuntime {
   deps: CoreDeps;
   snapshots: SnapshotCache<SnapshotTables>;
   db: DuckDb;
+  identity: IdentityPartitions;
   close(): Promise<void>;
 }
 
@@ -60,6 +65,7 @@ export function runtimeOptionsFrom(config: ApiConfig, tables: TablesConfig, logg
     meterTimeoutMs: config.access.meterTimeoutMs,
     keyCacheSeconds: config.access.keyCacheSeconds,
     logger,
+    memory: config.memory,
   };
 }
 
@@ -80,12 +86,20 @@ export function createObjectStore(config: DataStoreConfig): ObjectStore {
  */
 export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRuntime> {
   const store = 'kind' in options.store ? createObjectStore(options.store) : options.store;
-  const db = await createDuckDb({ ...options.duckdb, allowedDirectory: options.cacheDir });
+  const db = await createDuckDb({
+    memoryLimit: `${options.memory.duckdbMb}MB`,
+    ...options.duckdb,
+    allowedDirectory: options.cacheDir,
+  });
+  const identity = new IdentityPartitions({
+    residentBytes: options.memory.identityResidentBytes,
+    logger: options.logger,
+  });
   const snapshots = new SnapshotCache<SnapshotTables>({
     store,
     cacheDir: options.cacheDir,
     pointerTtlMs: options.pointerTtlSeconds * 1000,
-    open: (files) => openSnapshotTables(files, db),
+    open: (files) => openSnapshotTables(files, db, identity),
     close: (tables) => closeSnapshotTables(tables),
     logger: options.logger,
     ...(options.nowMs ? { nowMs: options.nowMs } : {}),
@@ -119,6 +133,7 @@ export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRunt
     deps,
     snapshots,
     db,
+    identity,
     async close() {
       await snapshots.close();
       db.close();

@@ -18,6 +18,8 @@ import { loadConfig } from '../handlers/config';
 import { createApiRuntime, createObjectStore, runtimeOptionsFrom, type TablesConfig } from '../handlers/runtime';
 import { serveNode } from '../http/node-adapter';
 import { createJsonLogger } from '../shared/logger';
+import type { ObjectStore } from '../storage/object-store';
+import { readCurrentSnapshot } from '../storage/snapshot-pointer';
 import { startLocalDynamo } from './dynamo-local';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -35,9 +37,12 @@ async function main(): Promise<void> {
   const logger = createJsonLogger({ level: config.logLevel, write: (line) => process.stderr.write(`${line}\n`) });
 
   const store = createObjectStore(config.store);
-  if (config.store.kind === 'folder' && (await store.head(POINTER_KEY)) === null) {
-    say(`No snapshot in ${config.store.dir}: building the demo snapshot (first start only)...`);
-    await buildDemoSnapshot(config.store.dir);
+  if (config.store.kind === 'folder') {
+    const why = await unusableSnapshot(store);
+    if (why !== null) {
+      say(`${why} in ${config.store.dir}: building the demo snapshot...`);
+      await buildDemoSnapshot(config.store.dir);
+    }
   }
 
   // The embedded DynamoDB only when no deployment's tables are configured.
@@ -84,6 +89,18 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Why the local store has no snapshot this code can serve, or null when it has one. */
+async function unusableSnapshot(store: ObjectStore): Promise<string | null> {
+  if ((await store.head(POINTER_KEY)) === null) return 'No snapshot';
+  try {
+    await readCurrentSnapshot(store);
+    return null;
+  } catch (err) {
+    // An older layout (say, before identity serving indexes) or a damaged manifest: the demo is rebuilt.
+    return `The current snapshot cannot be served (${err instanceof Error ? err.message : String(err)})`;
+  }
 }
 
 function parsePort(raw: string | undefined): number {

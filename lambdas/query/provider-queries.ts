@@ -1,18 +1,17 @@
 /**
- * Typed queries to rows, over one pinned snapshot, all served from memory: the identity layer from its partition's
- * columnar store and index (`identity-index.ts`, read once with DuckDB on the partition's first query); the small
- * vertical layer through typed filters over the arrays that `snapshot-tables.ts` loaded with SQL when the snapshot
- * became current.
+ * Typed queries to rows, over one pinned snapshot: the identity layer from its partition's serving index
+ * (`identity-partitions.ts`: a few positional reads of the ETL's precomputed lists, or the same reads in memory);
+ * the small vertical layer through typed filters over the arrays that `snapshot-tables.ts` loaded with SQL when the
+ * snapshot became current.
  *
- * Every value from a request is compared in JS; no request runs SQL. The load statements are assembled only from
- * fixed fragments, the contract's column lists and file paths that the snapshot cache made from the manifest's
- * allow-list.
+ * Every value from a request is compared in JS or looked up in the index; no request runs SQL. The load statements
+ * are assembled only from fixed fragments, the contract's column lists and file paths that the snapshot cache made
+ * from the manifest's allow-list.
  */
 import { LIVE_VERTICALS, type PublishBoundary, VERTICAL_STATUS } from '../../data-contracts/constants';
 import { staticKey } from '../../data-contracts/layout';
 import type { IdentityRow, VerticalRow } from '../../data-contracts/rows';
 import type { SnapshotCache } from '../storage/snapshot-cache';
-import { identityRows, scanIdentityIndex } from './identity-index';
 import type { SnapshotTables, VerticalLayer } from './snapshot-tables';
 import type {
   IdentityListQuery,
@@ -104,21 +103,17 @@ export class SnapshotProviderData implements ProviderData {
     const partition = this.tables.identityPartitions.get(resolution.classificationKey);
     if (partition === undefined) return { total: 0, rows: [] };
     const { files } = this.tables;
-    // One pass over the partition's index gives the total and the page's rows, built from its columns.
     return this.tables.identity.use(
       partition.key,
-      partition.rows,
       () => files.localPath(partition.key),
-      (index) => {
-        const { total, rowids } = scanIdentityIndex(index, {
+      (reader) =>
+        reader.query({
           code: resolution.kind === 'code' ? resolution.code : null,
           state: query.state,
           city: query.city,
           limit: query.limit,
           offset: query.offset,
-        });
-        return { total, rows: identityRows(index, rowids) };
-      },
+        }),
     );
   }
 
@@ -129,8 +124,7 @@ export class SnapshotProviderData implements ProviderData {
 
 /**
  * The core's {@link SnapshotSource} over a {@link SnapshotCache} of {@link SnapshotTables}: each unit of work
- * pins one snapshot and releases it afterwards. `_db` is unused (no request runs SQL: the snapshot's tables were
- * loaded with it) and kept for the callers' signature.
+ * pins one snapshot and releases it afterwards.
  */
 export function createSnapshotSource(cache: SnapshotCache<SnapshotTables>): SnapshotSource {
   return {

@@ -5,15 +5,16 @@
  *   queries are then typed filters over memory (a DuckDB round trip costs 3 to 10 ms per query on 2 vCPUs,
  *   the in-memory filter well under 1 ms, see test/bench/api-bench.ts);
  * - the NUCC taxonomy map in JS maps, so a taxonomy parameter resolves without a query;
- * - the identity partitions by classification key, each read once with DuckDB into a JS columnar store with its
- *   filter index on the first query that needs it, within a row budget (`identity-index.ts`).
+ * - the identity partitions by classification key: each partition's serving index (written by the ETL) is opened on
+ *   its first query and read without DuckDB, from its local file or from memory within the process's budget
+ *   (`identity-partitions.ts`).
  */
 import { LIVE_VERTICALS, type PublishBoundary } from '../../data-contracts/constants';
-import { UNMAPPED_CLASSIFICATION_KEY, VERTICAL_TABLE } from '../../data-contracts/layout';
+import { snapshotPrefix, UNMAPPED_CLASSIFICATION_KEY, VERTICAL_TABLE } from '../../data-contracts/layout';
 import type { VerticalRow } from '../../data-contracts/rows';
 import { type DuckDb, sqlIdentifier, sqlStringLiteral } from '../storage/duckdb';
 import type { SnapshotFiles } from '../storage/snapshot-cache';
-import { IdentityPartitionCache } from './identity-index';
+import type { IdentityPartitions } from './identity-partitions';
 import type { TaxonomyResolution } from './types';
 
 /** A NUCC code: 10 characters, digits and capital letters (compared upper-cased). */
@@ -39,23 +40,17 @@ export interface VerticalLayer {
 export interface SnapshotTables {
   readonly files: SnapshotFiles;
   readonly vertical: Record<PublishBoundary, VerticalLayer>;
-  /** Identity partition (manifest object key and row count) per classification key. */
+  /** Identity partition (the manifest key of its serving index, and its rows) per classification key. */
   readonly identityPartitions: ReadonlyMap<string, IdentityPartition>;
-  /** The identity partitions loaded so far, within the row budget. */
-  readonly identity: IdentityPartitionCache;
+  /** The process's open identity indexes (shared by every snapshot). */
+  readonly identity: IdentityPartitions;
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
 }
 
-/** One identity partition of the manifest. */
+/** One identity partition of the manifest: the key of its serving index. */
 export interface IdentityPartition {
   readonly key: string;
   readonly rows: number;
-}
-
-/** Options of {@link openSnapshotTables}. */
-export interface SnapshotTablesOptions {
-  /** Identity rows kept loaded in memory at most. Default `DEFAULT_IDENTITY_ROW_BUDGET` (1,000,000). */
-  identityRowBudget?: number;
 }
 
 interface TaxonomyEntry {
@@ -71,7 +66,7 @@ export const VERTICAL_COLUMNS = Object.keys(VERTICAL_TABLE) as (keyof typeof VER
 export async function openSnapshotTables(
   files: SnapshotFiles,
   db: DuckDb,
-  options: SnapshotTablesOptions = {},
+  identity: IdentityPartitions,
 ): Promise<SnapshotTables> {
   // One read serves both boundaries: a `tracked` partition holds every record of its vertical and state, the
   // `verified` one the verified subset of the same rows (etl/parquet-out.ts), so the verified layer is the tracked
@@ -93,7 +88,7 @@ export async function openSnapshotTables(
 
   const taxonomy = await loadTaxonomy(files, db);
   const identityPartitions = new Map<string, IdentityPartition>();
-  for (const object of files.objectsOf('identity')) {
+  for (const object of files.objectsOf('identity_index')) {
     if (object.classification_key) {
       identityPartitions.set(object.classification_key, { key: object.key, rows: object.rows ?? 0 });
     }
@@ -102,20 +97,14 @@ export async function openSnapshotTables(
     files,
     vertical,
     identityPartitions,
-    identity: new IdentityPartitionCache(
-      db,
-      options.identityRowBudget === undefined ? {} : { rowBudget: options.identityRowBudget },
-    ),
+    identity,
     resolveTaxonomy: (value) => resolveTaxonomy(value, taxonomy),
   };
 }
 
-/**
- * Releases a snapshot's state once no request holds it: forgets its identity partitions (all of it is JS memory
- * and goes with the last reference).
- */
+/** Releases a snapshot's state once no request holds it: closes its identity indexes. */
 export async function closeSnapshotTables(tables: SnapshotTables): Promise<void> {
-  tables.identity.clear();
+  tables.identity.forget(snapshotPrefix(tables.files.id));
 }
 
 /** Reads the vertical partitions' rows, each cast to the contract's types, frozen, in list order. */

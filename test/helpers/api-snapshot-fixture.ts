@@ -5,13 +5,14 @@
  * a code unknown to NUCC. The integration suites also run on the real ETL output when it is available.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { flattenProvider, PAID_PROVIDER_CSV_COLUMNS, toCsv } from '../../data-contracts/csv';
 import {
   classificationKey,
   IDENTITY_TABLE,
+  identityIndexKey,
   identityPartitionKey,
   LAYOUT_VERSION,
   type ManifestObject,
@@ -28,6 +29,8 @@ import {
 import { type IdentityRow, providerFromRow, type VerticalRow } from '../../data-contracts/rows';
 import { createDuckDb, type DuckDb, sqlIdentifier, sqlStringLiteral } from '../../lambdas/storage/duckdb';
 import type { ObjectStore } from '../../lambdas/storage/object-store';
+import type { IdentityIndexRow } from '../../platform/identity-index/format';
+import { IdentityIndexWriter } from '../../platform/identity-index/writer';
 
 const base = (over: Partial<VerticalRow>): VerticalRow => ({
   entity_id: 'x',
@@ -327,6 +330,19 @@ export async function publishFixtureSnapshot(options: FixtureOptions): Promise<s
       const file = path.join(work, `i-${key}.parquet`);
       await writeParquet(db, IDENTITY_TABLE, rows, file, 'taxonomy_code, state, npi');
       await put(identityPartitionKey(id, key), file, 'identity', { rows: rows.length, classification_key: key });
+      const writer = new IdentityIndexWriter(key);
+      const ordered = [...rows].sort((a, b) =>
+        a.taxonomy_code === b.taxonomy_code
+          ? String(a.npi).localeCompare(String(b.npi))
+          : String(a.taxonomy_code).localeCompare(String(b.taxonomy_code)),
+      );
+      for (const r of ordered) writer.add(r as unknown as IdentityIndexRow);
+      const indexFile = path.join(work, `i-${key}.idx`);
+      await writeFile(indexFile, writer.finish());
+      await put(identityIndexKey(id, key), indexFile, 'identity_index', {
+        rows: rows.length,
+        classification_key: key,
+      });
     }
     const taxFile = path.join(work, 'taxonomy.parquet');
     await writeParquet(db, TAXONOMY_TABLE, FIXTURE_TAXONOMY, taxFile, 'code');

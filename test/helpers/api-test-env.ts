@@ -12,6 +12,7 @@ import { demoBuildInputs } from '../../etl/demo-inputs';
 import { hashKey, KeyStore } from '../../lambdas/access/api-keys';
 import { createDynamoClient, ensureTables } from '../../lambdas/access/dynamo';
 import { monthKey } from '../../lambdas/access/quota';
+import { LOCAL_BUDGET_MB, planMemory } from '../../lambdas/handlers/memory-budget';
 import { type ApiRuntime, createApiRuntime } from '../../lambdas/handlers/runtime';
 import { createLambdaHandler, type LambdaHandler } from '../../lambdas/http/lambda-adapter';
 import { type NodeServer, serveNode } from '../../lambdas/http/node-adapter';
@@ -89,6 +90,7 @@ export async function startApiTestEnv(options: ApiTestEnvOptions): Promise<ApiTe
     meterTimeoutMs: options.meterTimeoutMs ?? 250,
     keyCacheSeconds: options.keyCacheSeconds ?? 5,
     logger: createJsonLogger({ level: 'debug', write: (line) => logs.push(line) }),
+    memory: planMemory(LOCAL_BUDGET_MB),
     nowMs: () => Date.now() + offsetMs,
   });
   const server = await serveNode(runtime.app, { port: 0 });

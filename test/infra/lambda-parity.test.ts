@@ -11,6 +11,7 @@ import path from 'node:path';
 import { ENV } from '../../data-contracts/env';
 import { KeyStore } from '../../lambdas/access/api-keys';
 import { createDynamoClient, ensureTables } from '../../lambdas/access/dynamo';
+import { LOCAL_BUDGET_MB, planMemory } from '../../lambdas/handlers/memory-budget';
 import { type ApiRuntime, createApiRuntime } from '../../lambdas/handlers/runtime';
 import { type NodeServer, serveNode } from '../../lambdas/http/node-adapter';
 import { silentLogger } from '../../lambdas/shared/logger';
@@ -98,6 +99,7 @@ beforeAll(async () => {
     tables: { keysTable: KEYS, usageTable: USAGE, endpoint: dynalite.endpoint },
     meterTimeoutMs: 1000,
     keyCacheSeconds: 5,
+    memory: planMemory(LOCAL_BUDGET_MB),
     logger: silentLogger,
   });
   server = await serveNode(runtime.app, { port: 0 });

@@ -1,0 +1,96 @@
+/**
+ * The identity serving indexes (platform/identity-index): one file per classification key, from the same
+ * `identity` table as the Parquet partitions, so both hold the same rows. Each partition's rows stream out of
+ * DuckDB chunk by chunk in (taxonomy_code, npi) order into the writer; only one partition is in JS memory at a time.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { IdentityIndexRow } from '../platform/identity-index/format';
+import { IdentityIndexWriter } from '../platform/identity-index/writer';
+import { sqlIdent } from './duck';
+
+/** The writer's columns, in this order in the query. */
+const COLUMNS = [
+  'npi',
+  'name',
+  'taxonomy_code',
+  'taxonomy_display',
+  'city',
+  'state',
+  'checked_at',
+  'is_primary',
+  'class_rep',
+  'oig_excluded',
+  'oig_type',
+  'oig_date',
+  'oig_checked_at',
+] as const satisfies readonly (keyof IdentityIndexRow)[];
+
+export interface WrittenIndex {
+  file: string;
+  rows: number;
+  classification_key: string;
+}
+
+/** Writes the serving index of every classification key into `outDir`. */
+export async function writeIdentityIndexFiles(
+  connection: DuckDBConnection,
+  outDir: string,
+  keys: readonly string[],
+  onFile?: (done: number, total: number) => void,
+): Promise<WrittenIndex[]> {
+  await mkdir(outDir, { recursive: true });
+  const select = COLUMNS.map(sqlIdent).join(', ');
+  const out: WrittenIndex[] = [];
+  for (const [i, key] of keys.entries()) {
+    const writer = new IdentityIndexWriter(key);
+    const prepared = await connection.prepare(
+      `SELECT ${select} FROM identity WHERE classification_key = $1 ORDER BY taxonomy_code, npi`,
+    );
+    let rows = 0;
+    try {
+      prepared.bind([key]);
+      const result = await prepared.stream();
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (chunk === null || chunk.rowCount === 0) break;
+        const vectors = COLUMNS.map((_, c) => chunk.getColumnVector(c));
+        for (let r = 0; r < chunk.rowCount; r += 1) {
+          const cell = (c: number) => vectors[c]?.getItem(r) ?? null;
+          const text = (c: number) => {
+            const v = cell(c);
+            return v === null ? null : String(v);
+          };
+          const flag = (c: number) => {
+            const v = cell(c);
+            return v === null ? null : v === true;
+          };
+          writer.add({
+            npi: String(cell(0)),
+            name: text(1),
+            taxonomy_code: String(cell(2)),
+            taxonomy_display: text(3),
+            city: text(4),
+            state: text(5),
+            checked_at: text(6),
+            is_primary: flag(7),
+            class_rep: flag(8),
+            oig_excluded: flag(9),
+            oig_type: text(10),
+            oig_date: text(11),
+            oig_checked_at: text(12),
+          });
+          rows += 1;
+        }
+      }
+    } finally {
+      prepared.destroySync();
+    }
+    const file = path.join(outDir, `${i}.idx`);
+    await writeFile(file, writer.finish());
+    out.push({ file, rows, classification_key: key });
+    onFile?.(i + 1, keys.length);
+  }
+  return out;
+}

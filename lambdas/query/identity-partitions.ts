@@ -1,0 +1,159 @@
+/**
+ * The process's identity serving indexes (platform/identity-index), one per identity partition, within a memory
+ * budget that does not depend on the data's size.
+ *
+ * - A partition's index is opened on its first query (the local file first fetched by the snapshot cache;
+ *   concurrent first queries share one open) and answers AT ONCE from the file with positional reads: no query ever
+ *   waits for a partition to load, and none can fail for lack of memory.
+ * - In the background the whole file is read into memory when it fits in `residentBytes` (least recently used
+ *   partitions first out); the reader then switches to the in-memory bytes. A partition that would push others out
+ *   is loaded only from its second use on, so a one-off query cannot flush the hot set.
+ * - Loads reserve their bytes before reading, so the resident bytes never pass the budget, however many loads run.
+ *
+ * One cache serves every snapshot of the process (its keys hold the snapshot id), so the budget is the process's
+ * even while an old snapshot drains; `forget` closes a snapshot's partitions when it is released.
+ */
+import { readFile } from 'node:fs/promises';
+import { BufferSource, FileSource } from '../../platform/identity-index/byte-source';
+import { IdentityIndexReader } from '../../platform/identity-index/reader';
+import { InFlight } from '../../platform/in-flight';
+import { type Logger, silentLogger } from '../shared/logger';
+
+export interface IdentityPartitionsOptions {
+  /** Bytes of index files held in memory at most. 0 keeps every partition on disk. */
+  residentBytes: number;
+  /** Index files kept open at most (a file descriptor and a few decoded strings each). Default 512. */
+  maxOpenFiles?: number;
+  logger?: Logger;
+}
+
+interface Handle {
+  readonly key: string;
+  readonly path: string;
+  readonly file: FileSource;
+  readonly reader: IdentityIndexReader;
+  readonly bytes: number;
+  state: 'disk' | 'loading' | 'resident';
+  uses: number;
+  refs: number;
+}
+
+export class IdentityPartitions {
+  /** Open partitions, least recently used first. */
+  private readonly handles = new Map<string, Handle>();
+  private readonly opening = new InFlight<string, Handle>();
+  private readonly residentBytes: number;
+  private readonly maxOpenFiles: number;
+  private readonly logger: Logger;
+  /** Bytes of resident and loading partitions. */
+  private reserved = 0;
+
+  constructor(options: IdentityPartitionsOptions) {
+    this.residentBytes = Math.max(0, options.residentBytes);
+    this.maxOpenFiles = Math.max(1, options.maxOpenFiles ?? 512);
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /**
+   * Runs `work` over the reader of partition `key`, whose local file `file()` gives (downloading it if needed).
+   * @example await partitions.use(key, () => files.localPath(key), (reader) => reader.query(q))
+   */
+  async use<T>(key: string, file: () => Promise<string>, work: (reader: IdentityIndexReader) => T): Promise<T> {
+    const handle = this.handles.get(key) ?? (await this.opening.run(key, () => this.open(key, file)));
+    this.handles.delete(key);
+    this.handles.set(key, handle);
+    handle.uses += 1;
+    handle.refs += 1;
+    try {
+      this.promote(handle);
+      return work(handle.reader);
+    } finally {
+      handle.refs -= 1;
+    }
+  }
+
+  /** Closes the partitions whose key starts with `prefix` (a released snapshot's). */
+  forget(prefix: string): void {
+    for (const handle of [...this.handles.values()]) {
+      if (handle.key.startsWith(prefix)) this.close(handle);
+    }
+  }
+
+  /** What is open and what is in memory, for tests and logs. */
+  stats(): { open: string[]; resident: string[]; loading: string[]; residentBytes: number } {
+    const of = (state: Handle['state']) =>
+      [...this.handles.values()].filter((h) => h.state === state).map((h) => h.key);
+    return {
+      open: [...this.handles.keys()],
+      resident: of('resident'),
+      loading: of('loading'),
+      residentBytes: this.reserved,
+    };
+  }
+
+  private async open(key: string, file: () => Promise<string>): Promise<Handle> {
+    const path = await file();
+    const source = new FileSource(path);
+    let reader: IdentityIndexReader;
+    try {
+      reader = IdentityIndexReader.open(source);
+    } catch (err) {
+      source.close();
+      throw new Error(`identity index ${key} is unreadable`, { cause: err });
+    }
+    const handle: Handle = { key, path, file: source, reader, bytes: source.size, state: 'disk', uses: 0, refs: 0 };
+    this.handles.set(key, handle);
+    this.trimOpenFiles();
+    return handle;
+  }
+
+  /** Starts reading the partition into memory when the budget allows (see the module comment). */
+  private promote(handle: Handle): void {
+    if (handle.state !== 'disk' || handle.bytes > this.residentBytes) return;
+    const free = () => this.residentBytes - this.reserved;
+    if (free() < handle.bytes) {
+      if (handle.uses < 2) return;
+      for (const other of this.handles.values()) {
+        if (free() >= handle.bytes) break;
+        if (other !== handle && other.state === 'resident') this.demote(other);
+      }
+      if (free() < handle.bytes) return;
+    }
+    handle.state = 'loading';
+    this.reserved += handle.bytes;
+    readFile(handle.path).then(
+      (bytes) => {
+        if (handle.state !== 'loading') return; // closed meanwhile: its reservation is already returned
+        handle.reader.source = new BufferSource(bytes);
+        handle.state = 'resident';
+      },
+      (err: unknown) => {
+        if (handle.state !== 'loading') return;
+        handle.state = 'disk';
+        this.reserved -= handle.bytes;
+        this.logger.warn('identity_index_load_failed', { key: handle.key, error: String(err) });
+      },
+    );
+  }
+
+  /** Back to positional reads; the bytes go with the last reference. */
+  private demote(handle: Handle): void {
+    if (handle.state === 'disk') return;
+    handle.reader.source = handle.file;
+    this.reserved -= handle.bytes;
+    handle.state = 'disk';
+  }
+
+  private close(handle: Handle): void {
+    this.demote(handle);
+    this.handles.delete(handle.key);
+    handle.file.close();
+  }
+
+  private trimOpenFiles(): void {
+    for (const handle of this.handles.values()) {
+      if (this.handles.size <= this.maxOpenFiles) return;
+      if (handle.refs === 0) this.close(handle);
+    }
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The identity serving index: one binary file per identity partition (one NUCC classification), written by the
+ * ETL next to the partition's Parquet and read by the API without DuckDB. It answers every identity query shape
+ * (a taxonomy code or a classification name, optionally a state and a city, any `limit` and `offset`) with an exact
+ * total and a page in O(limit): no scan, no sort, no count at request time.
+ *
+ * Layout (little-endian; sections 8-byte aligned; offsets are from the start of the file):
+ * ```
+ * 0    "PFIDX\0\0\1"                magic (8 bytes)
+ * 8    u32 H                        header length
+ * 12   header JSON (H bytes)        { version, classification_key, rows, rep_rows, sections: { name: [offset, length] } }
+ *      records      rows x 32 B     one record per (NPI, code) row, in (taxonomy_code, npi) order: see RECORD
+ *      names        UTF-8           the names, one after the other in record order
+ *      code_ranges  (codes+1) x 8 B per code id: first record, record count (a code's records are contiguous)
+ *      postings     u32 record numbers: every list in NPI order
+ *      directory    n x 20 B        (t, s, c, first posting, count), sorted by (t, s, c): see below
+ *      codes, states, cities, city_keys, dates      sorted string tables (id = position + 1, 0 = NULL)
+ *      displays     string table    the taxonomy display of code id i at position i (empty = NULL)
+ *      city_key_of  u32 per city    the city-key id of each city id (position id - 1)
+ *      oig          k x 20 B        the records whose oig_* cells are not "no match", sorted by record number
+ *      oig_strings  string table    the oig_type / oig_date / oig_checked_at values (unsorted)
+ * ```
+ * A string table is `u32 count`, `u32 end[count]` (cumulative byte ends), then the UTF-8 bytes. Sorted tables are
+ * in byte order, so a request value is found by binary search.
+ *
+ * Directory keys: `t` is a code id, or {@link REP_CODE} for the `class_rep` rows (a classification-name query);
+ * `s` a state id or {@link ANY}; `c` a city-key id (the lower-cased city, {@link cityKey}) or {@link ANY}. Lists
+ * exist for (t, s, ANY), (t, s, c), (t, ANY, c) and, for REP_CODE, also (REP_CODE, ANY, ANY); a code alone is its
+ * contiguous record range (`code_ranges`), already in NPI order. A key with no rows has no entry.
+ */
+
+export const IDENTITY_INDEX_MAGIC = Buffer.from('PFIDX\0\0\x01', 'latin1');
+export const IDENTITY_INDEX_VERSION = 1 as const;
+
+/** Directory `t` of the class_rep lists (classification-name queries); code ids start at 1. */
+export const REP_CODE = 0;
+/** Directory `s` or `c` meaning "any state" / "any city"; also the id of NULL in every string table. */
+export const ANY = 0;
+
+/** Bytes per record and the offsets of its fields. */
+export const RECORD = {
+  bytes: 32,
+  /** 10 ASCII digits. */
+  npi: 0,
+  /** bits 0-1 is_primary, bits 2-3 class_rep (0 false, 1 true, 2 NULL); bit 4: the record has an `oig` entry. */
+  flags: 10,
+  /** u32: start of the name in `names`. */
+  nameStart: 12,
+  /** u32: byte length of the name; 0 = NULL. */
+  nameLength: 16,
+  /** u32 code id. */
+  code: 20,
+  /** u32 city id. */
+  city: 24,
+  /** u16 state id. */
+  state: 28,
+  /** u16 checked_at id. */
+  date: 30,
+} as const;
+
+export const FLAG_OIG = 0x10;
+
+/** Bytes per directory entry: t, s, c, first posting, count (u32 each). */
+export const DIRECTORY_ENTRY_BYTES = 20;
+/** Bytes per oig entry: record u32, excluded u8 (0 false, 1 true, 2 NULL), 3 padding, type, date, checked_at ids. */
+export const OIG_ENTRY_BYTES = 20;
+
+export const SECTIONS = [
+  'records',
+  'names',
+  'code_ranges',
+  'postings',
+  'directory',
+  'codes',
+  'displays',
+  'states',
+  'cities',
+  'city_keys',
+  'city_key_of',
+  'dates',
+  'oig',
+  'oig_strings',
+] as const;
+export type SectionName = (typeof SECTIONS)[number];
+
+export interface IdentityIndexHeader {
+  version: typeof IDENTITY_INDEX_VERSION;
+  classification_key: string;
+  rows: number;
+  rep_rows: number;
+  sections: Record<SectionName, [offset: number, length: number]>;
+}
+
+/** One row of an identity partition as the index stores it (the IDENTITY_TABLE columns but classification_key). */
+export interface IdentityIndexRow {
+  npi: string;
+  name: string | null;
+  taxonomy_code: string;
+  taxonomy_display: string | null;
+  city: string | null;
+  state: string | null;
+  checked_at: string | null;
+  is_primary: boolean | null;
+  class_rep: boolean | null;
+  oig_excluded: boolean | null;
+  oig_type: string | null;
+  oig_date: string | null;
+  oig_checked_at: string | null;
+}
+
+/**
+ * The key a city is matched by (the contract's city filter is case-insensitive): the writer indexes it and the
+ * reader looks the request value up with the same function.
+ * @example cityKey('San Antonio') === cityKey('SAN ANTONIO')
+ */
+export function cityKey(city: string): string {
+  return city.toLowerCase();
+}
+
+/** 0 false, 1 true, 2 NULL. */
+export function encodeFlag(value: boolean | null): number {
+  return value === null ? 2 : value ? 1 : 0;
+}
+
+export function decodeFlag(bits: number): boolean | null {
+  return bits === 2 ? null : bits === 1;
+}

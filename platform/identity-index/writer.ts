@@ -1,0 +1,420 @@
+/**
+ * Writes an identity serving index (format.ts) from the rows of one partition, given in (taxonomy_code, npi) order.
+ *
+ * Memory is linear in the partition: 32 bytes per record, its name, and three to seven posting entries (4 bytes
+ * each) per row while the lists are built. Lists are built by counting (two passes per list family), never by a
+ * comparison sort, except the class_rep rows, which are sorted once by NPI.
+ *
+ * @example
+ * const writer = new IdentityIndexWriter('counselor');
+ * for (const row of rowsInCodeNpiOrder) writer.add(row);
+ * await writeFile(file, writer.finish());
+ */
+import {
+  ANY,
+  cityKey,
+  DIRECTORY_ENTRY_BYTES,
+  encodeFlag,
+  FLAG_OIG,
+  IDENTITY_INDEX_MAGIC,
+  IDENTITY_INDEX_VERSION,
+  type IdentityIndexHeader,
+  type IdentityIndexRow,
+  OIG_ENTRY_BYTES,
+  RECORD,
+  REP_CODE,
+  SECTIONS,
+  type SectionName,
+} from './format';
+
+const NPI_PATTERN = /^[0-9]{10}$/;
+const U16_MAX = 0xffff;
+
+/** A growable byte buffer. */
+class ByteBuilder {
+  private buffer = Buffer.alloc(1 << 16);
+  length = 0;
+
+  reserve(bytes: number): Buffer {
+    if (this.length + bytes > this.buffer.length) {
+      const next = Buffer.alloc(Math.max(this.buffer.length * 2, this.length + bytes));
+      this.buffer.copy(next, 0, 0, this.length);
+      this.buffer = next;
+    }
+    return this.buffer;
+  }
+
+  writeString(value: string): number {
+    const bytes = Buffer.byteLength(value, 'utf8');
+    this.reserve(bytes).write(value, this.length, 'utf8');
+    this.length += bytes;
+    return bytes;
+  }
+
+  bytes(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+}
+
+/** A growable typed array of u32. */
+class U32Builder {
+  private values = new Uint32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const next = new Uint32Array(this.values.length * 2);
+      next.set(this.values);
+      this.values = next;
+    }
+    this.values[this.length++] = value;
+  }
+
+  /** Appends `count` zeros. */
+  extend(count: number): void {
+    if (this.length + count > this.values.length) {
+      const next = new Uint32Array(Math.max(this.values.length * 2, this.length + count));
+      next.set(this.values.subarray(0, this.length));
+      this.values = next;
+    }
+    this.length += count;
+  }
+
+  array(): Uint32Array {
+    return this.values.subarray(0, this.length);
+  }
+}
+
+/** Distinct strings in first-seen order (temporary ids from 1), later renumbered in byte order. */
+class Dictionary {
+  private readonly ids = new Map<string, number>();
+  readonly values: string[] = [];
+
+  /** The temporary id of `value`, 0 for NULL. */
+  idOf(value: string | null): number {
+    if (value === null) return ANY;
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      this.values.push(value);
+      id = this.values.length;
+      this.ids.set(value, id);
+    }
+    return id;
+  }
+
+  /** The values in byte order, and the final id of every temporary id (index = temporary id). */
+  sorted(): { values: string[]; finalOf: Uint32Array } {
+    const order = this.values.map((value, i) => ({ value, bytes: Buffer.from(value, 'utf8'), temp: i + 1 }));
+    order.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+    const finalOf = new Uint32Array(this.values.length + 1);
+    order.forEach((entry, i) => {
+      finalOf[entry.temp] = i + 1;
+    });
+    return { values: order.map((e) => e.value), finalOf };
+  }
+}
+
+function stringTable(values: readonly string[]): Buffer {
+  const encoded = values.map((v) => Buffer.from(v, 'utf8'));
+  const head = Buffer.alloc(4 + 4 * values.length);
+  head.writeUInt32LE(values.length, 0);
+  let end = 0;
+  encoded.forEach((bytes, i) => {
+    end += bytes.length;
+    head.writeUInt32LE(end, 4 + 4 * i);
+  });
+  return Buffer.concat([head, ...encoded]);
+}
+
+function u32Bytes(values: Uint32Array): Buffer {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+}
+
+/** Empty strings are NULL on the wire (data-contracts/rows.ts); the index stores them as NULL. */
+function text(value: string | null): string | null {
+  return value === null || value === '' ? null : value;
+}
+
+export class IdentityIndexWriter {
+  private readonly records = new ByteBuilder();
+  private readonly names = new ByteBuilder();
+  private readonly codes = new Dictionary();
+  private readonly displays = new Map<number, string | null>();
+  private readonly states = new Dictionary();
+  private readonly cities = new Dictionary();
+  private readonly dates = new Dictionary();
+  private readonly oigStrings = new Dictionary();
+  private readonly oig: number[] = [];
+  /** Per record: temporary state and city ids, and class_rep. */
+  private readonly stateOf = new U32Builder();
+  private readonly cityOf = new U32Builder();
+  private readonly repRecords = new U32Builder();
+  /** Temporary code id -> [first record, count]. */
+  private readonly ranges = new Map<number, [number, number]>();
+  private rows = 0;
+  private lastCode = 0;
+  private lastNpi = '';
+
+  constructor(private readonly classificationKey: string) {}
+
+  /** Adds the next row; rows come grouped by taxonomy_code, each code's rows in ascending NPI order. */
+  add(row: IdentityIndexRow): void {
+    if (!NPI_PATTERN.test(row.npi)) throw new Error(`identity index: NPI ${JSON.stringify(row.npi)} is not 10 digits`);
+    const code = text(row.taxonomy_code);
+    if (code === null) throw new Error(`identity index: NPI ${row.npi} has no taxonomy code`);
+    const codeId = this.codes.idOf(code);
+    const record = this.rows;
+    if (codeId !== this.lastCode) {
+      if (this.ranges.has(codeId)) throw new Error(`identity index: rows of code ${code} are not contiguous`);
+      this.ranges.set(codeId, [record, 0]);
+      this.displays.set(codeId, text(row.taxonomy_display));
+      this.lastCode = codeId;
+    } else if (row.npi <= this.lastNpi) {
+      throw new Error(`identity index: NPIs of code ${code} are not ascending at ${row.npi}`);
+    }
+    this.lastNpi = row.npi;
+    (this.ranges.get(codeId) as [number, number])[1] += 1;
+
+    const state = this.states.idOf(text(row.state));
+    const date = this.dates.idOf(text(row.checked_at));
+    if (state > U16_MAX || date > U16_MAX) throw new Error('identity index: more than 65,535 states or dates');
+    const city = text(row.city);
+    const cityId = this.cities.idOf(city);
+    const oig = !(
+      row.oig_excluded === false &&
+      row.oig_type === null &&
+      row.oig_date === null &&
+      row.oig_checked_at === null
+    );
+    if (oig) {
+      this.oig.push(
+        record,
+        encodeFlag(row.oig_excluded),
+        this.oigStrings.idOf(row.oig_type),
+        this.oigStrings.idOf(row.oig_date),
+        this.oigStrings.idOf(row.oig_checked_at),
+      );
+    }
+    const name = text(row.name);
+    const nameStart = this.names.length;
+    const nameLength = name === null ? 0 : this.names.writeString(name);
+
+    const buffer = this.records.reserve(RECORD.bytes);
+    const at = this.records.length;
+    buffer.fill(0, at, at + RECORD.bytes);
+    buffer.write(row.npi, at + RECORD.npi, 'latin1');
+    buffer[at + RECORD.flags] = encodeFlag(row.is_primary) | (encodeFlag(row.class_rep) << 2) | (oig ? FLAG_OIG : 0);
+    buffer.writeUInt32LE(nameStart, at + RECORD.nameStart);
+    buffer.writeUInt32LE(nameLength, at + RECORD.nameLength);
+    buffer.writeUInt32LE(codeId, at + RECORD.code);
+    buffer.writeUInt32LE(cityId, at + RECORD.city);
+    buffer.writeUInt16LE(state, at + RECORD.state);
+    buffer.writeUInt16LE(date, at + RECORD.date);
+    this.records.length += RECORD.bytes;
+
+    this.stateOf.push(state);
+    this.cityOf.push(cityId);
+    if (row.class_rep === true) this.repRecords.push(record);
+    this.rows += 1;
+  }
+
+  /** The file's bytes. */
+  finish(): Buffer {
+    const codes = this.codes.sorted();
+    const states = this.states.sorted();
+    const cities = this.cities.sorted();
+    const dates = this.dates.sorted();
+    // City keys: the distinct lower-cased cities, and the key id of every (final) city id.
+    const keys = new Dictionary();
+    const keyTempOfCity = cities.values.map((c) => keys.idOf(cityKey(c)));
+    const cityKeys = keys.sorted();
+    const cityKeyOf = Uint32Array.from(keyTempOfCity, (temp) => cityKeys.finalOf[temp] as number);
+
+    // Records: temporary ids to final ids.
+    const records = this.records.bytes();
+    const stateOf = this.stateOf.array();
+    const cityOf = this.cityOf.array();
+    for (let r = 0; r < this.rows; r += 1) {
+      const at = r * RECORD.bytes;
+      records.writeUInt32LE(codes.finalOf[records.readUInt32LE(at + RECORD.code)] as number, at + RECORD.code);
+      records.writeUInt32LE(cities.finalOf[records.readUInt32LE(at + RECORD.city)] as number, at + RECORD.city);
+      records.writeUInt16LE(states.finalOf[records.readUInt16LE(at + RECORD.state)] as number, at + RECORD.state);
+      records.writeUInt16LE(dates.finalOf[records.readUInt16LE(at + RECORD.date)] as number, at + RECORD.date);
+      stateOf[r] = states.finalOf[stateOf[r] as number] as number;
+      const city = cities.finalOf[cityOf[r] as number] as number;
+      cityOf[r] = city === ANY ? ANY : (cityKeyOf[city - 1] as number);
+    }
+
+    const codeRanges = new Uint32Array(2 * (codes.values.length + 1));
+    const displays: string[] = new Array(codes.values.length + 1).fill('');
+    for (const [temp, [first, count]] of this.ranges) {
+      const id = codes.finalOf[temp] as number;
+      codeRanges[2 * id] = first;
+      codeRanges[2 * id + 1] = count;
+      displays[id] = this.displays.get(temp) ?? '';
+    }
+
+    // Posting lists: the class_rep rows first (t = REP_CODE), then each code in id order.
+    const repRecords = this.repRecords.array();
+    const repNpis = Float64Array.from(repRecords, (r) =>
+      Number(records.toString('latin1', r * RECORD.bytes, r * RECORD.bytes + 10)),
+    );
+    const order = Uint32Array.from(repRecords.keys()).sort((a, b) => (repNpis[a] as number) - (repNpis[b] as number));
+    const reps = Uint32Array.from(order, (i) => repRecords[i] as number);
+    const lists = new ListBuilder(stateOf, cityOf);
+    lists.addGroup(REP_CODE, reps, true);
+    for (let id = 1; id <= codes.values.length; id += 1) {
+      const first = codeRanges[2 * id] as number;
+      const count = codeRanges[2 * id + 1] as number;
+      lists.addGroup(id, rangeOf(first, count), false);
+    }
+
+    const oig = Buffer.alloc((this.oig.length / 5) * OIG_ENTRY_BYTES);
+    for (let k = 0; k < this.oig.length / 5; k += 1) {
+      const [record, excluded, type, date, checked] = this.oig.slice(5 * k, 5 * k + 5) as [
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
+      const at = k * OIG_ENTRY_BYTES;
+      oig.writeUInt32LE(record, at);
+      oig[at + 4] = excluded;
+      oig.writeUInt32LE(type, at + 8);
+      oig.writeUInt32LE(date, at + 12);
+      oig.writeUInt32LE(checked, at + 16);
+    }
+
+    const sections: Record<SectionName, Buffer> = {
+      records,
+      names: this.names.bytes(),
+      code_ranges: u32Bytes(codeRanges),
+      postings: u32Bytes(lists.postings()),
+      directory: lists.directory(),
+      codes: stringTable(codes.values),
+      displays: stringTable(displays.slice(1)),
+      states: stringTable(states.values),
+      cities: stringTable(cities.values),
+      city_keys: stringTable(cityKeys.values),
+      city_key_of: u32Bytes(cityKeyOf),
+      dates: stringTable(dates.values),
+      oig,
+      // Temporary ids in first-seen order are the final ids of an unsorted table.
+      oig_strings: stringTable(this.oigStrings.values),
+    };
+    return assemble(this.classificationKey, this.rows, reps.length, sections);
+  }
+}
+
+function rangeOf(first: number, count: number): Uint32Array {
+  const out = new Uint32Array(count);
+  for (let i = 0; i < count; i += 1) out[i] = first + i;
+  return out;
+}
+
+/** Directory keys within one `t`: s * 2^32 + c (exact in a double: s < 2^16). */
+const keyOf = (s: number, c: number) => s * 0x100000000 + c;
+
+/**
+ * Builds the posting lists and directory, group by group (one group per `t`, in ascending `t`). Each group's rows
+ * arrive in NPI order; a stable counting pass per group keeps every list in that order.
+ */
+class ListBuilder {
+  private readonly all = new U32Builder();
+  private readonly entries = new U32Builder();
+
+  constructor(
+    private readonly stateOf: Uint32Array,
+    private readonly cityOf: Uint32Array,
+  ) {}
+
+  addGroup(t: number, rows: Uint32Array, withAll: boolean): void {
+    const counts = new Map<number, number>();
+    const bump = (key: number) => counts.set(key, (counts.get(key) ?? 0) + 1);
+    const keysOf = (r: number, visit: (key: number) => void) => {
+      const s = this.stateOf[r] as number;
+      const c = this.cityOf[r] as number;
+      if (withAll) visit(keyOf(ANY, ANY));
+      if (c !== ANY) visit(keyOf(ANY, c));
+      if (s !== ANY) {
+        visit(keyOf(s, ANY));
+        if (c !== ANY) visit(keyOf(s, c));
+      }
+    };
+    for (const r of rows) keysOf(r, bump);
+    const sorted = [...counts.keys()].sort((a, b) => a - b);
+    const start = new Map<number, number>();
+    let at = this.all.length;
+    for (const key of sorted) {
+      const count = counts.get(key) as number;
+      const s = Math.floor(key / 0x100000000);
+      const c = key % 0x100000000;
+      this.entries.push(t);
+      this.entries.push(s);
+      this.entries.push(c);
+      this.entries.push(at);
+      this.entries.push(count);
+      start.set(key, at);
+      at += count;
+    }
+    const base = this.all.length;
+    const total = at - base;
+    this.all.extend(total);
+    const target = this.all.array();
+    const fill = new Map(start);
+    for (const r of rows) {
+      keysOf(r, (key) => {
+        const k = fill.get(key) as number;
+        target[k] = r;
+        fill.set(key, k + 1);
+      });
+    }
+    if (at !== base + total) throw new Error('identity index: posting count mismatch');
+  }
+
+  postings(): Uint32Array {
+    return this.all.array();
+  }
+
+  directory(): Buffer {
+    const values = this.entries.array();
+    if (values.length % 5 !== 0) throw new Error('identity index: bad directory');
+    const out = Buffer.alloc((values.length / 5) * DIRECTORY_ENTRY_BYTES);
+    for (let i = 0; i < values.length; i += 1) out.writeUInt32LE(values[i] as number, 4 * i);
+    return out;
+  }
+}
+
+function assemble(
+  classificationKey: string,
+  rows: number,
+  repRows: number,
+  sections: Record<SectionName, Buffer>,
+): Buffer {
+  const align = (n: number) => Math.ceil(n / 8) * 8;
+  // The header's length depends on the offsets it lists: lay out with a generous fixed header size.
+  const headerSpace = align(12 + 2048 + classificationKey.length * 4);
+  let offset = headerSpace;
+  const table = {} as IdentityIndexHeader['sections'];
+  for (const name of SECTIONS) {
+    offset = align(offset);
+    table[name] = [offset, sections[name].length];
+    offset += sections[name].length;
+  }
+  const header: IdentityIndexHeader = {
+    version: IDENTITY_INDEX_VERSION,
+    classification_key: classificationKey,
+    rows,
+    rep_rows: repRows,
+    sections: table,
+  };
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  if (12 + json.length > headerSpace) throw new Error('identity index: header too long');
+  const out = Buffer.alloc(offset);
+  IDENTITY_INDEX_MAGIC.copy(out, 0);
+  out.writeUInt32LE(json.length, 8);
+  json.copy(out, 12);
+  for (const name of SECTIONS) sections[name].copy(out, table[name][0]);
+  return out;
+}

@@ -1,0 +1,166 @@
+/**
+ * The identity serving index against a brute-force filter of the same rows: random partitions (codes, states,
+ * cities in mixed case, NULLs, class_rep rows spread over codes, OIG cells), random queries, both byte sources.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { BufferSource, FileSource } from '../../../platform/identity-index/byte-source';
+import type { IdentityIndexRow } from '../../../platform/identity-index/format';
+import { type IdentityIndexQuery, IdentityIndexReader } from '../../../platform/identity-index/reader';
+import { IdentityIndexWriter } from '../../../platform/identity-index/writer';
+
+const CODES = ['163W00000X', '163WC0200X', '101Y00000X', 'ZZZ9999999'];
+const STATES = ['TX', 'CA', 'NY', 'PR', 'ZZ'];
+const CITIES = ['Houston', 'HOUSTON', 'Austin', 'San José', 'SAN JOSÉ', 'Ürümqi', 'x'];
+const DATES = ['2021-01-04', '2024-12-31', '2025-06-30'];
+
+const rowArb = fc.record({
+  npi: fc.integer({ min: 1_000_000_000, max: 1_000_400_000 }).map(String),
+  name: fc.option(fc.string({ minLength: 1, maxLength: 12 }), { nil: null }),
+  code: fc.constantFrom(...CODES),
+  state: fc.option(fc.constantFrom(...STATES), { nil: null }),
+  city: fc.option(fc.constantFrom(...CITIES), { nil: null }),
+  date: fc.option(fc.constantFrom(...DATES), { nil: null }),
+  isPrimary: fc.option(fc.boolean(), { nil: null }),
+  oig: fc.option(
+    fc.record({
+      excluded: fc.option(fc.boolean(), { nil: null }),
+      type: fc.option(fc.constantFrom('1128a1', '1128b4'), { nil: null }),
+      date: fc.option(fc.constantFrom('2019-03-20'), { nil: null }),
+    }),
+    { nil: null },
+  ),
+});
+
+/** Rows in the writer's order, one per (npi, code), the class_rep row per NPI being its lowest code. */
+type RawRow = typeof rowArb extends fc.Arbitrary<infer T> ? T : never;
+
+function partition(raw: RawRow[]): IdentityIndexRow[] {
+  const seen = new Set<string>();
+  const rows: IdentityIndexRow[] = [];
+  for (const r of raw) {
+    const key = `${r.npi}|${r.code}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    rows.push({
+      npi: r.npi,
+      name: r.name,
+      taxonomy_code: r.code,
+      taxonomy_display: r.code.startsWith('Z') ? null : `Display of ${r.code}`,
+      city: r.city,
+      state: r.state,
+      checked_at: r.date,
+      is_primary: r.isPrimary,
+      class_rep: false,
+      oig_excluded: r.oig === null ? false : r.oig.excluded,
+      oig_type: r.oig?.type ?? null,
+      oig_date: r.oig?.date ?? null,
+      oig_checked_at: r.oig === null ? null : '2026-11-03T00:00:00Z',
+    });
+  }
+  const lowest = new Map<string, IdentityIndexRow>();
+  for (const row of rows) {
+    const known = lowest.get(row.npi);
+    if (known === undefined || row.taxonomy_code < known.taxonomy_code) lowest.set(row.npi, row);
+  }
+  for (const row of lowest.values()) row.class_rep = true;
+  return rows.sort((a, b) =>
+    a.taxonomy_code === b.taxonomy_code
+      ? a.npi.localeCompare(b.npi)
+      : Buffer.compare(Buffer.from(a.taxonomy_code), Buffer.from(b.taxonomy_code)),
+  );
+}
+
+function expected(rows: IdentityIndexRow[], q: IdentityIndexQuery) {
+  const matches = rows
+    .filter((r) => (q.code === null ? r.class_rep === true : r.taxonomy_code === q.code))
+    .filter((r) => q.state === null || r.state === q.state)
+    .filter((r) => q.city === null || (r.city !== null && r.city.toLowerCase() === q.city.toLowerCase()))
+    .sort((a, b) => a.npi.localeCompare(b.npi));
+  return { total: matches.length, rows: matches.slice(q.offset, q.offset + q.limit) };
+}
+
+const queryArb = fc.record({
+  code: fc.option(fc.constantFrom(...CODES, '207Q00000X'), { nil: null }),
+  state: fc.option(fc.constantFrom(...STATES, 'WY'), { nil: null }),
+  city: fc.option(fc.constantFrom('houston', 'HoUsToN', 'san josé', 'SAN JOSÉ', 'ürümqi', 'X', 'Dallas'), {
+    nil: null,
+  }),
+  limit: fc.integer({ min: 1, max: 40 }),
+  offset: fc.integer({ min: 0, max: 60 }),
+});
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'pf-idx-unit-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('identity serving index', () => {
+  it('answers every query like a filter over the rows, from memory and from the file', () => {
+    let n = 0;
+    fc.assert(
+      fc.property(
+        fc.array(rowArb, { minLength: 0, maxLength: 150 }),
+        fc.array(queryArb, { minLength: 1, maxLength: 12 }),
+        (raw, queries) => {
+          const rows = partition(raw);
+          const writer = new IdentityIndexWriter('nurse');
+          for (const row of rows) writer.add(row);
+          const bytes = writer.finish();
+          const file = path.join(dir, `${n++}.idx`);
+          writeFileSync(file, bytes);
+          const fileSource = new FileSource(file);
+          try {
+            for (const source of [new BufferSource(bytes), fileSource]) {
+              const reader = IdentityIndexReader.open(source);
+              for (const q of queries) {
+                const want = expected(rows, q);
+                const got = reader.query(q);
+                expect(got.total).toBe(want.total);
+                expect(got.rows).toEqual(want.rows.map((r) => ({ ...r, classification_key: 'nurse' })));
+              }
+            }
+          } finally {
+            fileSource.close();
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('refuses rows out of order, a code split in two runs and a malformed NPI', () => {
+    const row = (npi: string, code: string): IdentityIndexRow => ({
+      npi,
+      name: 'A',
+      taxonomy_code: code,
+      taxonomy_display: null,
+      city: null,
+      state: null,
+      checked_at: null,
+      is_primary: true,
+      class_rep: true,
+      oig_excluded: false,
+      oig_type: null,
+      oig_date: null,
+      oig_checked_at: null,
+    });
+    const w1 = new IdentityIndexWriter('k');
+    w1.add(row('1000000002', 'A'));
+    expect(() => w1.add(row('1000000001', 'A'))).toThrow(/not ascending/);
+    const w2 = new IdentityIndexWriter('k');
+    w2.add(row('1000000001', 'A'));
+    w2.add(row('1000000001', 'B'));
+    expect(() => w2.add(row('1000000003', 'A'))).toThrow(/not contiguous/);
+    expect(() => new IdentityIndexWriter('k').add(row('12345', 'A'))).toThrow(/not 10 digits/);
+  });
+
+  it('refuses a file that is not an index', () => {
+    expect(() => IdentityIndexReader.open(new BufferSource(Buffer.from('PAR1 not an index at all')))).toThrow(
+      /not an identity serving index/,
+    );
+  });
+});
