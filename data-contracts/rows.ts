@@ -134,3 +134,112 @@ export function identityProviderFromRow(row: IdentityRow): IdentityProvider {
     price: lockedField(),
   };
 }
+
+// The JSON bytes of identity rows, written straight from the rows: the same bytes as
+// `JSON.stringify(rows.map(identityProviderFromRow))` (a property test holds them equal), without building the
+// objects. A 1,000-row page is about 1 MB, three quarters of it the same locked placeholders and OIG note on every
+// row: those are copied as constant bytes, and the few distinct taxonomy, city, state and date values of a page are
+// encoded once per page.
+const LOCKED_JSON = JSON.stringify(LOCKED_FIELD);
+const IDENTITY_JSON = {
+  npi: Buffer.from('{"npi":'),
+  name: Buffer.from(',"name":'),
+  code: Buffer.from(',"taxonomy_code":'),
+  display: Buffer.from(',"taxonomy_display":'),
+  city: Buffer.from(',"city":'),
+  state: Buffer.from(',"state":'),
+  checkedAt: Buffer.from(`,"layer":"identity","source":${JSON.stringify(IDENTITY_SOURCE)},"checked_at":`),
+  oig: Buffer.from(',"oig":'),
+  noMatch: Buffer.from(JSON.stringify({ npi_match: 'none', note: OIG_NO_MATCH_NOTE })),
+  tail: Buffer.from(
+    `,"certification":${LOCKED_JSON},"license":${LOCKED_JSON},"fda":${LOCKED_JSON},"price":${LOCKED_JSON}}`,
+  ),
+  null: Buffer.from('null'),
+  open: Buffer.from('['),
+  comma: Buffer.from(','),
+  close: Buffer.from(']'),
+} as const;
+/** Strings JSON writes as they are between quotes: printable ASCII without `"` and `\`. */
+const PLAIN_JSON_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** A byte buffer that grows by doubling. */
+class JsonBytes {
+  buffer: Buffer;
+  length = 0;
+
+  constructor(size: number) {
+    this.buffer = Buffer.allocUnsafe(Math.max(64, size));
+  }
+
+  private room(bytes: number): void {
+    if (this.length + bytes <= this.buffer.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
+    this.buffer.copy(next, 0, 0, this.length);
+    this.buffer = next;
+  }
+
+  bytes(part: Buffer): void {
+    this.room(part.length);
+    part.copy(this.buffer, this.length);
+    this.length += part.length;
+  }
+
+  /** A JSON string value (quotes included). */
+  string(value: string): void {
+    if (PLAIN_JSON_STRING.test(value)) {
+      this.room(value.length + 2);
+      this.buffer[this.length] = 0x22;
+      this.buffer.write(value, this.length + 1, 'latin1');
+      this.buffer[this.length + value.length + 1] = 0x22;
+      this.length += value.length + 2;
+    } else {
+      const json = JSON.stringify(value);
+      this.room(Buffer.byteLength(json));
+      this.length += this.buffer.write(json, this.length, 'utf8');
+    }
+  }
+}
+
+/**
+ * The JSON array of `rows` as IdentityProviders: byte for byte `JSON.stringify(rows.map(identityProviderFromRow))`.
+ * @example identityProvidersJson(page.rows).toString() // '[{"npi":"1234567893","name":…}]'
+ */
+export function identityProvidersJson(rows: readonly IdentityRow[]): Buffer {
+  const out = new JsonBytes(rows.length * 1024 + 2);
+  // The low-cardinality values of this page, encoded once each.
+  const encoded = new Map<string, Buffer>();
+  const optional = (value: Cell) => {
+    const text = str(value);
+    if (text === null) return out.bytes(IDENTITY_JSON.null);
+    let bytes = encoded.get(text);
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(text), 'utf8');
+      encoded.set(text, bytes);
+    }
+    out.bytes(bytes);
+  };
+  out.bytes(IDENTITY_JSON.open);
+  for (let i = 0; i < rows.length; i += 1) {
+    const row = rows[i] as IdentityRow;
+    if (i > 0) out.bytes(IDENTITY_JSON.comma);
+    out.bytes(IDENTITY_JSON.npi);
+    out.string(String(row.npi));
+    out.bytes(IDENTITY_JSON.name);
+    out.string(String(row.name));
+    out.bytes(IDENTITY_JSON.code);
+    optional(row.taxonomy_code);
+    out.bytes(IDENTITY_JSON.display);
+    optional(row.taxonomy_display);
+    out.bytes(IDENTITY_JSON.city);
+    optional(row.city);
+    out.bytes(IDENTITY_JSON.state);
+    optional(row.state);
+    out.bytes(IDENTITY_JSON.checkedAt);
+    optional(row.checked_at);
+    out.bytes(IDENTITY_JSON.oig);
+    out.bytes(row.oig_excluded === true ? Buffer.from(JSON.stringify(oigFromRow(row))) : IDENTITY_JSON.noMatch);
+    out.bytes(IDENTITY_JSON.tail);
+  }
+  out.bytes(IDENTITY_JSON.close);
+  return out.buffer.subarray(0, out.length);
+}

@@ -5,10 +5,9 @@
  * (400), meter (429), answer. Only a call that will be answered with 200 is counted.
  */
 import { type Plan, type PublishBoundary, type Tier, VERTICAL_STATUS } from '../../data-contracts/constants';
-import { identityProviderFromRow } from '../../data-contracts/rows';
-import type { Filters, IdentityProvider, Pagination, Provider, Usage } from '../../data-contracts/types';
+import type { IdentityRow } from '../../data-contracts/rows';
+import type { Filters, Pagination, Provider, Usage } from '../../data-contracts/types';
 import { carriesPublishTier, resolveBoundary } from '../masking/publication-boundary';
-import { maskIdentityProvider } from '../masking/tier-masking';
 import { ApiError } from './api-error';
 import { authenticate, authoriseVertical, type Credentials } from './authenticate';
 import { chargeCall } from './charge-call';
@@ -34,10 +33,14 @@ interface ListCommon {
   rateLimit?: RateLimitState;
 }
 
-/** A page ready for the wire (JSON envelope or CSV rows); rows are already masked for the caller's tier. */
+/**
+ * A page ready for the wire (JSON envelope or CSV rows). Vertical rows are already masked for the caller's tier.
+ * Identity rows are the same for every tier (the identity layer carries no paid value: their paid fields are always
+ * locked by the contract's mapping, data-contracts/rows.ts), so they go to the wire as rows.
+ */
 export type ListProvidersResult =
   | (ListCommon & { path: 'vertical'; publishBoundary: PublishBoundary; vertical: string; data: Provider[] })
-  | (ListCommon & { path: 'identity'; taxonomy: string; data: IdentityProvider[] });
+  | (ListCommon & { path: 'identity'; taxonomy: string; rows: readonly IdentityRow[] });
 
 /**
  * @example
@@ -106,7 +109,7 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
       ...(notice ? { notice } : {}),
       pagination: pagination(request, page.total, page.rows.length),
       filters: filtersOf(request),
-      data: page.rows.map((row) => maskIdentityProvider(identityProviderFromRow(row))),
+      rows: page.rows,
     };
   });
 }

@@ -10,6 +10,7 @@ import {
   PAID_PROVIDER_CSV_COLUMNS,
   toCsv,
 } from '../../data-contracts/csv';
+import { identityProviderFromRow, identityProvidersJson } from '../../data-contracts/rows';
 import type {
   IdentityListResponse,
   Provider,
@@ -18,6 +19,7 @@ import type {
 } from '../../data-contracts/types';
 import type { GetProviderResult } from '../core/get-provider';
 import type { ListProvidersResult } from '../core/list-providers';
+import { maskIdentityProvider } from '../masking/tier-masking';
 
 /** The JSON envelope of a list page. */
 export function listBody(result: ListProvidersResult): ProviderListResponse | IdentityListResponse {
@@ -36,7 +38,8 @@ export function listBody(result: ListProvidersResult): ProviderListResponse | Id
       data: result.data,
     };
   }
-  return { ...common, layer: 'identity', pagination: result.pagination, filters: result.filters, data: result.data };
+  const data = result.rows.map((row) => maskIdentityProvider(identityProviderFromRow(row)));
+  return { ...common, layer: 'identity', pagination: result.pagination, filters: result.filters, data };
 }
 
 // Wire bytes of the shared, frozen provider views (core/present-provider.ts), per CSV column set and for JSON: a
@@ -116,7 +119,15 @@ function cachedPage(data: readonly object[], variant: string, build: () => Buffe
  * from earlier responses (per row, and whole bodies of recent pages).
  */
 export function listJsonBytes(result: ListProvidersResult): Buffer {
-  if (result.path === 'identity') return Buffer.from(JSON.stringify(listBody(result)), 'utf8');
+  if (result.path === 'identity') {
+    // The envelope without its rows, then the rows' bytes written straight from the rows (`data` is last).
+    const head = JSON.stringify(listBody({ ...result, rows: [] }));
+    return Buffer.concat([
+      Buffer.from(`${head.slice(0, -'[]}'.length)}`, 'utf8'),
+      identityProvidersJson(result.rows),
+      Buffer.from('}'),
+    ]);
+  }
   const { data, ...envelope } = listBody(result) as ProviderListResponse;
   const head = JSON.stringify(envelope);
   return cachedPage(data, `json ${head}`, () => {
@@ -139,7 +150,8 @@ export function listJson(result: ListProvidersResult): string {
 /** The CSV bytes of a list page, in the caller's tier's column set. */
 export function listCsvBytes(result: ListProvidersResult): Buffer {
   if (result.path === 'identity') {
-    return Buffer.from(toCsv(IDENTITY_CSV_COLUMNS, result.data.map(flattenIdentityProvider)), 'utf8');
+    const rows = result.rows.map((row) => flattenIdentityProvider(identityProviderFromRow(row)));
+    return Buffer.from(toCsv(IDENTITY_CSV_COLUMNS, rows), 'utf8');
   }
   const columns = result.tier === 'paid' ? PAID_PROVIDER_CSV_COLUMNS : FREE_PROVIDER_CSV_COLUMNS;
   let memo = csvLines.get(columns);

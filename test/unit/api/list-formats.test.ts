@@ -68,3 +68,38 @@ describe('list bodies', () => {
     }
   });
 });
+
+describe('identity list bodies', () => {
+  it('are byte for byte the JSON of the envelope with the masked identity providers', () => {
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      npi: String(1000000000 + i),
+      name: i % 7 === 0 ? 'MARÍA "LUZ" O\'NEIL' : `PROVIDER ${i}`,
+      taxonomy_code: i % 2 ? '163W00000X' : '101Y00000X',
+      taxonomy_display: i % 3 ? 'Registered Nurse' : null,
+      classification_key: 'registered-nurse',
+      is_primary: true,
+      class_rep: true,
+      city: i % 4 ? 'HOUSTON' : null,
+      state: 'TX',
+      checked_at: '2026-06-15',
+      oig_excluded: i === 5,
+      oig_type: i === 5 ? '1128a1' : null,
+      oig_date: i === 5 ? '2019-05-20' : null,
+      oig_checked_at: i === 5 ? '2026-10-03T00:00:00Z' : null,
+    }));
+    for (const over of [{}, { usage: { used: 3, quota: 5000 }, plan: 'builder' }, { notice: 'Free tier.' }]) {
+      const result = {
+        path: 'identity',
+        taxonomy: 'nurse',
+        tier: 'free',
+        plan: 'free',
+        format: 'json',
+        pagination: { total: 90, limit: 30, offset: 0, returned: 30 },
+        filters: { vertical: null, taxonomy: 'nurse', state: 'TX', city: null, business_mode: null },
+        rows,
+        ...over,
+      } as ListProvidersResult;
+      expect(listJsonBytes(result).toString('utf8')).toBe(JSON.stringify(listBody(result)));
+    }
+  });
+});

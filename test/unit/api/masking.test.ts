@@ -173,7 +173,7 @@ describe('for any paid request and any CSV request', () => {
           const out = format === 'csv' ? listCsv(result) : JSON.stringify(listBody(result));
           for (const row of rows.filter((r) => r.publish_tier !== 'verified')) {
             if (!rows.some((r) => r.publish_tier === 'verified' && r.entity_id === row.entity_id)) {
-              expect(result.data.some((p) => 'entity_id' in p && p.entity_id === row.entity_id)).toBe(false);
+              expect(result.path === 'vertical' && result.data.some((p) => p.entity_id === row.entity_id)).toBe(false);
             }
           }
           expect(out).not.toContain('internal_only');

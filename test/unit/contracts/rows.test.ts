@@ -1,13 +1,17 @@
+import fc from 'fast-check';
 import { OIG_NO_MATCH_NOTE } from '../../../data-contracts/constants';
 import { VERTICAL_TABLE } from '../../../data-contracts/layout';
 import {
+  type IdentityRow,
   identityProviderFromRow,
+  identityProvidersJson,
   LOCKED_FIELD,
   lockedField,
   oigFromRow,
   providerFromRow,
   type VerticalRow,
 } from '../../../data-contracts/rows';
+import { maskIdentityProvider } from '../../../lambdas/masking/tier-masking';
 
 const baseRow = (): VerticalRow => {
   const row = Object.fromEntries(Object.keys(VERTICAL_TABLE).map((c) => [c, null])) as VerticalRow;
@@ -115,5 +119,40 @@ describe('identityProviderFromRow', () => {
     (copy as { unlock: string }).unlock = 'changed';
     expect(LOCKED_FIELD.unlock).not.toBe('changed');
     expect(LOCKED_FIELD.unlock).toMatch(/Builder.*Developer.*Enterprise.*https:\/\//);
+  });
+});
+
+describe('identityProvidersJson', () => {
+  const text = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.string({ unit: 'binary', maxLength: 8 }),
+    fc.constantFrom('', 'O\'BRIEN "DOC"', 'a\\b', 'tab\there', 'SAN JOSÉ', '\ud800', 'line\nbreak', '</script>'),
+  );
+  const cell = fc.option(text, { nil: null });
+  const identityRow = fc.record({
+    npi: fc.oneof(fc.stringMatching(/^[0-9]{10}$/), text),
+    name: cell,
+    taxonomy_code: cell,
+    taxonomy_display: cell,
+    classification_key: cell,
+    is_primary: fc.option(fc.boolean(), { nil: null }),
+    class_rep: fc.option(fc.boolean(), { nil: null }),
+    city: cell,
+    state: cell,
+    checked_at: cell,
+    oig_excluded: fc.option(fc.boolean(), { nil: null }),
+    oig_type: cell,
+    oig_date: cell,
+    oig_checked_at: cell,
+  }) as fc.Arbitrary<IdentityRow>;
+
+  it('writes the bytes of JSON.stringify of the identity providers, masked, for any rows', () => {
+    fc.assert(
+      fc.property(fc.array(identityRow, { maxLength: 20 }), (rows) => {
+        const want = JSON.stringify(rows.map((r) => maskIdentityProvider(identityProviderFromRow(r))));
+        expect(identityProvidersJson(rows).toString('utf8')).toBe(want);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
