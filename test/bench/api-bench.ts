@@ -378,25 +378,33 @@ async function ensureSnapshot(dirs: Paths, rows: number, providers: number): Pro
   const inputs = path.join(dirs.root, 'inputs');
   await mkdir(inputs, { recursive: true });
   const nppesFile = path.join(inputs, 'nppes.csv');
-  let t = performance.now();
-  say(`generating ${rows.toLocaleString('en-US')} NPPES rows...`);
-  await generateNppesFile({ rows, outFile: nppesFile, seed: 1 });
-  const generateSeconds = (performance.now() - t) / 1000;
-  const nppesBytes = (await stat(nppesFile)).size;
-  say(`  ${generateSeconds.toFixed(1)} s, ${(nppesBytes / 1024 ** 3).toFixed(2)} GB`);
   const feedDir = path.join(inputs, 'feed', 'glp1');
-  generateVerticalFeed({ providers, outDir: feedDir, seed: 1 });
-  t = performance.now();
-  say('building the snapshot with the ETL...');
-  const demo = demoBuildInputs(REPO_ROOT);
-  const summary = await buildSnapshot({
-    store: new FolderObjectStore(dirs.data),
-    inputs: { ...demo, nppes: [nppesFile], feeds: [feedDir] },
-    snapshotTime: new Date('2026-11-01T00:00:00Z'),
-    workDir: dirs.root,
-  });
-  const etlSeconds = (performance.now() - t) / 1000;
-  await rm(nppesFile, { force: true });
+  let generateSeconds = 0;
+  let etlSeconds = 0;
+  let nppesBytes = 0;
+  let summary: Awaited<ReturnType<typeof buildSnapshot>>;
+  try {
+    let t = performance.now();
+    say(`generating ${rows.toLocaleString('en-US')} NPPES rows...`);
+    await generateNppesFile({ rows, outFile: nppesFile, seed: 1 });
+    generateSeconds = (performance.now() - t) / 1000;
+    nppesBytes = (await stat(nppesFile)).size;
+    say(`  ${generateSeconds.toFixed(1)} s, ${(nppesBytes / 1024 ** 3).toFixed(2)} GB`);
+    generateVerticalFeed({ providers, outDir: feedDir, seed: 1 });
+    t = performance.now();
+    say('building the snapshot with the ETL...');
+    const demo = demoBuildInputs(REPO_ROOT);
+    summary = await buildSnapshot({
+      store: new FolderObjectStore(dirs.data),
+      inputs: { ...demo, nppes: [nppesFile], feeds: [feedDir] },
+      snapshotTime: new Date('2026-11-01T00:00:00Z'),
+      workDir: dirs.root,
+    });
+    etlSeconds = (performance.now() - t) / 1000;
+  } finally {
+    // About 1.1 GB per million rows: never left behind, built or not.
+    await rm(nppesFile, { force: true });
+  }
   const info: BuildInfo = {
     rows,
     providers,
