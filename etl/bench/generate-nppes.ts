@@ -5,7 +5,10 @@
  *
  * Value distributions follow what the real files show (see test/fixtures/source-data/PROVENANCE.md): ~80%
  * individuals, ~1.5% deactivated rows (blank but for NPI and deactivation date), a few reactivated rows, 1-4
- * taxonomy slots with exactly one primary switch `Y`, practice states weighted by population.
+ * taxonomy slots with exactly one primary switch `Y`, practice states weighted by population, practice cities
+ * skewed like the real ones: each state's real cities hold most rows, and a long tail of synthetic towns makes the
+ * distinct (state, city) pairs grow with the row count (about 10,000 at 1,000,000 rows, 25,000 at 9,000,000;
+ * see ./practice-cities.ts). The mailing city is the practice city.
  *
  * The file is written in chunks of a few megabytes, so memory stays flat whatever the row count.
  *
@@ -20,6 +23,7 @@ import { createRandom, createWeightedPicker, type Random, type WeightedPicker } 
 import { DEFAULT_SOURCE_DIR } from '../demo/source-facts';
 import { US_STATES, type UsState } from '../demo/us-geography';
 import { makeNpi } from '../transforms/npi';
+import { type CityPicker, createCityPicker } from './practice-cities';
 
 export const NPPES_COLUMN_COUNT = 330;
 const TAXONOMY_SLOTS = 15;
@@ -574,6 +578,7 @@ export async function generateNppesFile(options: GenerateNppesOptions): Promise<
   const col = resolveColumns(header);
   const taxonomy = createTaxonomyPickers(join(sourceDir, 'nucc_taxonomy.csv'));
   const statePicker = createWeightedPicker(US_STATES.map((s) => [s, s.population] as const));
+  const cityPicker = createCityPicker(US_STATES);
   const formatDay = createDateFormatter();
   const empty: string[] = new Array<string>(NPPES_COLUMN_COUNT).fill('');
 
@@ -605,7 +610,7 @@ export async function generateNppesFile(options: GenerateNppesOptions): Promise<
         result.deactivated++;
       } else {
         const isOrganisation = rng.chance(SHARES.organisation);
-        fillActiveRow(rng, f, col, isOrganisation, taxonomy, statePicker, formatDay);
+        fillActiveRow(rng, f, col, isOrganisation, taxonomy, { statePicker, cityPicker }, formatDay);
         if (isOrganisation) result.organisations++;
         else result.individuals++;
         if (roll < SHARES.deactivated + SHARES.reactivated) {
@@ -642,11 +647,12 @@ function fillActiveRow(
   col: ReturnType<typeof resolveColumns>,
   isOrganisation: boolean,
   taxonomy: { individual: WeightedPicker<TaxonomyChoice>; organisation: WeightedPicker<TaxonomyChoice> },
-  statePicker: WeightedPicker<UsState>,
+  places: { statePicker: WeightedPicker<UsState>; cityPicker: CityPicker },
   formatDay: (day: number) => string,
 ): void {
+  const { statePicker } = places;
   const state = statePicker.pick(rng);
-  const city = rng.pick(state.cities).name.toUpperCase();
+  const city = places.cityPicker.pick(rng, state);
   const practicePhone = phone(rng);
   const zip = zip9(rng, state);
 

@@ -1,71 +1,69 @@
 /**
- * API benchmark (not a test): `npm run bench:api [-- --seconds S] [--rows N] [--providers P] [--tsx]`.
+ * API benchmark (not a test): `npm run bench:api [-- --rows N] [--seconds S] [--connections C] [--budget-mb M]
+ * [--providers P] [--draws D] [--warmup W] [--seed X] [--tsx]`.
  *
- * 1. A national-scale synthetic snapshot made with the ETL: `generateNppesFile` (1,000,000 NPPES rows) and
- *    `generateVerticalFeed` (10,000 glp1 providers), then `buildSnapshot` into `.bench/api/data`. Cached: reruns
- *    skip the build while `.bench/api/data/current.json` exists.
- * 2. The local server (`lambdas/local/start.ts`, the `npm start` code) bundled once per run with esbuild into
- *    `.bench/api/server.js` the way the deployed functions are (infra/bundling.ts: CommonJS, minified, DuckDB's
- *    platform bindings external; dynalite, the local-only DynamoDB with a native LevelDB, external too), run by
- *    plain `node` in a child process with the in-memory ceiling route turned on (`PF_BENCH_CEILING=1`), its cache
- *    folder emptied first; cold start = spawn to the first 200 on a list query. `--tsx` runs the TypeScript
- *    entry under tsx instead (compiled at start, as `npm start` does).
- * 3. A keep-alive HTTP load generator in this process: 16 concurrent connections on loopback, each scenario
- *    bounded by a request count and a time limit; p50/p99 latency and requests per second per scenario, the ratio
- *    of each to the ceiling, and the server's peak RSS (VmHWM, also printed after each scenario). The limit-50
- *    share of the ceiling is judged on the median of three back-to-back (ceiling, limit 50) measurements: the
- *    table's and two more, all printed.
+ * 1. A synthetic snapshot made with the ETL, cached per row count in `.bench/api/rows-<N>/data` (1,000,000,
+ *    3,000,000 and 9,000,000 rows can coexist): `generateNppesFile` (N NPPES rows in CMS's 330-column form, up to
+ *    9,000,000; about 1.1 GB per million rows, deleted once the snapshot is built) and `generateVerticalFeed`
+ *    (P glp1 providers), then `buildSnapshot`. Reruns skip the build while the snapshot exists.
+ * 2. The identity queries, drawn from the snapshot's own rows over every identity partition with DuckDB in this
+ *    process (test/bench/api/identity-workload.ts): a taxonomy + state, b taxonomy + state + city, c taxonomy alone
+ *    at offsets of 100,000 and more in the largest taxonomy, d taxonomy alone with limit 1000; thousands of
+ *    distinct URLs each, values in random letter case, traversed in random order.
+ * 3. The local server (`lambdas/local/start.ts`, the `npm start` code) bundled with esbuild as deployed, run by
+ *    plain `node` in a child process with the in-memory ceiling route (`PF_BENCH_CEILING=1`) and, with
+ *    `--budget-mb`, `PF_MEMORY_BUDGET_MB`; cold start = spawn to the first 200 on a list query with an empty cache.
+ * 4. Correctness before timing: about 30 drawn identity queries (some of each of a-d) must answer exactly what
+ *    DuckDB computes over the Parquet (total, and the page's NPIs in NPI order); a mismatch fails the bench.
+ * 5. A keep-alive load generator in this process: C concurrent connections (default 16) on loopback, S seconds per
+ *    scenario (default 8; the issue's figures use 15): req/s, p50, p99, errors (any non-200 or transport error)
+ *    and the server's peak RSS (VmHWM) per scenario. The existing scenarios stay (the ceiling route, the vertical
+ *    list, the single-partition identity queries, detail, CSV, the limit-50 share of the ceiling).
+ * 6. A fresh server process with an empty cache: the wall time of its first identity query of the largest
+ *    partition (cold).
+ *
+ * The report compares a-d with the PostgreSQL figures at 1,000,000 and 3,000,000 rows and the p99 goals; results
+ * go to `.bench/api/rows-<N>/results-<time>.json`. A scenario with errors fails the run (exit code 1).
  *
  * Queries use the demo enterprise key (unmetered): the local dynalite shares the server's event loop and would
  * measure dynalite, not the API; metering against DynamoDB is one conditional UpdateItem per call.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { build } from 'esbuild';
-import { generateVerticalFeed } from '../../etl/bench/generate-feed';
-import { generateNppesFile } from '../../etl/bench/generate-nppes';
-import { buildSnapshot } from '../../etl/build';
-import { demoBuildInputs } from '../../etl/demo-inputs';
-import { FolderObjectStore } from '../../lambdas/storage/object-store';
+import { createRandom } from '../../etl/demo/random';
+import {
+  bundleServer,
+  killRunningServers,
+  MEMORY_BUDGET_ENV,
+  peakRssBytes,
+  type RunningServer,
+  SERVER_ENTRY,
+  type ServerOptions,
+  type ServerRunner,
+  startServer,
+} from './api/bench-server';
+import {
+  ensureSnapshot,
+  type HotPartition,
+  probeHotPartition,
+  readSnapshot,
+  type SnapshotDirs,
+} from './api/bench-snapshot';
+import { request } from './api/http-load';
+import { CHECKS, checkIdentityAnswers } from './api/identity-check';
+import { drawIdentityWorkload, openIdentityViews } from './api/identity-workload';
+import { type ColdIdentity, judge, printReport } from './api/report';
+import { buildScenarios, measureScenarios } from './api/scenarios';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const BENCH_DIR = path.join(REPO_ROOT, '.bench', 'api');
-const DATA_DIR = path.join(BENCH_DIR, 'data');
-const LOCAL_DIR = path.join(BENCH_DIR, 'local');
-const SERVER_ENTRY = 'lambdas/local/start.ts';
 /** Inside the repository, so the external packages resolve from its node_modules. */
 const SERVER_BUNDLE = path.join(BENCH_DIR, 'server.js');
-const CONNECTIONS = 16;
-const GOALS = {
-  p99Ms: 25,
-  deepOffsetP99Ms: 100,
-  limit50CeilingShare: 0.2,
-  rssBytes: 400 * 1024 ** 2,
-  coldStartMs: 1000,
-};
-
-interface Scenario {
-  name: string;
-  paths: string[];
-  /** The goal that applies to this scenario's p99, if any. */
-  p99GoalMs?: number;
-}
-
-interface Result {
-  name: string;
-  requests: number;
-  errors: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  ratio?: number;
-  p99GoalMs?: number;
-}
+const MAX_ROWS = 9_000_000;
+const MB = 1024 ** 2;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -73,401 +71,261 @@ async function main(): Promise<void> {
       seconds: { type: 'string', default: '8' },
       rows: { type: 'string', default: '1000000' },
       providers: { type: 'string', default: '10000' },
+      connections: { type: 'string', default: '16' },
+      'budget-mb': { type: 'string' },
+      draws: { type: 'string', default: '4000' },
+      warmup: { type: 'string', default: '2' },
+      seed: { type: 'string', default: '1' },
       tsx: { type: 'boolean', default: false },
     },
   });
-  const seconds = Number(values.seconds);
+  const rows = positiveInt(values.rows, '--rows');
+  if (rows > MAX_ROWS) throw new Error(`--rows is at most ${MAX_ROWS.toLocaleString('en-US')}, got ${rows}`);
+  const providers = positiveInt(values.providers, '--providers');
+  const seconds = positiveNumber(values.seconds, '--seconds');
+  const warmup = positiveNumber(values.warmup, '--warmup');
+  const connections = positiveInt(values.connections, '--connections');
+  const draws = positiveInt(values.draws, '--draws');
+  const seed = positiveInt(values.seed, '--seed');
+  const budgetMb = values['budget-mb'] === undefined ? null : positiveInt(values['budget-mb'], '--budget-mb');
   const runner: ServerRunner = values.tsx ? 'tsx' : 'bundle';
-  if (runner === 'bundle') await bundleServer();
-  await ensureSnapshot(Number(values.rows), Number(values.providers));
-  const probe = await probeData();
+
+  const root = path.join(BENCH_DIR, providers === 10_000 ? `rows-${rows}` : `rows-${rows}-providers-${providers}`);
+  const dirs: SnapshotDirs = {
+    root,
+    data: path.join(root, 'data'),
+    local: path.join(root, 'local'),
+    cache: path.join(root, 'local', 'cache'),
+  };
+  if (runner === 'bundle') {
+    const ms = await bundleServer(REPO_ROOT, SERVER_BUNDLE);
+    say(`bundled ${SERVER_ENTRY} into ${path.relative(REPO_ROOT, SERVER_BUNDLE)} (${ms.toFixed(0)} ms)`);
+  }
+  const build = await ensureSnapshot(dirs, rows, providers, REPO_ROOT);
+  const { manifest, pointer } = await readSnapshot(dirs.data);
+
+  // Parameters and expected answers: DuckDB over the snapshot's Parquet, in this process.
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const identityFiles = manifest.objects.filter((o) => o.kind === 'identity').map((o) => path.join(dirs.data, o.key));
+  const taxonomyObject = manifest.objects.find((o) => o.kind === 'taxonomy');
+  if (!taxonomyObject) throw new Error('the snapshot has no taxonomy object');
+  await openIdentityViews(conn, identityFiles, path.join(dirs.data, taxonomyObject.key));
+  const rng = createRandom(seed);
+  const t = performance.now();
+  const workload = await drawIdentityWorkload(conn, {
+    files: identityFiles,
+    taxonomyFile: path.join(dirs.data, taxonomyObject.key),
+    draws,
+    deepQueries: Math.max(1000, draws / 2),
+    seed,
+    rng,
+  });
   say(
-    `snapshot ${probe.snapshotId}: identity partition "${probe.classification}" (${probe.classificationRows} rows), ` +
-      `code ${probe.code} in ${probe.state}`,
+    `drew ${workload.drawn} identity rows uniformly over all ${workload.partitions} partitions ` +
+      `(${workload.identityRows.toLocaleString('en-US')} rows) in ${((performance.now() - t) / 1000).toFixed(1)} s: ` +
+      `a ${workload.queries.a.length} queries (${workload.distinctA} distinct code+state), ` +
+      `b ${workload.queries.b.length} (${workload.distinctB} distinct code+state+city), ` +
+      `c ${workload.queries.c.length}, d ${workload.queries.d.length}`,
+  );
+  const hot = await probeHotPartition(conn, manifest, dirs.data);
+  say(
+    `largest partition "${hot.classification}" (${hot.classificationKey}, ${hot.partitionRows} rows, ` +
+      `${hot.classificationRows} class_rep rows); its commonest code ${hot.code}`,
   );
 
+  const serverOptions: ServerOptions = {
+    repoRoot: REPO_ROOT,
+    runner,
+    bundle: SERVER_BUNDLE,
+    localDir: dirs.local,
+    dataDir: dirs.data,
+    cacheDir: dirs.cache,
+    budgetMb,
+  };
   // Warm start once so the demo keys exist, then measure a cold start with an empty Parquet cache.
-  let server = await startServer(runner);
+  let server = await startServer(serverOptions);
   await server.stop();
-  await rm(path.join(LOCAL_DIR, 'cache'), { recursive: true, force: true });
-  const keys = JSON.parse(await readFile(path.join(LOCAL_DIR, 'demo-keys.json'), 'utf8')) as Record<string, string>;
+  await rm(dirs.cache, { recursive: true, force: true });
+  const keys = JSON.parse(await readFile(path.join(dirs.local, 'demo-keys.json'), 'utf8')) as Record<string, string>;
   const key = keys.enterprise as string;
   const spawnedAt = performance.now();
-  server = await startServer(runner);
-  const coldList = `/api/v1/providers?vertical=glp1&limit=50`;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  let coldStartMs = Number.NaN;
-  for (;;) {
-    const res = await request(agent, server.port, coldList, key).catch(() => null);
-    if (res?.status === 200) {
-      coldStartMs = performance.now() - spawnedAt;
-      break;
-    }
-    if (performance.now() - spawnedAt > 60_000) throw new Error('server did not answer within 60 s');
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  server = await startServer(serverOptions);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const coldStartMs = await firstOk(agent, server.port, '/api/v1/providers?vertical=glp1&limit=50', key, spawnedAt);
+
+  const checks = await checkIdentityAnswers(conn, agent, server.port, key, workload);
+  say(
+    `correctness: ${checks.length} drawn identity queries answered exactly as DuckDB computes them over the Parquet ` +
+      `(${Object.entries(CHECKS)
+        .map(([id, n]) => `${id} ${n}`)
+        .join(', ')})`,
+  );
 
   const slugs = (
     JSON.parse((await request(agent, server.port, '/api/v1/providers?vertical=glp1&limit=200', key)).body) as {
       data: { slug: string }[];
     }
   ).data.map((p) => p.slug);
-  const enc = encodeURIComponent;
-  const scenarios: Scenario[] = [
-    { name: 'ceiling (in-memory route)', paths: ['/__bench/ceiling'] },
-    // Each scenario rotates over many distinct pages (offsets, states), so the server's page caches are exercised
-    // the way varied traffic would, not by one repeated URL.
-    {
-      name: 'vertical list limit 50',
-      paths: offsets(0, 50, probe.verifiedTotal, 180).map(
-        (o) => `/api/v1/providers?vertical=glp1&limit=50&offset=${o}`,
-      ),
-      p99GoalMs: GOALS.p99Ms,
-    },
-    {
-      name: 'vertical list limit 1000',
-      paths: offsets(0, 1000, probe.verifiedTotal, 9).map(
-        (o) => `/api/v1/providers?vertical=glp1&limit=1000&offset=${o}`,
-      ),
-      p99GoalMs: GOALS.p99Ms,
-    },
-    {
-      name: 'identity by taxonomy + state',
-      paths: probe.states.map((st) => `/api/v1/providers?taxonomy=${probe.code}&state=${st}&limit=50`),
-      p99GoalMs: GOALS.p99Ms,
-    },
-    {
-      name: 'identity by taxonomy, offset 100000',
-      paths: offsets(100_000, 50, probe.classificationRows, 100).map(
-        (o) => `/api/v1/providers?taxonomy=${enc(probe.classification)}&offset=${o}&limit=50`,
-      ),
-      p99GoalMs: GOALS.deepOffsetP99Ms,
-    },
-    { name: 'detail by slug', paths: slugs.map((s) => `/api/v1/providers/${s}`), p99GoalMs: GOALS.p99Ms },
-    {
-      name: 'CSV page of 1000 rows',
-      paths: offsets(0, 1000, probe.verifiedTotal, 9).map(
-        (o) => `/api/v1/providers?vertical=glp1&format=csv&limit=1000&offset=${o}`,
-      ),
-      p99GoalMs: GOALS.p99Ms,
-    },
-  ];
-  say(
-    `server peak RSS after the cold start: ${((await peakRssBytes(server.child.pid as number)) / 1024 ** 2).toFixed(0)} MB`,
-  );
-  // Check every scenario answers 200 before timing it.
+  const scenarios = buildScenarios(hot, slugs, workload);
+  say(`server peak RSS after the cold start and the checks: ${mb(await peakRssBytes(server.child.pid))} MB`);
   for (const s of scenarios) {
-    const res = await request(agent, server.port, s.paths[0] as string, key);
+    const res = await request(agent, server.port, s.urls.paths[0] as string, key);
     if (res.status !== 200) throw new Error(`${s.name}: HTTP ${res.status} ${res.body.slice(0, 200)}`);
   }
-  say(
-    `server peak RSS after one request of each (the identity partition loaded): ` +
-      `${((await peakRssBytes(server.child.pid as number)) / 1024 ** 2).toFixed(0)} MB`,
-  );
-  const results: Result[] = [];
-  for (const s of scenarios) {
-    await load(agent, server.port, s.paths, key, 1, 200); // warm-up
-    const r = await load(agent, server.port, s.paths, key, seconds, 50_000);
-    results.push({ name: s.name, ...r, ...(s.p99GoalMs ? { p99GoalMs: s.p99GoalMs } : {}) });
-    const hwm = await peakRssBytes(server.child.pid as number);
-    say(
-      `  ${s.name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms ` +
-        `(server peak RSS so far ${(hwm / 1024 ** 2).toFixed(0)} MB)`,
-    );
-  }
-  const ceiling = results[0] as Result;
-  for (const r of results) r.ratio = r.rps / ceiling.rps;
-  // The limit-50 share is noisy on a shared machine: measure the ceiling and the limit-50 list back to back twice
-  // more, and judge the median of the three shares.
-  const shares = [(results[1] as Result).ratio as number];
-  for (let run = 0; run < 2; run += 1) {
-    const pair: number[] = [];
-    for (const s of scenarios.slice(0, 2)) {
-      await load(agent, server.port, s.paths, key, 1, 200);
-      pair.push((await load(agent, server.port, s.paths, key, seconds, 50_000)).rps);
-    }
-    const [ceilingRps, listRps] = pair as [number, number];
-    shares.push(listRps / ceilingRps);
-    say(
-      `  share run ${run + 2}: ceiling ${ceilingRps.toFixed(0)} req/s, limit 50 ${listRps.toFixed(0)} req/s, ` +
-        `${((listRps / ceilingRps) * 100).toFixed(1)}%`,
-    );
-  }
-  const peakRss = await peakRssBytes(server.child.pid as number);
+
+  const { results, shares } = await measureScenarios(scenarios, {
+    agent,
+    port: server.port,
+    key,
+    connections,
+    seconds,
+    warmup,
+    pid: server.child.pid,
+  });
+  const peakRss = await peakRssBytes(server.child.pid);
   agent.destroy();
   await server.stop();
 
-  printReport(results, { coldStartMs, peakRss, seconds, runner, shares });
+  const coldIdentity = await measureColdIdentity(serverOptions, dirs.cache, key, hot);
+  conn.closeSync();
+  db.closeSync();
+
+  const report = {
+    rows,
+    snapshotId: pointer.snapshot_id,
+    identityRows: workload.identityRows,
+    partitions: workload.partitions,
+    connections,
+    seconds,
+    server:
+      runner === 'bundle'
+        ? `esbuild bundle of ${SERVER_ENTRY} under node`
+        : `${SERVER_ENTRY} under tsx (compiled at start)`,
+    budgetMb,
+    results,
+    shares,
+    peakRss,
+    coldStartMs,
+    coldIdentity,
+    deep: workload.deep,
+  };
+  const verdicts = judge(report);
+  printReport(report, verdicts);
+  const at = new Date().toISOString();
+  const resultsFile = path.join(dirs.root, `results-${at.replace(/[:.]/g, '-')}.json`);
   await writeFile(
-    path.join(BENCH_DIR, 'results.json'),
-    `${JSON.stringify({ at: new Date().toISOString(), node: process.version, runner, coldStartMs, peakRss, shares, results }, null, 2)}\n`,
+    resultsFile,
+    `${JSON.stringify(
+      {
+        at,
+        node: process.version,
+        runner,
+        rows,
+        providers,
+        budget_mb: budgetMb,
+        memory_budget_env: MEMORY_BUDGET_ENV,
+        connections,
+        seconds,
+        warmup_seconds: warmup,
+        seed,
+        snapshot_id: pointer.snapshot_id,
+        build,
+        workload: {
+          drawn: workload.drawn,
+          with_state: workload.withState,
+          with_city: workload.withCity,
+          distinct_a: workload.distinctA,
+          distinct_b: workload.distinctB,
+          identity_rows: workload.identityRows,
+          partitions: workload.partitions,
+          deep: workload.deep,
+        },
+        checks,
+        cold_start_ms: coldStartMs,
+        cold_identity: coldIdentity,
+        peak_rss: peakRss,
+        shares,
+        results,
+        verdicts,
+      },
+      null,
+      2,
+    )}\n`,
   );
+  say(`results: ${path.relative(REPO_ROOT, resultsFile)}`);
+  if (verdicts.failedScenarios.length > 0) process.exitCode = 1;
 }
 
 function say(text: string): void {
   process.stdout.write(`${text}\n`);
 }
 
-async function ensureSnapshot(rows: number, providers: number): Promise<void> {
-  if (existsSync(path.join(DATA_DIR, 'current.json'))) {
-    say(`using the cached snapshot in ${path.relative(REPO_ROOT, DATA_DIR)} (delete .bench/api to rebuild)`);
-    return;
+function mb(bytes: number): string {
+  return (bytes / MB).toFixed(0);
+}
+
+function positiveInt(raw: string | undefined, name: string): number {
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return n;
+}
+
+function positiveNumber(raw: string | undefined, name: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
+  return n;
+}
+
+/** Polls `urlPath` until it answers 200; returns the milliseconds since `since`. */
+async function firstOk(agent: http.Agent, port: number, urlPath: string, key: string, since: number): Promise<number> {
+  for (;;) {
+    const res = await request(agent, port, urlPath, key).catch(() => null);
+    if (res?.status === 200) return performance.now() - since;
+    if (performance.now() - since > 120_000) throw new Error(`${urlPath} did not answer 200 within 120 s`);
+    await new Promise((r) => setTimeout(r, 5));
   }
-  const inputs = path.join(BENCH_DIR, 'inputs');
-  await mkdir(inputs, { recursive: true });
-  const nppesFile = path.join(inputs, 'nppes.csv');
-  let t = performance.now();
-  say(`generating ${rows} NPPES rows...`);
-  await generateNppesFile({ rows, outFile: nppesFile, seed: 1 });
-  say(`  ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  const feedDir = path.join(inputs, 'feed', 'glp1');
-  generateVerticalFeed({ providers, outDir: feedDir, seed: 1 });
-  t = performance.now();
-  say('building the snapshot with the ETL...');
-  const demo = demoBuildInputs(REPO_ROOT);
-  await buildSnapshot({
-    store: new FolderObjectStore(DATA_DIR),
-    inputs: { ...demo, nppes: [nppesFile], feeds: [feedDir] },
-    snapshotTime: new Date('2026-11-01T00:00:00Z'),
-  });
-  say(`  ${((performance.now() - t) / 1000).toFixed(1)} s`);
-}
-
-/** The largest identity partition, its commonest code and state, and its classification name. */
-async function probeData() {
-  const pointer = JSON.parse(await readFile(path.join(DATA_DIR, 'current.json'), 'utf8')) as { snapshot_id: string };
-  const manifest = JSON.parse(
-    await readFile(path.join(DATA_DIR, 'snapshots', pointer.snapshot_id, 'manifest.json'), 'utf8'),
-  ) as { objects: { key: string; kind: string; rows?: number; classification_key?: string }[] };
-  const largest = manifest.objects
-    .filter((o) => o.kind === 'identity')
-    .sort((a, b) => (b.rows ?? 0) - (a.rows ?? 0))[0];
-  const taxonomy = manifest.objects.find((o) => o.kind === 'taxonomy');
-  if (!largest || !taxonomy) throw new Error('the snapshot has no identity partition or taxonomy');
-  const db = await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  const file = path.join(DATA_DIR, largest.key).replace(/'/g, "''");
-  const top = (
-    await c.runAndReadAll(
-      `SELECT taxonomy_code AS code, state, count(*) AS n FROM read_parquet('${file}') GROUP BY ALL ORDER BY n DESC LIMIT 1`,
-    )
-  ).getRowObjectsJson()[0] as { code: string; state: string };
-  const taxFile = path.join(DATA_DIR, taxonomy.key).replace(/'/g, "''");
-  const name = (
-    await c.runAndReadAll(
-      `SELECT classification FROM read_parquet('${taxFile}') WHERE classification_key = $1 LIMIT 1`,
-      [String(largest.classification_key)],
-    )
-  ).getRowObjectsJson()[0] as { classification: string };
-  const reps = (
-    await c.runAndReadAll(`SELECT count(*) AS n FROM read_parquet('${file}') WHERE class_rep`)
-  ).getRowObjectsJson()[0] as { n: string };
-  // Every state where the top code has at least a page of rows: the identity scenario rotates over them.
-  const states = (
-    await c.runAndReadAll(
-      `SELECT state FROM read_parquet('${file}') WHERE taxonomy_code = $1 AND state IS NOT NULL GROUP BY state HAVING count(*) >= 50 ORDER BY state`,
-      [top.code],
-    )
-  )
-    .getRowObjectsJson()
-    .map((r) => String(r.state));
-  const verifiedFiles = manifest.objects
-    .filter((o) => o.kind === 'vertical' && o.key.includes('/vertical/verified/'))
-    .map((o) => `'${path.join(DATA_DIR, o.key).replace(/'/g, "''")}'`);
-  const verified = (
-    await c.runAndReadAll(`SELECT count(*) AS n FROM read_parquet([${verifiedFiles.join(', ')}])`)
-  ).getRowObjectsJson()[0] as { n: string };
-  c.closeSync();
-  db.closeSync();
-  return {
-    snapshotId: pointer.snapshot_id,
-    classification: name.classification,
-    classificationRows: Number(reps.n),
-    code: top.code,
-    state: top.state,
-    states,
-    verifiedTotal: Number(verified.n),
-  };
-}
-
-/** `count` offsets from `from`, `step` apart, none past `total - step` (every page is a full, valid page). */
-function offsets(from: number, step: number, total: number, count: number): number[] {
-  const out: number[] = [];
-  for (let o = from; o + step <= total && out.length < count; o += step) out.push(o);
-  return out;
-}
-
-interface RunningServer {
-  port: number;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-/** How the server runs: the esbuild bundle under plain node (as deployed), or the TypeScript entry under tsx. */
-type ServerRunner = 'bundle' | 'tsx';
-
-/** Bundles the server entry like infra/bundling.ts does for the deployed functions. */
-async function bundleServer(): Promise<void> {
-  const t = performance.now();
-  await build({
-    entryPoints: [path.join(REPO_ROOT, SERVER_ENTRY)],
-    outfile: SERVER_BUNDLE,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    minify: true,
-    // DuckDB's platform binding is a native addon, found in node_modules at run time (infra/bundling.ts);
-    // dynalite (local only) loads LevelDB's native addon relative to its own folder.
-    external: ['@duckdb/node-bindings-*', 'dynalite'],
-    logLevel: 'warning',
-  });
-  say(
-    `bundled ${SERVER_ENTRY} into ${path.relative(REPO_ROOT, SERVER_BUNDLE)} (${(performance.now() - t).toFixed(0)} ms)`,
-  );
-}
-
-/** `npm start`'s code in a child Node process on a free port, with the ceiling route. */
-function startServer(runner: ServerRunner): Promise<RunningServer> {
-  return new Promise((resolve, reject) => {
-    const args = runner === 'bundle' ? [SERVER_BUNDLE] : ['--import', 'tsx', SERVER_ENTRY];
-    const child = spawn(process.execPath, args, {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        PORT: '0',
-        PF_LOCAL_DIR: LOCAL_DIR,
-        PF_DATA_DIR: DATA_DIR,
-        PF_BENCH_CEILING: '1',
-        PF_LOG_LEVEL: 'info',
-        NODE_NO_WARNINGS: '1',
-      },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    let out = '';
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const m = out.match(/at http:\/\/127\.0\.0\.1:(\d+)\/api\/v1/);
-      if (m) {
-        child.stdout?.off('data', onData);
-        child.stdout?.resume();
-        resolve({
-          port: Number(m[1]),
-          child,
-          stop: () =>
-            new Promise<void>((done) => {
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out.slice(-500)}`)));
-  });
 }
 
 /**
- * One GET. The load loops pass `keepBody: false`: the body is read but not kept or decoded, so that the load
- * generator, which shares the machine's CPUs with the server, does not spend them on 1 MB pages.
+ * A fresh server process with an empty cache folder: once it listens, the wall time of its first identity query
+ * of the largest partition (by its classification name), and of a second query of it.
  */
-function request(
-  agent: http.Agent,
-  port: number,
-  urlPath: string,
+async function measureColdIdentity(
+  options: ServerOptions,
+  cacheDir: string,
   key: string,
-  keepBody = true,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(
-      { host: '127.0.0.1', port, path: urlPath, agent, headers: { authorization: `Bearer ${key}` } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => {
-          if (keepBody) chunks.push(c);
-        });
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: keepBody ? Buffer.concat(chunks).toString('utf8') : '' }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-  });
-}
-
-/** 16 concurrent keep-alive loops until `seconds` pass or `maxRequests` are sent. */
-async function load(
-  agent: http.Agent,
-  port: number,
-  paths: string[],
-  key: string,
-  seconds: number,
-  maxRequests: number,
-) {
-  const latencies: number[] = [];
-  let errors = 0;
-  let sent = 0;
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < deadline && sent < maxRequests) {
-      const p = paths[sent % paths.length] as string;
-      sent += 1;
-      const t = performance.now();
-      const res = await request(agent, port, p, key, false).catch(() => ({ status: 0, body: '' }));
-      latencies.push(performance.now() - t);
-      if (res.status !== 200) errors += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-  return { requests: latencies.length, errors, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) };
-}
-
-async function peakRssBytes(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = status.match(/VmHWM:\s+(\d+) kB/)?.[1];
-  return kb ? Number(kb) * 1024 : Number.NaN;
-}
-
-function printReport(
-  results: Result[],
-  extra: { coldStartMs: number; peakRss: number; seconds: number; runner: ServerRunner; shares: number[] },
-): void {
-  const mark = (ok: boolean) => (ok ? 'ok ' : 'MISS');
-  const served =
-    extra.runner === 'bundle'
-      ? `esbuild bundle of ${SERVER_ENTRY} under node`
-      : `${SERVER_ENTRY} under tsx (compiled at start)`;
-  say(`\nAPI benchmark: ${CONNECTIONS} connections, ${extra.seconds} s per scenario, Node ${process.version}`);
-  say(`server: ${served}`);
-  say('scenario                               req/s     p50 ms   p99 ms   x ceiling  goal');
-  for (const r of results) {
-    const goal = r.p99GoalMs ? `${mark(r.p99 <= r.p99GoalMs)} p99<=${r.p99GoalMs}` : '';
-    say(
-      `${r.name.padEnd(36)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(2).padStart(9)} ${r.p99.toFixed(2).padStart(8)} ` +
-        `${(r.ratio ?? 0).toFixed(2).padStart(10)}  ${goal}${r.errors ? ` (${r.errors} errors)` : ''}`,
-    );
+  hot: HotPartition,
+): Promise<ColdIdentity> {
+  await rm(cacheDir, { recursive: true, force: true });
+  let server: RunningServer | null = null;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    server = await startServer(options);
+    const first = `/api/v1/providers?taxonomy=${encodeURIComponent(hot.classification)}&limit=50`;
+    let t = performance.now();
+    const res = await request(agent, server.port, first, key);
+    const firstMs = performance.now() - t;
+    t = performance.now();
+    await request(agent, server.port, `${first}&offset=50`, key);
+    const secondMs = performance.now() - t;
+    return {
+      path: first,
+      partition: hot.classificationKey,
+      partitionRows: hot.partitionRows,
+      firstMs,
+      secondMs,
+      status: res.status,
+      peakRss: await peakRssBytes(server.child.pid),
+    };
+  } finally {
+    agent.destroy();
+    await server?.stop();
   }
-  const sorted = [...extra.shares].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-  say(
-    `limit-50 share of ceiling, median of ${sorted.length} back-to-back runs ` +
-      `(${extra.shares.map((x) => `${(x * 100).toFixed(1)}%`).join(', ')}): ${(median * 100).toFixed(1)}%  ` +
-      `${mark(median >= GOALS.limit50CeilingShare)} >= ${GOALS.limit50CeilingShare * 100}%`,
-  );
-  say(
-    `server peak RSS: ${(extra.peakRss / 1024 ** 2).toFixed(0)} MB  ${mark(extra.peakRss <= GOALS.rssBytes)} <= 400 MB`,
-  );
-  say(
-    `cold start (${extra.runner === 'bundle' ? 'bundle' : 'tsx'}: spawn to first 200 on a list): ${extra.coldStartMs.toFixed(0)} ms  ${mark(extra.coldStartMs <= GOALS.coldStartMs)} <= 1000 ms`,
-  );
 }
 
 main().catch((err: unknown) => {
+  killRunningServers();
   process.stderr.write(`bench:api failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });
