@@ -7,14 +7,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { ENV } from '../../../data-contracts/env';
 
 export const SERVER_ENTRY = 'lambdas/local/start.ts';
 
-/**
- * The process memory budget variable the server reads (MB). Named here rather than imported: the bench passes it
- * whether or not the server under test knows it yet.
- */
-export const MEMORY_BUDGET_ENV = 'PF_MEMORY_BUDGET_MB';
+/** The process memory budget variable the server reads (MB). */
+export const MEMORY_BUDGET_ENV = ENV.memoryBudgetMb;
 
 /** How the server runs: the esbuild bundle under plain node (as deployed), or the TypeScript entry under tsx. */
 export type ServerRunner = 'bundle' | 'tsx';
