@@ -144,10 +144,6 @@ const LOCKED_JSON = JSON.stringify(LOCKED_FIELD);
 const IDENTITY_JSON = {
   npi: Buffer.from('{"npi":'),
   name: Buffer.from(',"name":'),
-  code: Buffer.from(',"taxonomy_code":'),
-  display: Buffer.from(',"taxonomy_display":'),
-  city: Buffer.from(',"city":'),
-  state: Buffer.from(',"state":'),
   checkedAt: Buffer.from(`,"layer":"identity","source":${JSON.stringify(IDENTITY_SOURCE)},"checked_at":`),
   oig: Buffer.from(',"oig":'),
   noMatch: Buffer.from(JSON.stringify({ npi_match: 'none', note: OIG_NO_MATCH_NOTE })),
@@ -180,8 +176,15 @@ class JsonBytes {
 
   bytes(part: Buffer): void {
     this.room(part.length);
-    part.copy(this.buffer, this.length);
+    // TypedArray#set: Buffer#copy validates its arguments on every call, which shows on a page of small parts.
+    this.buffer.set(part, this.length);
     this.length += part.length;
+  }
+
+  /** Text as it is (UTF-8). */
+  text(value: string): void {
+    this.room(Buffer.byteLength(value));
+    this.length += this.buffer.write(value, this.length, 'utf8');
   }
 
   /** A JSON string value (quotes included). */
@@ -200,24 +203,39 @@ class JsonBytes {
   }
 }
 
+/** The bytes of a page's repeated parts by the two cells they show (a Map tells null, 'null', 5 and '5' apart). */
+class PartMemo {
+  private readonly parts = new Map<Cell, Map<Cell, Buffer>>();
+
+  get(a: Cell, b: Cell, make: () => string): Buffer {
+    let inner = this.parts.get(a);
+    if (inner === undefined) {
+      inner = new Map();
+      this.parts.set(a, inner);
+    }
+    let bytes = inner.get(b);
+    if (bytes === undefined) {
+      bytes = Buffer.from(make(), 'utf8');
+      inner.set(b, bytes);
+    }
+    return bytes;
+  }
+}
+
 /**
- * The JSON array of `rows` as IdentityProviders: byte for byte `JSON.stringify(rows.map(identityProviderFromRow))`.
+ * The JSON array of `rows` as IdentityProviders: byte for byte `JSON.stringify(rows.map(identityProviderFromRow))`,
+ * between `before` and `after` (an envelope's text around its array: the body is written in one buffer).
  * @example identityProvidersJson(page.rows).toString() // '[{"npi":"1234567893","name":…}]'
  */
-export function identityProvidersJson(rows: readonly IdentityRow[]): Buffer {
-  const out = new JsonBytes(rows.length * 1024 + 2);
-  // The low-cardinality values of this page, encoded once each.
-  const encoded = new Map<string, Buffer>();
-  const optional = (value: Cell) => {
-    const text = str(value);
-    if (text === null) return out.bytes(IDENTITY_JSON.null);
-    let bytes = encoded.get(text);
-    if (bytes === undefined) {
-      bytes = Buffer.from(JSON.stringify(text), 'utf8');
-      encoded.set(text, bytes);
-    }
-    out.bytes(bytes);
-  };
+export function identityProvidersJson(rows: readonly IdentityRow[], before = '', after = ''): Buffer {
+  const out = new JsonBytes(rows.length * 900 + before.length + after.length + 2);
+  out.text(before);
+  // A row is its npi and name, then three parts that repeat across rows, each encoded once per page: taxonomy
+  // code and display; city and state; checked_at with the OIG no-match note and the locked placeholders.
+  const taxonomyParts = new PartMemo();
+  const placeParts = new PartMemo();
+  const checkedParts = new PartMemo();
+  const json = (value: Cell) => JSON.stringify(str(value));
   out.bytes(IDENTITY_JSON.open);
   for (let i = 0; i < rows.length; i += 1) {
     const row = rows[i] as IdentityRow;
@@ -226,20 +244,29 @@ export function identityProvidersJson(rows: readonly IdentityRow[]): Buffer {
     out.string(String(row.npi));
     out.bytes(IDENTITY_JSON.name);
     out.string(String(row.name));
-    out.bytes(IDENTITY_JSON.code);
-    optional(row.taxonomy_code);
-    out.bytes(IDENTITY_JSON.display);
-    optional(row.taxonomy_display);
-    out.bytes(IDENTITY_JSON.city);
-    optional(row.city);
-    out.bytes(IDENTITY_JSON.state);
-    optional(row.state);
-    out.bytes(IDENTITY_JSON.checkedAt);
-    optional(row.checked_at);
-    out.bytes(IDENTITY_JSON.oig);
-    out.bytes(row.oig_excluded === true ? Buffer.from(JSON.stringify(oigFromRow(row))) : IDENTITY_JSON.noMatch);
-    out.bytes(IDENTITY_JSON.tail);
+    const { taxonomy_code: code, taxonomy_display: display, city, state, checked_at: checkedAt } = row;
+    out.bytes(
+      taxonomyParts.get(code, display, () => {
+        return `,"taxonomy_code":${json(code)},"taxonomy_display":${json(display)}`;
+      }),
+    );
+    out.bytes(placeParts.get(city, state, () => `,"city":${json(city)},"state":${json(state)}`));
+    if (row.oig_excluded === true) {
+      out.bytes(IDENTITY_JSON.checkedAt);
+      out.text(json(checkedAt));
+      out.bytes(IDENTITY_JSON.oig);
+      out.text(JSON.stringify(oigFromRow(row)));
+      out.bytes(IDENTITY_JSON.tail);
+    } else {
+      out.bytes(
+        checkedParts.get(checkedAt, null, () => {
+          const tail = IDENTITY_JSON.tail.toString('utf8');
+          return `${IDENTITY_JSON.checkedAt.toString('utf8')}${json(checkedAt)},"oig":${IDENTITY_JSON.noMatch.toString('utf8')}${tail}`;
+        }),
+      );
+    }
   }
   out.bytes(IDENTITY_JSON.close);
+  out.text(after);
   return out.buffer.subarray(0, out.length);
 }

@@ -122,11 +122,7 @@ export function listJsonBytes(result: ListProvidersResult): Buffer {
   if (result.path === 'identity') {
     // The envelope without its rows, then the rows' bytes written straight from the rows (`data` is last).
     const head = JSON.stringify(listBody({ ...result, rows: [] }));
-    return Buffer.concat([
-      Buffer.from(`${head.slice(0, -'[]}'.length)}`, 'utf8'),
-      identityProvidersJson(result.rows),
-      Buffer.from('}'),
-    ]);
+    return identityProvidersJson(result.rows, head.slice(0, -'[]}'.length), '}');
   }
   const { data, ...envelope } = listBody(result) as ProviderListResponse;
   const head = JSON.stringify(envelope);

@@ -5,9 +5,12 @@
  * - A partition's index is opened on its first query (the local file first fetched by the snapshot cache;
  *   concurrent first queries share one open) and answers AT ONCE from the file with positional reads: no query ever
  *   waits for a partition to load, and none can fail for lack of memory.
- * - In the background the whole file is read into memory when it fits in `residentBytes` (least recently used
- *   partitions first out); the reader then switches to the in-memory bytes. A partition that would push others out
- *   is loaded only from its second use on, so a one-off query cannot flush the hot set.
+ * - In the background the whole file is read into memory when it fits in `residentBytes`; the reader then switches
+ *   to the in-memory bytes. When memory is full, a partition is admitted only if it has been used more often than
+ *   every partition it would push out (use counts are halved every {@link AGING_USES} uses, so the hot set follows
+ *   the traffic): spread traffic never churns whole files in and out, and a one-off query never flushes the hot set.
+ *   Positional reads of a file in the page cache cost about as much as reads of memory, so a partition left on
+ *   disk is slower by a few microseconds, not by a load.
  * - Loads reserve their bytes before reading, so the resident bytes never pass the budget, however many loads run.
  *
  * One cache serves every snapshot of the process (its keys hold the snapshot id), so the budget is the process's
@@ -18,6 +21,9 @@ import { BufferSource, FileSource } from '../../platform/identity-index/byte-sou
 import { IdentityIndexReader } from '../../platform/identity-index/reader';
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../shared/logger';
+
+/** Every this many uses, every partition's use count is halved. */
+export const AGING_USES = 4096;
 
 export interface IdentityPartitionsOptions {
   /** Bytes of index files held in memory at most. 0 keeps every partition on disk. */
@@ -34,7 +40,8 @@ interface Handle {
   readonly reader: IdentityIndexReader;
   readonly bytes: number;
   state: 'disk' | 'loading' | 'resident';
-  uses: number;
+  /** Uses, halved every AGING_USES uses of the cache. */
+  hits: number;
   refs: number;
 }
 
@@ -47,6 +54,7 @@ export class IdentityPartitions {
   private readonly logger: Logger;
   /** Bytes of resident and loading partitions. */
   private reserved = 0;
+  private uses = 0;
 
   constructor(options: IdentityPartitionsOptions) {
     this.residentBytes = Math.max(0, options.residentBytes);
@@ -62,7 +70,7 @@ export class IdentityPartitions {
     const handle = this.handles.get(key) ?? (await this.opening.run(key, () => this.open(key, file)));
     this.handles.delete(key);
     this.handles.set(key, handle);
-    handle.uses += 1;
+    this.count(handle);
     handle.refs += 1;
     try {
       this.promote(handle);
@@ -101,23 +109,34 @@ export class IdentityPartitions {
       source.close();
       throw new Error(`identity index ${key} is unreadable`, { cause: err });
     }
-    const handle: Handle = { key, path, file: source, reader, bytes: source.size, state: 'disk', uses: 0, refs: 0 };
+    const handle: Handle = { key, path, file: source, reader, bytes: source.size, state: 'disk', hits: 0, refs: 0 };
     this.handles.set(key, handle);
     this.trimOpenFiles();
     return handle;
   }
 
+  private count(handle: Handle): void {
+    handle.hits += 1;
+    this.uses += 1;
+    if (this.uses % AGING_USES === 0) for (const h of this.handles.values()) h.hits >>= 1;
+  }
+
   /** Starts reading the partition into memory when the budget allows (see the module comment). */
   private promote(handle: Handle): void {
     if (handle.state !== 'disk' || handle.bytes > this.residentBytes) return;
-    const free = () => this.residentBytes - this.reserved;
-    if (free() < handle.bytes) {
-      if (handle.uses < 2) return;
-      for (const other of this.handles.values()) {
-        if (free() >= handle.bytes) break;
-        if (other !== handle && other.state === 'resident') this.demote(other);
+    let free = this.residentBytes - this.reserved;
+    if (free < handle.bytes) {
+      // The least used resident partitions make room, each used less often than this one; else nothing moves.
+      const victims: Handle[] = [];
+      const resident = [...this.handles.values()].filter((h) => h !== handle && h.state === 'resident');
+      for (const other of resident.sort((a, b) => a.hits - b.hits)) {
+        if (free >= handle.bytes) break;
+        if (other.hits >= handle.hits) return;
+        victims.push(other);
+        free += other.bytes;
       }
-      if (free() < handle.bytes) return;
+      if (free < handle.bytes) return;
+      for (const victim of victims) this.demote(victim);
     }
     handle.state = 'loading';
     this.reserved += handle.bytes;

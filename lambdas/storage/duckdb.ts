@@ -120,6 +120,7 @@ export async function createDuckDb(options: DuckDbOptions = {}): Promise<DuckDb>
   // of keeping up to 128 MB cached in its allocator between loads.
   // https://duckdb.org/docs/stable/configuration/overview (allocator_flush_threshold)
   await first.run("SET allocator_flush_threshold = '8MB'");
+  await first.run('SET allocator_background_threads = true');
   if (options.allowedDirectory !== undefined) {
     const dir = options.allowedDirectory.endsWith('/') ? options.allowedDirectory : `${options.allowedDirectory}/`;
     await first.run(`SET allowed_directories = [${sqlStringLiteral(dir)}]`);

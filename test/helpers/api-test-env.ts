@@ -37,6 +37,8 @@ export interface ApiTestEnvOptions {
   keyCacheSeconds?: number;
   /** Metering timeout. Default 250 ms. */
   meterTimeoutMs?: number;
+  /** The process memory budget in MB. Default the local default (`LOCAL_BUDGET_MB`). */
+  memoryBudgetMb?: number;
 }
 
 /** A running API for a test file. */
@@ -90,7 +92,7 @@ export async function startApiTestEnv(options: ApiTestEnvOptions): Promise<ApiTe
     meterTimeoutMs: options.meterTimeoutMs ?? 250,
     keyCacheSeconds: options.keyCacheSeconds ?? 5,
     logger: createJsonLogger({ level: 'debug', write: (line) => logs.push(line) }),
-    memory: planMemory(LOCAL_BUDGET_MB),
+    memory: planMemory(options.memoryBudgetMb ?? LOCAL_BUDGET_MB),
     nowMs: () => Date.now() + offsetMs,
   });
   const server = await serveNode(runtime.app, { port: 0 });

@@ -7,7 +7,7 @@ const load = (env: Record<string, string>) => loadConfig(env, { localDir: '/tmp/
 
 describe('the memory budget', () => {
   it('shares every budget between the reserve, DuckDB and the identity indexes without exceeding it', () => {
-    for (const budget of [MIN_BUDGET_MB, 256, 384, 1024, 1740, 8704]) {
+    for (const budget of [MIN_BUDGET_MB, 300, 384, 1024, 1740, 8704]) {
       const plan = planMemory(budget);
       expect(RESERVED_MB + plan.duckdbMb + plan.identityResidentBytes / MB).toBeLessThanOrEqual(budget);
       expect(plan.duckdbMb).toBeGreaterThanOrEqual(32);
@@ -16,7 +16,7 @@ describe('the memory budget', () => {
   });
 
   it('refuses a budget below the reserve and a minimal DuckDB', () => {
-    expect(() => planMemory(MIN_BUDGET_MB - 1)).toThrow(/at least 192 MB/);
+    expect(() => planMemory(MIN_BUDGET_MB - 1)).toThrow(/at least 288 MB/);
   });
 
   it('reads PF_MEMORY_BUDGET_MB, else 85% of the Lambda memory size, else the local default', () => {
@@ -28,7 +28,7 @@ describe('the memory budget', () => {
 
   it('fails fast naming the variable when a value is not a whole number of MB', () => {
     expect(() => load({ [ENV.memoryBudgetMb]: '1.5GB' })).toThrow(/PF_MEMORY_BUDGET_MB must be a whole number/);
-    expect(() => load({ [ENV.memoryBudgetMb]: '100' })).toThrow(/PF_MEMORY_BUDGET_MB .* at least 192/);
+    expect(() => load({ [ENV.memoryBudgetMb]: '100' })).toThrow(/PF_MEMORY_BUDGET_MB .* at least 288/);
     expect(() => load({ [ENV.lambdaMemoryMb]: 'lots' })).toThrow(/AWS_LAMBDA_FUNCTION_MEMORY_SIZE must be/);
   });
 });
