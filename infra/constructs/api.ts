@@ -14,6 +14,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ENV } from '../../data-contracts/env';
+import { defaultBudgetMb, heapOption, planMemory } from '../../data-contracts/memory-budget';
 import { functionCodeProps } from '../bundling';
 import type { ArchitectureName } from '../config';
 import { API_ROUTE_PATHS } from '../routes';
@@ -44,13 +45,16 @@ export interface ApiResourceNames {
   readonly bucketName: string;
   readonly keysTableName: string;
   readonly usageTableName: string;
+  /** The function's memory size: the process's memory budget and V8 heap limit are sized from it. */
+  readonly memoryMb: number;
 }
 
 /**
  * The API Lambda's environment, keyed by the names of data-contracts/env.ts.
- * @example apiEnvironment({ bucketName: 'b', keysTableName: 'k', usageTableName: 'u' })[ENV.cacheDir] === '/tmp/pf-cache'
+ * @example apiEnvironment({ bucketName: 'b', keysTableName: 'k', usageTableName: 'u', memoryMb: 2048 })[ENV.cacheDir] === '/tmp/pf-cache'
  */
 export function apiEnvironment(names: ApiResourceNames): Record<string, string> {
+  const plan = planMemory(defaultBudgetMb(names.memoryMb));
   return {
     [ENV.dataBucket]: names.bucketName,
     [ENV.cacheDir]: API_CACHE_DIR,
@@ -59,8 +63,10 @@ export function apiEnvironment(names: ApiResourceNames): Record<string, string> 
     [ENV.pointerTtlSeconds]: String(API_SETTINGS.pointerTtlSeconds),
     [ENV.meterTimeoutMs]: String(API_SETTINGS.meterTimeoutMs),
     [ENV.logLevel]: API_SETTINGS.logLevel,
-    // The bundle ships a source map; without this flag Node ignores it.
-    NODE_OPTIONS: '--enable-source-maps',
+    [ENV.memoryBudgetMb]: String(plan.budgetMb),
+    // The bundle ships a source map; without the first flag Node ignores it. The second gives V8 the old
+    // generation of the memory plan (data-contracts/memory-budget.ts) instead of one sized from the VM's memory.
+    NODE_OPTIONS: `--enable-source-maps ${heapOption(plan)}`,
   };
 }
 
@@ -99,6 +105,7 @@ export class Api extends Construct {
         bucketName: props.bucket.bucketName,
         keysTableName: props.keysTable.tableName,
         usageTableName: props.usageTable.tableName,
+        memoryMb: props.memoryMb,
       }),
       // The handler writes its own JSON lines to stdout; JSON format makes the runtime's lines (START, REPORT,
       // uncaught errors) JSON too, so one Logs Insights query reads them all.

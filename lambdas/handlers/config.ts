@@ -4,10 +4,10 @@
  */
 import path from 'node:path';
 import { ENV } from '../../data-contracts/env';
+import { defaultBudgetMb, type MemoryPlan, MIN_BUDGET_MB, planMemory } from '../../data-contracts/memory-budget';
 import { type AccessConfig, ConfigError, loadAccessConfig } from '../access/config';
 import { LOG_LEVELS, type LogLevel } from '../shared/logger';
 import { DEFAULT_POINTER_TTL_SECONDS } from '../storage/snapshot-cache';
-import { defaultBudgetMb, type MemoryPlan, MIN_BUDGET_MB, planMemory } from './memory-budget';
 
 /** Where snapshots are read from. */
 export type DataStoreConfig =

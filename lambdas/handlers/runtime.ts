@@ -3,6 +3,7 @@
  * object store, snapshot cache, DuckDB, key lookup, meter, and the app over them.
  */
 import type { Hono } from 'hono';
+import type { MemoryPlan } from '../../data-contracts/memory-budget';
 import { CachedKeyLookup, KeyStore } from '../access/api-keys';
 import { createDynamoClient } from '../access/dynamo';
 import { DynamoMeter } from '../access/metering';
@@ -16,7 +17,6 @@ import { createDuckDb, type DuckDb, type DuckDbOptions } from '../storage/duckdb
 import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../storage/object-store';
 import { SnapshotCache } from '../storage/snapshot-cache';
 import type { ApiConfig, DataStoreConfig } from './config';
-import type { MemoryPlan } from './memory-budget';
 
 /** The resolved DynamoDB tables (a deployment's, or the local dynalite's). */
 export interface TablesConfig {

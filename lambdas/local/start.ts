@@ -9,9 +9,11 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { API_BASE_PATH, PLANS, type Plan } from '../../data-contracts/constants';
 import { ENV } from '../../data-contracts/env';
 import { POINTER_KEY } from '../../data-contracts/layout';
+import { heapOption } from '../../data-contracts/memory-budget';
 import { KeyStore } from '../access/api-keys';
 import { createDynamoClient } from '../access/dynamo';
 import { loadConfig } from '../handlers/config';
@@ -35,6 +37,14 @@ async function main(): Promise<void> {
   const localDir = path.resolve(env[ENV.localDir]?.trim() || path.join(REPO_ROOT, '.local'));
   const port = parsePort(env[ENV.port]);
   const logger = createJsonLogger({ level: config.logLevel, write: (line) => process.stderr.write(`${line}\n`) });
+  // V8's limit is fixed when Node starts: `npm start` passes the local default's; another budget needs its own.
+  const heapLimitMb = Math.round(getHeapStatistics().heap_size_limit / 1024 ** 2);
+  if (heapLimitMb > config.memory.heapMb * 1.5) {
+    say(
+      `Note: V8 may grow its heap to ${heapLimitMb} MB; for an RSS within the ${config.memory.budgetMb} MB budget ` +
+        `start Node with ${heapOption(config.memory)} (for example in NODE_OPTIONS).`,
+    );
+  }
 
   const store = createObjectStore(config.store);
   if (config.store.kind === 'folder') {

@@ -80,7 +80,12 @@ describe('API asset', () => {
 
   (canRun ? it : it.skip)('loads from its own folder, exports handler, and resolves the binding there', () => {
     const env = {
-      ...apiEnvironment({ bucketName: 'pf-test-bucket', keysTableName: 'pf-keys', usageTableName: 'pf-usage' }),
+      ...apiEnvironment({
+        bucketName: 'pf-test-bucket',
+        keysTableName: 'pf-keys',
+        usageTableName: 'pf-usage',
+        memoryMb: 2048,
+      }),
       [ENV.cacheDir]: join(outdir, 'cache'),
       AWS_REGION: 'us-east-1',
     };
@@ -138,7 +143,12 @@ describe('the bundled API answering a request', () => {
           key,
         );
         const env = {
-          ...apiEnvironment({ bucketName: s3.bucket, keysTableName: 'pf-keys', usageTableName: 'pf-usage' }),
+          ...apiEnvironment({
+            bucketName: s3.bucket,
+            keysTableName: 'pf-keys',
+            usageTableName: 'pf-usage',
+            memoryMb: 2048,
+          }),
           [ENV.cacheDir]: join(outdir, 'answer-cache'),
           [ENV.s3Endpoint]: s3.endpoint,
           [ENV.dynamoEndpoint]: dynalite.endpoint,

@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { ENV } from '../../data-contracts/env';
+import { defaultBudgetMb, planMemory } from '../../data-contracts/memory-budget';
 import { KEYS_TABLE, USAGE_TABLE } from '../../data-contracts/tables';
 import { DEFAULT_CONFIG } from '../../infra/config';
 import { API_CACHE_DIR, API_TABLE_ACTIONS } from '../../infra/constructs/api';
@@ -195,9 +196,14 @@ describe('Lambda functions', () => {
         ENV.pointerTtlSeconds,
         ENV.meterTimeoutMs,
         ENV.logLevel,
+        ENV.memoryBudgetMb,
         'NODE_OPTIONS',
       ].sort(),
     );
+    // The memory plan of the function's size: 85% of 2048 MB, and V8's old generation of that plan.
+    const plan = planMemory(defaultBudgetMb(DEFAULT_CONFIG.apiMemoryMb));
+    expect(variables[ENV.memoryBudgetMb]).toBe(String(Math.floor(DEFAULT_CONFIG.apiMemoryMb * 0.85)));
+    expect(variables.NODE_OPTIONS).toBe(`--enable-source-maps --max-old-space-size=${plan.heapMb}`);
     expect(variables[ENV.dataBucket]).toEqual({ Ref: bucketId });
     expect(variables[ENV.keysTable]).toEqual({ Ref: keysTableId });
     expect(variables[ENV.usageTable]).toEqual({ Ref: usageTableId });

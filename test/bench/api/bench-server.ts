@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { ENV } from '../../../data-contracts/env';
+import { heapOption, LOCAL_BUDGET_MB, planMemory } from '../../../data-contracts/memory-budget';
 
 export const SERVER_ENTRY = 'lambdas/local/start.ts';
 
@@ -65,7 +66,9 @@ export function killRunningServers(): void {
 /** `npm start`'s code in a child Node process on a free port, with the in-memory ceiling route turned on. */
 export function startServer(options: ServerOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const args = options.runner === 'bundle' ? [options.bundle] : ['--import', 'tsx', SERVER_ENTRY];
+    // V8's old generation of the budget's memory plan, as the deployed function gets it in NODE_OPTIONS.
+    const heap = heapOption(planMemory(options.budgetMb ?? LOCAL_BUDGET_MB));
+    const args = options.runner === 'bundle' ? [heap, options.bundle] : [heap, '--import', 'tsx', SERVER_ENTRY];
     const child = spawn(process.execPath, args, {
       cwd: options.repoRoot,
       env: {

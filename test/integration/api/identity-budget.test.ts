@@ -4,7 +4,7 @@
  * partitions' Parquet.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { MIN_BUDGET_MB, planMemory } from '../../../lambdas/handlers/memory-budget';
+import { MIN_BUDGET_MB, planMemory } from '../../../data-contracts/memory-budget';
 import { readCurrentSnapshot } from '../../../lambdas/storage/snapshot-pointer';
 import { type ApiTestEnv, startApiTestEnv } from '../../helpers/api-test-env';
 

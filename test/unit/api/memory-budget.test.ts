@@ -1,21 +1,32 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ENV } from '../../../data-contracts/env';
+import {
+  heapOption,
+  LOCAL_BUDGET_MB,
+  MIN_BUDGET_MB,
+  NATIVE_RESERVE_MB,
+  planMemory,
+} from '../../../data-contracts/memory-budget';
 import { loadConfig } from '../../../lambdas/handlers/config';
-import { LOCAL_BUDGET_MB, MIN_BUDGET_MB, planMemory, RESERVED_MB } from '../../../lambdas/handlers/memory-budget';
 
 const MB = 1024 * 1024;
 const load = (env: Record<string, string>) => loadConfig(env, { localDir: '/tmp/pf-config-test' }).memory;
 
 describe('the memory budget', () => {
-  it('shares every budget between the reserve, DuckDB and the identity indexes without exceeding it', () => {
+  it('shares every budget between the native reserve, V8, DuckDB and the identity indexes, exactly', () => {
     for (const budget of [MIN_BUDGET_MB, 300, 384, 1024, 1740, 8704]) {
       const plan = planMemory(budget);
-      expect(RESERVED_MB + plan.duckdbMb + plan.identityResidentBytes / MB).toBeLessThanOrEqual(budget);
+      const shares = NATIVE_RESERVE_MB + plan.heapMb + plan.duckdbMb + plan.identityResidentBytes / MB;
+      expect(shares).toBe(budget);
+      expect(plan.heapMb).toBeGreaterThanOrEqual(128);
       expect(plan.duckdbMb).toBeGreaterThanOrEqual(32);
     }
-    expect(planMemory(1740).identityResidentBytes).toBe((1740 - RESERVED_MB - 174) * MB);
+    expect(planMemory(384)).toEqual({ budgetMb: 384, heapMb: 128, duckdbMb: 38, identityResidentBytes: 90 * MB });
+    expect(heapOption(planMemory(1740))).toBe('--max-old-space-size=522');
   });
 
-  it('refuses a budget below the reserve and a minimal DuckDB', () => {
+  it('refuses a budget below the reserve and the smallest V8 and DuckDB shares', () => {
     expect(() => planMemory(MIN_BUDGET_MB - 1)).toThrow(/at least 288 MB/);
   });
 
@@ -30,5 +41,10 @@ describe('the memory budget', () => {
     expect(() => load({ [ENV.memoryBudgetMb]: '1.5GB' })).toThrow(/PF_MEMORY_BUDGET_MB must be a whole number/);
     expect(() => load({ [ENV.memoryBudgetMb]: '100' })).toThrow(/PF_MEMORY_BUDGET_MB .* at least 288/);
     expect(() => load({ [ENV.lambdaMemoryMb]: 'lots' })).toThrow(/AWS_LAMBDA_FUNCTION_MEMORY_SIZE must be/);
+  });
+
+  it('is the V8 heap that npm start gives the local server, for the local default budget', () => {
+    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
+    expect(pkg.scripts.start).toContain(heapOption(planMemory(LOCAL_BUDGET_MB)));
   });
 });

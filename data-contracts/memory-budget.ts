@@ -1,0 +1,59 @@
+/**
+ * What the API process's memory budget (`PF_MEMORY_BUDGET_MB`, env.ts) means, shared by the process that obeys it
+ * (lambdas/handlers) and by what launches it with the V8 heap limit it needs (infra's `NODE_OPTIONS`, `npm start`,
+ * the benchmark). Every memory-holding part of the process takes its size from here, so its peak RSS is set by
+ * configuration, never by the data's size:
+ * - a fixed native reserve: Node and V8 outside the old generation, the code, the DuckDB instance, sockets and the
+ *   bytes of in-flight responses (up to about 2 MB per 1,000-row page);
+ * - V8's old generation (`--max-old-space-size`): the vertical layer, memoised views and pages, request objects;
+ *   without a limit V8 sizes it from the machine's memory and lets garbage grow to hundreds of MB;
+ * - DuckDB's `memory_limit`: DuckDB only loads the vertical layer and the taxonomy map, one snapshot at a time, and
+ *   spills to its temporary folder past its limit instead of failing;
+ * - the identity serving indexes held in memory (lambdas/query/identity-partitions.ts): the rest. Partitions that do
+ *   not fit are read from their local files through the page cache: slower by microseconds, never an error.
+ */
+
+/** MB of native memory outside V8's old generation, DuckDB and the identity indexes (measured, see README). */
+export const NATIVE_RESERVE_MB = 128;
+/** The smallest V8 old generation and DuckDB limit the plan gives. */
+export const MIN_HEAP_MB = 128;
+export const MIN_DUCKDB_MB = 32;
+/** The budget when neither `PF_MEMORY_BUDGET_MB` nor a Lambda memory size is given (`npm start`). */
+export const LOCAL_BUDGET_MB = 384;
+/** Share of a Lambda's memory size the process plans for; the rest is the OS and the page cache of `/tmp`. */
+export const LAMBDA_BUDGET_SHARE = 0.85;
+/** The smallest budget the plan accepts. */
+export const MIN_BUDGET_MB = NATIVE_RESERVE_MB + MIN_HEAP_MB + MIN_DUCKDB_MB;
+
+export interface MemoryPlan {
+  budgetMb: number;
+  /** V8's old generation limit, in MB (`--max-old-space-size`). */
+  heapMb: number;
+  /** DuckDB `memory_limit`, in MB. */
+  duckdbMb: number;
+  /** Bytes of identity indexes kept in memory at most. */
+  identityResidentBytes: number;
+}
+
+/**
+ * @example planMemory(384) // { budgetMb: 384, heapMb: 128, duckdbMb: 38, identityResidentBytes: 94371840 }
+ */
+export function planMemory(budgetMb: number): MemoryPlan {
+  if (!Number.isFinite(budgetMb) || budgetMb < MIN_BUDGET_MB) {
+    throw new RangeError(`a memory budget of at least ${MIN_BUDGET_MB} MB is needed, got ${budgetMb}`);
+  }
+  const heapMb = Math.min(2048, Math.max(MIN_HEAP_MB, Math.round(budgetMb * 0.3)));
+  const duckdbMb = Math.min(512, Math.max(MIN_DUCKDB_MB, Math.round(budgetMb * 0.1)));
+  const identityMb = Math.max(0, budgetMb - NATIVE_RESERVE_MB - heapMb - duckdbMb);
+  return { budgetMb, heapMb, duckdbMb, identityResidentBytes: identityMb * 1024 * 1024 };
+}
+
+/** The default budget: a share of the Lambda's memory size when deployed, else {@link LOCAL_BUDGET_MB}. */
+export function defaultBudgetMb(lambdaMemoryMb: number | undefined): number {
+  return lambdaMemoryMb === undefined ? LOCAL_BUDGET_MB : Math.floor(lambdaMemoryMb * LAMBDA_BUDGET_SHARE);
+}
+
+/** The Node option that gives V8 the plan's old generation: for `NODE_OPTIONS` or the command line. */
+export function heapOption(plan: MemoryPlan): string {
+  return `--max-old-space-size=${plan.heapMb}`;
+}
