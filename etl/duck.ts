@@ -14,14 +14,14 @@ import { EtlInputError } from './errors';
  */
 export const DEFAULT_MEMORY_BUDGET_MB = 2048;
 
-/** Below this DuckDB fails to pin blocks in the identity build even when it may spill. */
+/** A floor for small budgets: DuckDB pins some memory per thread (the identity build ran at 256 MiB on 2M rows). */
 const MIN_DUCKDB_MEMORY_LIMIT_MB = 256;
 
 /**
- * DuckDB's `memory_limit` for a memory budget: half of it. The limit bounds DuckDB's buffer pool, which a build
- * fills whatever the input's size (the identity table's sort); on top of it the process holds Node and DuckDB's
+ * DuckDB's `memory_limit` for a memory budget: half of it. The limit bounds DuckDB's buffer pool, which a large
+ * file fills (the identity table's sort) before DuckDB spills; on top of it the process holds Node and DuckDB's
  * code (~150 MB) and what DuckDB allocates outside the pool. On the 9-million-row national file the peak RSS was
- * the limit plus 330-375 MB (844 MB with a 1 GB budget, 1.4 GB with 2 GB). DuckDB's own advice is 50-60%:
+ * the limit plus 330-500 MB (0.84 GB with a 1 GB budget, 1.4-1.5 GB with 2 GB). DuckDB's own advice is 50-60%:
  * https://duckdb.org/docs/stable/guides/performance/how_to_tune_workloads
  */
 export function duckDbMemoryLimitMb(budgetMb: number): number {
