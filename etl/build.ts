@@ -113,8 +113,11 @@ export interface BuildOptions {
   onProgress?: (progress: BuildProgress) => void;
   /** Test hook: throw right after this step completes, to simulate a crash midway. */
   failAfterStep?: BuildStep;
-  /** DuckDB settings (defaults: up to 4 threads, 1GB). */
-  duckdb?: { threads?: number; memoryLimit?: string };
+  /**
+   * DuckDB threads (default: the cores, at most 4) and the run's memory budget in MiB (default 2048): DuckDB's
+   * memory limit is derived from the budget and DuckDB spills to the work folder beyond it (etl/duck.ts).
+   */
+  duckdb?: { threads?: number; memoryBudgetMb?: number };
 }
 
 export const SOURCE_KINDS = ['nppes', 'nucc', 'leie', 'fda', 'feed_providers', 'feed_observations'] as const;
@@ -238,7 +241,12 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
   const work = await mkdtemp(path.join(parent, 'pf-etl-'));
   const db = await openEtlDuckDb({ workDir: work, ...options.duckdb });
   const { connection } = db;
-  logger.info('etl build started', { snapshot_id: snapshotId, store: store.location, reuse });
+  logger.info('etl build started', {
+    snapshot_id: snapshotId,
+    store: store.location,
+    reuse,
+    duckdb_memory_limit_mb: db.memoryLimitMb,
+  });
   try {
     const sources: SourceCounts[] = [];
     const rejects = new RejectCollector();

@@ -15,6 +15,7 @@ import { createJsonLogger, LOG_LEVELS, type LogLevel } from '../lambdas/shared/l
 import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../lambdas/storage/object-store';
 import { type BuildInputs, type BuildProgress, type BuildSummary, buildSnapshot } from './build';
 import { DEMO_LEIE_AS_OF, demoBuildInputs } from './demo-inputs';
+import { parseMemorySizeMb } from './duck';
 import { EtlInputError } from './errors';
 import { rebuildStatic } from './rebuild-static';
 import { hasS3Inputs, isS3Uri, stageS3Inputs } from './remote-inputs';
@@ -54,6 +55,8 @@ Build inputs:
                    NPPES/NUCC (what the feed Lambda does); only --feed (and optionally --leie/--fda) are read.
   --snapshot-time ISO  The snapshot time (default now): coverage generated_at and clear-screen verified_at.
   --work-dir DIR   Where the run's temporary files go (default the OS temp folder).
+  --memory-budget SIZE  The peak memory the build is sized for, e.g. 2GB or 3072MB (default 2GB): DuckDB gets
+                   half of it and spills to the work folder beyond that.
 
 Any input FILE (or feed DIR) may be an s3://bucket/key URI (a feed: s3://bucket/prefix/): it is downloaded into
 the work folder first, with $AWS_REGION and $PF_S3_ENDPOINT honoured. The national NPPES task reads its inputs
@@ -88,6 +91,7 @@ const OPTIONS = {
   'reuse-current': { type: 'boolean' },
   'snapshot-time': { type: 'string' },
   'work-dir': { type: 'string' },
+  'memory-budget': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -110,6 +114,13 @@ function parseTime(text: string, flag: string): Date {
   if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}T/.test(text))
     throw new UsageError(`${flag} is not an ISO date-time: ${text}`);
   return new Date(t);
+}
+
+function memoryBudgetFrom(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const mb = parseMemorySizeMb(text);
+  if (mb === null) throw new UsageError(`--memory-budget is not a size like 2GB or 3072MB: ${text}`);
+  return mb;
 }
 
 function inputsFrom(values: Values, io: CliIo): BuildInputs {
@@ -202,6 +213,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const requested = inputsFrom(values, io);
       const printer = progressPrinter(io);
       const workDir = values['work-dir'] ? path.resolve(io.cwd, values['work-dir']) : undefined;
+      const memoryBudgetMb = memoryBudgetFrom(values['memory-budget']);
       const staged = hasS3Inputs(requested)
         ? await stageS3Inputs(requested, { client: s3ClientFrom(io), workDir: workDir ?? tmpdir() })
         : { inputs: requested, cleanup: async () => {} };
@@ -213,6 +225,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           logger,
           ...(values['snapshot-time'] ? { snapshotTime: parseTime(values['snapshot-time'], '--snapshot-time') } : {}),
           ...(workDir ? { workDir } : {}),
+          ...(memoryBudgetMb ? { duckdb: { memoryBudgetMb } } : {}),
           ...(printer ? { onProgress: printer } : {}),
         });
       } finally {

@@ -1,33 +1,68 @@
 /**
  * The ETL's DuckDB: one instance per run, on a database file in the run's work folder so that staged tables are
- * stored compressed and spill to disk instead of growing the heap (peak RSS stays under 2 GB on the 9-million-row
- * national NPPES file). https://duckdb.org/docs/stable/configuration/overview
+ * stored compressed, and with a spill folder, so that DuckDB works within a memory limit instead of growing with the
+ * input. https://duckdb.org/docs/stable/configuration/overview
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { EtlInputError } from './errors';
 
+/**
+ * The memory a build is sized for by default, in MiB: the peak RSS of the whole process (Node and DuckDB) that the
+ * 9-million-row national NPPES file stays under (README, "For the data team").
+ */
+export const DEFAULT_MEMORY_BUDGET_MB = 2048;
+
+/** A floor for small budgets: DuckDB pins some memory per thread (the identity build ran at 256 MiB on 2M rows). */
+const MIN_DUCKDB_MEMORY_LIMIT_MB = 256;
+
+/**
+ * DuckDB's `memory_limit` for a memory budget: half of it. The limit bounds DuckDB's buffer pool, which a large
+ * file fills (the identity table's sort) before DuckDB spills; on top of it the process holds Node and DuckDB's
+ * code (~150 MB) and what DuckDB allocates outside the pool. On the 9-million-row national file the peak RSS was
+ * the limit plus 330-500 MB (0.84 GB with a 1 GB budget, 1.4-1.5 GB with 2 GB). DuckDB's own advice is 50-60%:
+ * https://duckdb.org/docs/stable/guides/performance/how_to_tune_workloads
+ */
+export function duckDbMemoryLimitMb(budgetMb: number): number {
+  return Math.max(MIN_DUCKDB_MEMORY_LIMIT_MB, Math.floor(budgetMb / 2));
+}
+
+/**
+ * A memory size as MiB: `2GB`, `1536MB` or a plain number of MiB (units are binary, as in the bench's report).
+ * @example parseMemorySizeMb('2GB') === 2048
+ */
+export function parseMemorySizeMb(text: string): number | null {
+  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*(MB|MIB|GB|GIB)?\s*$/i.exec(text);
+  if (!m) return null;
+  const value = Number(m[1]) * (m[2]?.toUpperCase().startsWith('G') ? 1024 : 1);
+  return value > 0 ? Math.round(value) : null;
+}
+
 export interface EtlDuckDbOptions {
   workDir: string;
   /** Default: the machine's cores, at most 4. */
   threads?: number;
-  /** DuckDB `memory_limit`. Default `1GB`. */
-  memoryLimit?: string;
+  /** The run's memory budget in MiB (default {@link DEFAULT_MEMORY_BUDGET_MB}); DuckDB gets half of it. */
+  memoryBudgetMb?: number;
 }
 
 export interface EtlDuckDb {
   instance: DuckDBInstance;
   connection: DuckDBConnection;
+  /** The `memory_limit` DuckDB was opened with, in MiB. */
+  memoryLimitMb: number;
   close(): void;
 }
 
-/** Opens the run's DuckDB and applies threads, memory limit and spill folder. */
+/** Opens the run's DuckDB and applies threads, the memory limit derived from the budget, and the spill folder. */
 export async function openEtlDuckDb(options: EtlDuckDbOptions): Promise<EtlDuckDb> {
   const threads = options.threads ?? Math.min(availableParallelism(), 4);
+  const memoryLimitMb = duckDbMemoryLimitMb(options.memoryBudgetMb ?? DEFAULT_MEMORY_BUDGET_MB);
   const instance = await DuckDBInstance.create(path.join(options.workDir, 'etl.duckdb'), {
     threads: String(threads),
-    memory_limit: options.memoryLimit ?? '1GB',
+    memory_limit: `${memoryLimitMb}MiB`,
+    // Sorts, windows and joins past the limit spill here (inside the work folder, removed with it).
     temp_directory: path.join(options.workDir, 'duckdb-tmp'),
     // Keeps file order through scans, so a staged row's rowid gives its line number in the source file.
     preserve_insertion_order: 'true',
@@ -40,6 +75,7 @@ export async function openEtlDuckDb(options: EtlDuckDbOptions): Promise<EtlDuckD
   return {
     instance,
     connection,
+    memoryLimitMb,
     close() {
       connection.closeSync();
       instance.closeSync();

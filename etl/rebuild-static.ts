@@ -77,7 +77,8 @@ export async function rebuildStatic(options: RebuildStaticOptions): Promise<Rebu
   const parent = options.workDir ?? tmpdir();
   await mkdir(parent, { recursive: true });
   const work = await mkdtemp(path.join(parent, 'pf-static-'));
-  const db = await openEtlDuckDb({ workDir: work, threads: 2, memoryLimit: '512MB' });
+  // The budget is the rebuild Lambda's memory (infra ETL_SIZING.rebuild).
+  const db = await openEtlDuckDb({ workDir: work, threads: 2, memoryBudgetMb: 1024 });
   try {
     const vertical = (boundary: 'tracked' | 'verified') =>
       manifest.objects.filter((o) => o.kind === 'vertical' && o.boundary === boundary);

@@ -185,6 +185,13 @@ export async function stageNppesFile(
 /**
  * Builds the `identity` table (IDENTITY_TABLE columns, sorted by classification_key, taxonomy_code, state, npi)
  * from the staged rows, the `taxonomy` table and the `oig_match` table. Returns the number of distinct NPIs.
+ *
+ * Every fact of a row comes from its NPI's own record: each slot's code is looked up in NUCC (two maps from code to
+ * classification and to display name, built once) before the 15 slots are unpivoted, so `class_rep` (per NPI and
+ * classification: the primary code when it is in that classification, else the lowest slot) needs no window over
+ * the whole table. Such a window materialises and, past DuckDB's memory limit, spills every row: on the national
+ * file it took most of this step's time. A join per slot would do the same lookups but holds 15 hash tables, which
+ * ran out of memory under a 384 MB limit. The one sort left is the final ORDER BY, which spills.
  */
 export async function buildIdentityTable(connection: DuckDBConnection): Promise<{ rows: number; npis: number }> {
   // The latest non-rejected row per NPI decides (file listed last, then later row); only needed with duplicates.
@@ -200,26 +207,36 @@ export async function buildIdentityTable(connection: DuckDBConnection): Promise<
   const codeList = `[${SLOTS.map((s) => `c${s}`).join(', ')}]`;
   await connection.run(`
     CREATE OR REPLACE TABLE identity AS
-    WITH active AS (
-      SELECT npi, name, city, state, checked_at, primary_slot, ${codeList} AS codes
-      FROM (${latest}) WHERE status = ${NPPES_STATUS.active}
+    WITH nucc AS (
+      -- One row; NUCC has one row per code (duplicates are rejected), as a map needs.
+      SELECT map(list(code), list(classification_key)) AS class_of, map(list(code), list(display_name)) AS display_of
+      FROM taxonomy
+    ), active AS (
+      SELECT npi, name, city, state, checked_at, primary_slot, ${codeList} AS codes,
+        -- NULL for an empty slot, so that an empty slot never shares a classification with a code.
+        list_transform(${codeList}, c -> CASE WHEN c IS NOT NULL
+          THEN coalesce(map_extract_value(nucc.class_of, c), '${UNMAPPED_CLASSIFICATION_KEY}') END) AS classes,
+        list_transform(${codeList}, c -> map_extract_value(nucc.display_of, c)) AS displays
+      FROM (${latest}) CROSS JOIN nucc WHERE status = ${NPPES_STATUS.active}
     ), slots AS (
-      SELECT npi, name, city, state, checked_at, codes,
+      SELECT npi, name, city, state, checked_at, primary_slot, codes, classes,
         codes[primary_slot] AS primary_code,
-        unnest(range(1, ${TAXONOMY_SLOTS + 1})) AS slot, unnest(codes) AS code
+        unnest(range(1, ${TAXONOMY_SLOTS + 1})) AS slot, unnest(codes) AS code,
+        unnest(classes) AS classification_key, unnest(displays) AS taxonomy_display
       FROM active
     ), codes AS (
       -- A code held in several slots is kept once, at its first slot.
-      SELECT * EXCLUDE (codes) FROM slots WHERE code IS NOT NULL AND list_position(codes, code) = slot
-    ), mapped AS (
-      SELECT c.*, c.code = c.primary_code AS is_primary,
-        coalesce(t.classification_key, '${UNMAPPED_CLASSIFICATION_KEY}') AS classification_key,
-        t.display_name AS taxonomy_display
-      FROM codes c LEFT JOIN taxonomy t ON t.code = c.code
+      SELECT * FROM slots WHERE code IS NOT NULL AND list_position(codes, code) = slot
     ), ranked AS (
-      SELECT *, row_number() OVER (
-        PARTITION BY npi, classification_key ORDER BY is_primary DESC, slot) = 1 AS class_rep
-      FROM mapped
+      -- class_rep: the primary code's row when the primary code is in this classification, else the row of the
+      -- classification's first slot (always a kept slot: a repeated code has the class of its first slot).
+      SELECT *, code = primary_code AS is_primary,
+        CASE
+          WHEN code = primary_code THEN true
+          WHEN primary_code IS NOT NULL AND classes[primary_slot] = classification_key THEN false
+          ELSE list_position(classes, classification_key) = slot
+        END AS class_rep
+      FROM codes
     )
     -- Columns in IDENTITY_TABLE order.
     SELECT r.npi, r.name, r.code AS taxonomy_code, r.taxonomy_display, r.classification_key, r.is_primary,

@@ -106,10 +106,17 @@ describe('the ETL on the real sample files (demo inputs)', () => {
 
   it('sorts each identity partition by taxonomy_code, state, npi', async () => {
     const rows = await db.rows(
-      `SELECT taxonomy_code, state, npi FROM read_parquet('${snap}/identity/classification=registered-nurse/data.parquet')`,
+      `SELECT filename AS f, taxonomy_code, state, npi FROM read_parquet('${snap}/identity/*/data.parquet',
+         hive_partitioning = false, filename = true, file_row_number = true) ORDER BY filename, file_row_number`,
     );
-    const keys = rows.map((r) => `${r.taxonomy_code}|${r.state ?? '\uffff'}|${r.npi}`);
-    expect(keys).toEqual([...keys].sort());
+    const byFile = new Map<string, string[]>();
+    for (const r of rows) {
+      const keys = byFile.get(String(r.f)) ?? [];
+      keys.push(`${r.taxonomy_code}|${r.state ?? '\uffff'}|${r.npi}`);
+      byFile.set(String(r.f), keys);
+    }
+    expect(byFile.size).toBeGreaterThan(10);
+    for (const keys of byFile.values()) expect(keys).toEqual([...keys].sort());
   });
 
   it('gives a feed provider whose NPI is in LEIE the match shape with that row’s EXCLTYPE and EXCLDATE', async () => {

@@ -69,6 +69,7 @@ describe('npm run etl', () => {
       '--fda',
       '--feed',
       '--snapshot-time',
+      '--memory-budget',
       '--json',
     ]) {
       expect(run.stdout).toContain(flag);
@@ -79,5 +80,11 @@ describe('npm run etl', () => {
     const run = runEtl(['build', '--nope']);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^error: /);
+  });
+
+  it('refuses a memory budget that is not a size with exit code 2, naming the flag', () => {
+    const run = runEtl(['build', '--demo', '--out', path.join(dir, 'data'), '--memory-budget', 'lots']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^error: --memory-budget is not a size like 2GB or 3072MB: lots/);
   });
 });
