@@ -5,7 +5,7 @@
  * (400), meter (429), answer. Only a call that will be answered with 200 is counted.
  */
 import { type Plan, type PublishBoundary, type Tier, VERTICAL_STATUS } from '../../data-contracts/constants';
-import type { IdentityRow } from '../../data-contracts/rows';
+import type { IdentityRows } from '../../data-contracts/identity-json';
 import type { Filters, Pagination, Provider, Usage } from '../../data-contracts/types';
 import { carriesPublishTier, resolveBoundary } from '../masking/publication-boundary';
 import { ApiError } from './api-error';
@@ -40,7 +40,7 @@ interface ListCommon {
  */
 export type ListProvidersResult =
   | (ListCommon & { path: 'vertical'; publishBoundary: PublishBoundary; vertical: string; data: Provider[] })
-  | (ListCommon & { path: 'identity'; taxonomy: string; rows: readonly IdentityRow[] });
+  | (ListCommon & { path: 'identity'; taxonomy: string; rows: IdentityRows });
 
 /**
  * @example

@@ -10,7 +10,8 @@ import {
   PAID_PROVIDER_CSV_COLUMNS,
   toCsv,
 } from '../../data-contracts/csv';
-import { identityProviderFromRow, identityProvidersJson } from '../../data-contracts/rows';
+import { identityProvidersJson, identityRowList, identityRowsOf } from '../../data-contracts/identity-json';
+import { identityProviderFromRow } from '../../data-contracts/rows';
 import type {
   IdentityListResponse,
   Provider,
@@ -38,7 +39,7 @@ export function listBody(result: ListProvidersResult): ProviderListResponse | Id
       data: result.data,
     };
   }
-  const data = result.rows.map((row) => maskIdentityProvider(identityProviderFromRow(row)));
+  const data = identityRowList(result.rows).map((row) => maskIdentityProvider(identityProviderFromRow(row)));
   return { ...common, layer: 'identity', pagination: result.pagination, filters: result.filters, data };
 }
 
@@ -121,7 +122,7 @@ function cachedPage(data: readonly object[], variant: string, build: () => Buffe
 export function listJsonBytes(result: ListProvidersResult): Buffer {
   if (result.path === 'identity') {
     // The envelope without its rows, then the rows' bytes written straight from the rows (`data` is last).
-    const head = JSON.stringify(listBody({ ...result, rows: [] }));
+    const head = JSON.stringify(listBody({ ...result, rows: identityRowsOf([]) }));
     return identityProvidersJson(result.rows, head.slice(0, -'[]}'.length), '}');
   }
   const { data, ...envelope } = listBody(result) as ProviderListResponse;
@@ -146,7 +147,7 @@ export function listJson(result: ListProvidersResult): string {
 /** The CSV bytes of a list page, in the caller's tier's column set. */
 export function listCsvBytes(result: ListProvidersResult): Buffer {
   if (result.path === 'identity') {
-    const rows = result.rows.map((row) => flattenIdentityProvider(identityProviderFromRow(row)));
+    const rows = identityRowList(result.rows).map((row) => flattenIdentityProvider(identityProviderFromRow(row)));
     return Buffer.from(toCsv(IDENTITY_CSV_COLUMNS, rows), 'utf8');
   }
   const columns = result.tier === 'paid' ? PAID_PROVIDER_CSV_COLUMNS : FREE_PROVIDER_CSV_COLUMNS;

@@ -4,7 +4,9 @@
  *
  * - A partition's index is opened on its first query (the local file first fetched by the snapshot cache;
  *   concurrent first queries share one open) and answers AT ONCE from the file with positional reads: no query ever
- *   waits for a partition to load, and none can fail for lack of memory.
+ *   waits for a partition to load, and none can fail for lack of memory. Its meta region (directory and
+ *   dictionaries, a few percent of the file) is held in memory while it is open and the budget allows, so a page
+ *   costs three reads (its slice of a posting list, its records, its names).
  * - In the background the whole file is read into memory when it fits in `residentBytes`; the reader then switches
  *   to the in-memory bytes. When memory is full, a partition is admitted only if it has been used more often than
  *   every partition it would push out (use counts are halved every {@link AGING_USES} uses, so the hot set follows
@@ -17,7 +19,7 @@
  * even while an old snapshot drains; `forget` closes a snapshot's partitions when it is released.
  */
 import { readFile } from 'node:fs/promises';
-import { BufferSource, FileSource } from '../../platform/identity-index/byte-source';
+import { BufferSource, FileSource, HeadInMemorySource } from '../../platform/identity-index/byte-source';
 import { IdentityIndexReader } from '../../platform/identity-index/reader';
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../shared/logger';
@@ -37,6 +39,10 @@ interface Handle {
   readonly key: string;
   readonly path: string;
   readonly file: FileSource;
+  /** The source when the file is not in memory: its meta region in memory when the budget allows. */
+  readonly onDisk: FileSource | HeadInMemorySource;
+  /** Bytes of the meta region held (0 when it did not fit). */
+  readonly metaBytes: number;
   readonly reader: IdentityIndexReader;
   readonly bytes: number;
   state: 'disk' | 'loading' | 'resident';
@@ -87,7 +93,7 @@ export class IdentityPartitions {
     }
   }
 
-  /** What is open and what is in memory, for tests and logs. */
+  /** What is open and what is in memory (`residentBytes`: whole files and meta regions), for tests and logs. */
   stats(): { open: string[]; resident: string[]; loading: string[]; residentBytes: number } {
     const of = (state: Handle['state']) =>
       [...this.handles.values()].filter((h) => h.state === state).map((h) => h.key);
@@ -109,10 +115,42 @@ export class IdentityPartitions {
       source.close();
       throw new Error(`identity index ${key} is unreadable`, { cause: err });
     }
-    const handle: Handle = { key, path, file: source, reader, bytes: source.size, state: 'disk', hits: 0, refs: 0 };
+    // The meta region in memory (a few percent of the file), when the budget holds it beside the others'.
+    const metaBytes = this.makeRoom(reader.metaLength) ? reader.metaLength : 0;
+    const onDisk = metaBytes > 0 ? new HeadInMemorySource(source.slice(0, metaBytes), source) : source;
+    reader.source = onDisk;
+    this.reserved += metaBytes;
+    const handle: Handle = {
+      key,
+      path,
+      file: source,
+      onDisk,
+      metaBytes,
+      reader,
+      bytes: source.size,
+      state: 'disk',
+      hits: 0,
+      refs: 0,
+    };
     this.handles.set(key, handle);
     this.trimOpenFiles();
     return handle;
+  }
+
+  /** Frees budget for `bytes` of meta: whole files out of memory first (least used), then idle partitions closed. */
+  private makeRoom(bytes: number): boolean {
+    const free = () => this.residentBytes - this.reserved;
+    if (free() >= bytes) return true;
+    const resident = [...this.handles.values()].filter((h) => h.state === 'resident').sort((a, b) => a.hits - b.hits);
+    for (const handle of resident) {
+      if (free() >= bytes) return true;
+      this.demote(handle);
+    }
+    for (const handle of [...this.handles.values()]) {
+      if (free() >= bytes) return true;
+      if (handle.refs === 0 && handle.metaBytes > 0) this.close(handle);
+    }
+    return free() >= bytes;
   }
 
   private count(handle: Handle): void {
@@ -158,13 +196,14 @@ export class IdentityPartitions {
   /** Back to positional reads; the bytes go with the last reference. */
   private demote(handle: Handle): void {
     if (handle.state === 'disk') return;
-    handle.reader.source = handle.file;
+    handle.reader.source = handle.onDisk;
     this.reserved -= handle.bytes;
     handle.state = 'disk';
   }
 
   private close(handle: Handle): void {
     this.demote(handle);
+    this.reserved -= handle.metaBytes;
     this.handles.delete(handle.key);
     handle.file.close();
   }

@@ -9,8 +9,9 @@
  * from the manifest's allow-list.
  */
 import { LIVE_VERTICALS, type PublishBoundary, VERTICAL_STATUS } from '../../data-contracts/constants';
+import { type IdentityRows, identityRowsOf } from '../../data-contracts/identity-json';
 import { staticKey } from '../../data-contracts/layout';
-import type { IdentityRow, VerticalRow } from '../../data-contracts/rows';
+import type { VerticalRow } from '../../data-contracts/rows';
 import type { SnapshotCache } from '../storage/snapshot-cache';
 import type { SnapshotTables, VerticalLayer } from './snapshot-tables';
 import type {
@@ -97,11 +98,11 @@ export class SnapshotProviderData implements ProviderData {
     return this.tables.resolveTaxonomy(taxonomy);
   }
 
-  async listIdentity(query: IdentityListQuery): Promise<Page<IdentityRow>> {
+  async listIdentity(query: IdentityListQuery): Promise<{ total: number; rows: IdentityRows }> {
     const resolution = this.tables.resolveTaxonomy(query.taxonomy);
-    if (resolution.kind === 'unknown') return { total: 0, rows: [] };
+    if (resolution.kind === 'unknown') return { total: 0, rows: identityRowsOf([]) };
     const partition = this.tables.identityPartitions.get(resolution.classificationKey);
-    if (partition === undefined) return { total: 0, rows: [] };
+    if (partition === undefined) return { total: 0, rows: identityRowsOf([]) };
     const { files } = this.tables;
     return this.tables.identity.use(
       partition.key,

@@ -3,7 +3,8 @@
  * query layer turns them into bound-parameter SQL.
  */
 import type { BusinessMode, PublishBoundary, Vertical } from '../../data-contracts/constants';
-import type { IdentityRow, VerticalRow } from '../../data-contracts/rows';
+import type { IdentityRows } from '../../data-contracts/identity-json';
+import type { VerticalRow } from '../../data-contracts/rows';
 
 /** A page of the vertical layer, ordered by name then entity_id. */
 export interface VerticalListQuery {
@@ -49,7 +50,8 @@ export interface ProviderData {
   listVertical(query: VerticalListQuery): Promise<Page<VerticalRow>>;
   /** One record by entity_id (preferred) or slug within the boundary, live verticals only. */
   findVertical(id: string, boundary: PublishBoundary): Promise<VerticalRow | null>;
-  listIdentity(query: IdentityListQuery): Promise<Page<IdentityRow>>;
+  /** A page of identity rows, read from the index when the wire format asks for them. */
+  listIdentity(query: IdentityListQuery): Promise<{ total: number; rows: IdentityRows }>;
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
   /** The bytes of one of the snapshot's static objects. */
   readStatic(name: StaticName): Promise<Buffer>;

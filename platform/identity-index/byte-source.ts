@@ -73,3 +73,29 @@ export class FileSource implements ByteSource {
     }
   }
 }
+
+/**
+ * A file whose head (the index's meta region: everything a lookup reads, see format.ts) is held in memory and the
+ * rest read positionally: a page then costs a few reads (its posting slice, records and names), not one per probe
+ * of a binary search.
+ */
+export class HeadInMemorySource implements ByteSource {
+  readonly size: number;
+
+  constructor(
+    readonly head: Buffer,
+    private readonly rest: ByteSource,
+  ) {
+    this.size = rest.size;
+  }
+
+  slice(offset: number, length: number): Buffer {
+    return offset + length <= this.head.length
+      ? this.head.subarray(offset, offset + length)
+      : this.rest.slice(offset, length);
+  }
+
+  u32(offset: number): number {
+    return offset + 4 <= this.head.length ? this.head.readUInt32LE(offset) : this.rest.u32(offset);
+  }
+}

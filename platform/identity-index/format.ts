@@ -4,21 +4,23 @@
  * (a taxonomy code or a classification name, optionally a state and a city, any `limit` and `offset`) with an exact
  * total and a page in O(limit): no scan, no sort, no count at request time.
  *
- * Layout (little-endian; sections 8-byte aligned; offsets are from the start of the file):
+ * Layout (little-endian; sections 8-byte aligned; offsets are from the start of the file). The small sections come
+ * first, so that one read of the file's head (up to the `postings` section) gives a reader everything it looks up
+ * (the "meta" region); the bulk sections follow:
  * ```
- * 0    "PFIDX\0\0\1"                magic (8 bytes)
+ * 0    "PFIDX\0\0\2"                magic (8 bytes)
  * 8    u32 H                        header length
  * 12   header JSON (H bytes)        { version, classification_key, rows, rep_rows, sections: { name: [offset, length] } }
- *      records      rows x 32 B     one record per (NPI, code) row, in (taxonomy_code, npi) order: see RECORD
- *      names        UTF-8           the names, one after the other in record order
  *      code_ranges  (codes+1) x 8 B per code id: first record, record count (a code's records are contiguous)
- *      postings     u32 record numbers: every list in NPI order
  *      directory    n x 20 B        (t, s, c, first posting, count), sorted by (t, s, c): see below
  *      codes, states, cities, city_keys, dates      sorted string tables (id = position + 1, 0 = NULL)
  *      displays     string table    the taxonomy display of code id i at position i (empty = NULL)
  *      city_key_of  u32 per city    the city-key id of each city id (position id - 1)
  *      oig          k x 20 B        the records whose oig_* cells are not "no match", sorted by record number
  *      oig_strings  string table    the oig_type / oig_date / oig_checked_at values (unsorted)
+ *      postings     u32 record numbers: every list in NPI order
+ *      records      rows x 32 B     one record per (NPI, code) row, in (taxonomy_code, npi) order: see RECORD
+ *      names        UTF-8           the names, one after the other in record order
  * ```
  * A string table is `u32 count`, `u32 end[count]` (cumulative byte ends), then the UTF-8 bytes. Sorted tables are
  * in byte order, so a request value is found by binary search.
@@ -29,8 +31,8 @@
  * contiguous record range (`code_ranges`), already in NPI order. A key with no rows has no entry.
  */
 
-export const IDENTITY_INDEX_MAGIC = Buffer.from('PFIDX\0\0\x01', 'latin1');
-export const IDENTITY_INDEX_VERSION = 1 as const;
+export const IDENTITY_INDEX_MAGIC = Buffer.from('PFIDX\0\0\x02', 'latin1');
+export const IDENTITY_INDEX_VERSION = 2 as const;
 
 /** Directory `t` of the class_rep lists (classification-name queries); code ids start at 1. */
 export const REP_CODE = 0;
@@ -65,11 +67,9 @@ export const DIRECTORY_ENTRY_BYTES = 20;
 /** Bytes per oig entry: record u32, excluded u8 (0 false, 1 true, 2 NULL), 3 padding, type, date, checked_at ids. */
 export const OIG_ENTRY_BYTES = 20;
 
+/** The sections in file order: the meta region (everything a lookup reads) first, then {@link BULK_SECTIONS}. */
 export const SECTIONS = [
-  'records',
-  'names',
   'code_ranges',
-  'postings',
   'directory',
   'codes',
   'displays',
@@ -80,7 +80,12 @@ export const SECTIONS = [
   'dates',
   'oig',
   'oig_strings',
+  'postings',
+  'records',
+  'names',
 ] as const;
+/** The sections a page reads a slice of: the first of them ends the meta region. */
+export const BULK_SECTIONS = ['postings', 'records', 'names'] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 export interface IdentityIndexHeader {

@@ -11,10 +11,12 @@
  * const reader = IdentityIndexReader.open(new FileSource(file));
  * reader.query({ code: '163W00000X', state: 'TX', city: null, limit: 50, offset: 0 }); // { total, rows }
  */
+import type { IdentityRowSink, IdentityRows, OigCells } from '../../data-contracts/identity-json';
 import type { IdentityRow } from '../../data-contracts/rows';
 import type { ByteSource } from './byte-source';
 import {
   ANY,
+  BULK_SECTIONS,
   cityKey,
   DIRECTORY_ENTRY_BYTES,
   decodeFlag,
@@ -41,9 +43,9 @@ export interface IdentityIndexQuery {
   offset: number;
 }
 
-export interface IdentityIndexPage {
+export interface IdentityIndexResult {
   total: number;
-  rows: IdentityRow[];
+  rows: IdentityRows;
 }
 
 /** Cities decoded and kept per reader at most (the other dictionaries are small and kept whole). */
@@ -51,10 +53,9 @@ const CITY_MEMO_LIMIT = 4096;
 /** A page's records are read in one positional read when they span at most this many bytes. */
 const SPAN_READ_BYTES = 256 * 1024;
 
-const EMPTY: IdentityIndexPage = Object.freeze({ total: 0, rows: [] }) as IdentityIndexPage;
-
 export class IdentityIndexReader {
-  private readonly sections: IdentityIndexHeader['sections'];
+  /** @internal */
+  readonly sections: IdentityIndexHeader['sections'];
   private readonly counts: Record<'codes' | 'states' | 'cityKeys' | 'directory' | 'oig', number>;
   private readonly memo = {
     codes: new Map<number, string | null>(),
@@ -102,15 +103,22 @@ export class IdentityIndexReader {
     return this.header.classification_key;
   }
 
+  /** Bytes of the file's head that hold everything a lookup reads (the meta region, format.ts). */
+  get metaLength(): number {
+    return this.sections[BULK_SECTIONS[0]][0];
+  }
+
   /** The total of a query and the rows of its page, in NPI order. */
-  query(q: IdentityIndexQuery): IdentityIndexPage {
+  query(q: IdentityIndexQuery): IdentityIndexResult {
     const t = q.code === null ? REP_CODE : this.find('codes', q.code, this.counts.codes);
     const s = q.state === null ? ANY : this.find('states', q.state, this.counts.states);
     const c = q.city === null ? ANY : this.find('city_keys', cityKey(q.city), this.counts.cityKeys);
-    if ((q.code !== null && t === 0) || (q.state !== null && s === 0) || (q.city !== null && c === 0)) return EMPTY;
+    if ((q.code !== null && t === 0) || (q.state !== null && s === 0) || (q.city !== null && c === 0)) {
+      return { total: 0, rows: new IdentityIndexPage(this, new Uint32Array(0)) };
+    }
 
     let total: number;
-    let records: ArrayLike<number>;
+    let records: Uint32Array;
     if (t !== REP_CODE && s === ANY && c === ANY) {
       const [rangeOffset] = this.sections.code_ranges;
       const first = this.source.u32(rangeOffset + 8 * t);
@@ -118,88 +126,17 @@ export class IdentityIndexReader {
       const from = Math.min(q.offset, total);
       const to = Math.min(total, q.offset + q.limit);
       records = new Uint32Array(to - from);
-      for (let i = 0; i < to - from; i += 1) (records as Uint32Array)[i] = first + from + i;
+      for (let i = 0; i < to - from; i += 1) records[i] = first + from + i;
     } else {
       const entry = this.directoryEntry(t, s, c);
-      if (entry === null) return EMPTY;
+      if (entry === null) return { total: 0, rows: new IdentityIndexPage(this, new Uint32Array(0)) };
       total = entry.count;
       const from = Math.min(q.offset, total);
       const to = Math.min(total, q.offset + q.limit);
       const bytes = this.source.slice(this.sections.postings[0] + 4 * (entry.first + from), 4 * (to - from));
       records = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
     }
-    return { total, rows: this.rowsAt(records) };
-  }
-
-  /** The rows of `records` (record numbers), in that order. */
-  private rowsAt(records: ArrayLike<number>): IdentityRow[] {
-    const n = records.length;
-    if (n === 0) return [];
-    let min = Number.POSITIVE_INFINITY;
-    let max = -1;
-    for (let i = 0; i < n; i += 1) {
-      const r = records[i] as number;
-      if (r < min) min = r;
-      if (r > max) max = r;
-    }
-    const recordBase = this.sections.records[0];
-    // One read of the records' span when it is small (a code's range, a dense list), else one read per record.
-    const spanBytes = (max - min + 1) * RECORD.bytes;
-    const span = spanBytes <= SPAN_READ_BYTES ? this.source.slice(recordBase + min * RECORD.bytes, spanBytes) : null;
-    const out: IdentityRow[] = new Array(n);
-    const names: { start: number; length: number }[] = new Array(n);
-    const recs: { buf: Buffer; at: number }[] = new Array(n);
-    let nameMin = Number.POSITIVE_INFINITY;
-    let nameMax = 0;
-    for (let i = 0; i < n; i += 1) {
-      const r = records[i] as number;
-      const rec = span
-        ? { buf: span, at: (r - min) * RECORD.bytes }
-        : { buf: this.source.slice(recordBase + r * RECORD.bytes, RECORD.bytes), at: 0 };
-      recs[i] = rec;
-      const start = rec.buf.readUInt32LE(rec.at + RECORD.nameStart);
-      const length = rec.buf.readUInt32LE(rec.at + RECORD.nameLength);
-      names[i] = { start, length };
-      if (length > 0) {
-        if (start < nameMin) nameMin = start;
-        if (start + length > nameMax) nameMax = start + length;
-      }
-    }
-    const nameBase = this.sections.names[0];
-    const nameSpan =
-      nameMax > nameMin && nameMax - nameMin <= SPAN_READ_BYTES
-        ? this.source.slice(nameBase + nameMin, nameMax - nameMin)
-        : null;
-    for (let i = 0; i < n; i += 1) {
-      const { buf, at } = recs[i] as { buf: Buffer; at: number };
-      const { start, length } = names[i] as { start: number; length: number };
-      let name: string | null = null;
-      if (length > 0) {
-        name = nameSpan
-          ? nameSpan.toString('utf8', start - nameMin, start - nameMin + length)
-          : this.source.slice(nameBase + start, length).toString('utf8');
-      }
-      const flags = buf[at + RECORD.flags] as number;
-      const code = buf.readUInt32LE(at + RECORD.code);
-      const oig = (flags & FLAG_OIG) !== 0 ? this.oigOf(records[i] as number) : null;
-      out[i] = {
-        npi: buf.toString('latin1', at + RECORD.npi, at + RECORD.npi + 10),
-        name,
-        taxonomy_code: this.text('codes', code),
-        taxonomy_display: this.display(code),
-        classification_key: this.header.classification_key,
-        is_primary: decodeFlag(flags & 3),
-        class_rep: decodeFlag((flags >> 2) & 3),
-        city: this.city(buf.readUInt32LE(at + RECORD.city)),
-        state: this.text('states', buf.readUInt16LE(at + RECORD.state)),
-        checked_at: this.text('dates', buf.readUInt16LE(at + RECORD.date)),
-        oig_excluded: oig === null ? false : oig.excluded,
-        oig_type: oig?.type ?? null,
-        oig_date: oig?.date ?? null,
-        oig_checked_at: oig?.checkedAt ?? null,
-      };
-    }
-    return out;
+    return { total, rows: new IdentityIndexPage(this, records) };
   }
 
   private directoryEntry(t: number, s: number, c: number): { first: number; count: number } | null {
@@ -218,9 +155,8 @@ export class IdentityIndexReader {
     return null;
   }
 
-  private oigOf(
-    record: number,
-  ): { excluded: boolean | null; type: string | null; date: string | null; checkedAt: string | null } | null {
+  /** @internal The `oig_*` cells of a record flagged as having them. */
+  oigOf(record: number): OigCells | null {
     const base = this.sections.oig[0];
     let lo = 0;
     let hi = this.counts.oig - 1;
@@ -231,10 +167,10 @@ export class IdentityIndexReader {
       if (r === record) {
         const entry = this.source.slice(at, OIG_ENTRY_BYTES);
         return {
-          excluded: decodeFlag(entry[4] as number),
-          type: this.text('oig_strings', entry.readUInt32LE(8)),
-          date: this.text('oig_strings', entry.readUInt32LE(12)),
-          checkedAt: this.text('oig_strings', entry.readUInt32LE(16)),
+          oig_excluded: decodeFlag(entry[4] as number),
+          oig_type: this.text('oig_strings', entry.readUInt32LE(8)),
+          oig_date: this.text('oig_strings', entry.readUInt32LE(12)),
+          oig_checked_at: this.text('oig_strings', entry.readUInt32LE(16)),
         };
       }
       if (r < record) lo = mid + 1;
@@ -271,7 +207,8 @@ export class IdentityIndexReader {
     return 0;
   }
 
-  private text(name: 'codes' | 'states' | 'dates' | 'oig_strings', id: number): string | null {
+  /** @internal */
+  text(name: 'codes' | 'states' | 'dates' | 'oig_strings', id: number): string | null {
     if (id === ANY) return null;
     const memo = name === 'oig_strings' ? this.memo.oig : this.memo[name];
     let value = memo.get(id);
@@ -282,7 +219,8 @@ export class IdentityIndexReader {
     return value;
   }
 
-  private display(code: number): string | null {
+  /** @internal */
+  display(code: number): string | null {
     if (code === ANY) return null;
     let value = this.memo.displays.get(code);
     if (value === undefined) {
@@ -293,7 +231,8 @@ export class IdentityIndexReader {
     return value;
   }
 
-  private city(id: number): string | null {
+  /** @internal */
+  city(id: number): string | null {
     if (id === ANY) return null;
     let value = this.memo.cities.get(id);
     if (value === undefined) {
@@ -307,4 +246,145 @@ export class IdentityIndexReader {
 
 function compare(a: number, b: number): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The rows of one query, in NPI order, read from the index when asked for: as objects ({@link row}), or written
+ * field by field into a sink from the index's bytes ({@link writeTo}: no object or string per row). The page reads
+ * its records and names once, in one read each when they lie close together.
+ */
+export class IdentityIndexPage implements IdentityRows {
+  readonly length: number;
+  /** The records' bytes: one span (`recordAt[i]` into it), or one buffer per record. */
+  private readonly recordSpan: Buffer | null;
+  private readonly recordBuffers: Buffer[] | null;
+  private readonly recordAt: Uint32Array;
+  /** The names' bytes: one span (`nameAt[i]` into it), or one buffer per name. */
+  private readonly nameSpan: Buffer | null;
+  private readonly nameBuffers: (Buffer | null)[] | null;
+  private readonly nameAt: Uint32Array;
+  private readonly nameLength: Uint32Array;
+
+  constructor(
+    private readonly reader: IdentityIndexReader,
+    private readonly records: Uint32Array,
+  ) {
+    const n = records.length;
+    this.length = n;
+    let min = Number.POSITIVE_INFINITY;
+    let max = -1;
+    for (let i = 0; i < n; i += 1) {
+      const r = records[i] as number;
+      if (r < min) min = r;
+      if (r > max) max = r;
+    }
+    const { source, sections } = reader;
+    const recordBase = sections.records[0];
+    const spanBytes = (max - min + 1) * RECORD.bytes;
+    this.recordAt = new Uint32Array(n);
+    this.recordSpan =
+      n > 0 && spanBytes <= SPAN_READ_BYTES ? source.slice(recordBase + min * RECORD.bytes, spanBytes) : null;
+    this.recordBuffers = this.recordSpan === null ? [] : null;
+    const nameStart = new Uint32Array(n);
+    this.nameLength = new Uint32Array(n);
+    let nameMin = Number.POSITIVE_INFINITY;
+    let nameMax = 0;
+    for (let i = 0; i < n; i += 1) {
+      const r = records[i] as number;
+      let buf: Buffer;
+      let at: number;
+      if (this.recordSpan !== null) {
+        buf = this.recordSpan;
+        at = (r - min) * RECORD.bytes;
+      } else {
+        buf = source.slice(recordBase + r * RECORD.bytes, RECORD.bytes);
+        at = 0;
+        this.recordBuffers?.push(buf);
+      }
+      this.recordAt[i] = at;
+      const start = buf.readUInt32LE(at + RECORD.nameStart);
+      const length = buf.readUInt32LE(at + RECORD.nameLength);
+      nameStart[i] = start;
+      this.nameLength[i] = length;
+      if (length > 0) {
+        if (start < nameMin) nameMin = start;
+        if (start + length > nameMax) nameMax = start + length;
+      }
+    }
+    const nameBase = sections.names[0];
+    this.nameAt = new Uint32Array(n);
+    if (nameMax > nameMin && nameMax - nameMin <= SPAN_READ_BYTES) {
+      this.nameSpan = source.slice(nameBase + nameMin, nameMax - nameMin);
+      this.nameBuffers = null;
+      for (let i = 0; i < n; i += 1) this.nameAt[i] = this.nameLength[i] === 0 ? 0 : (nameStart[i] as number) - nameMin;
+    } else {
+      this.nameSpan = null;
+      this.nameBuffers = Array.from({ length: n }, (_, i) =>
+        this.nameLength[i] === 0
+          ? null
+          : source.slice(nameBase + (nameStart[i] as number), this.nameLength[i] as number),
+      );
+    }
+  }
+
+  row(i: number): IdentityRow {
+    const { buf, at } = this.recordOf(i);
+    const flags = buf[at + RECORD.flags] as number;
+    const code = buf.readUInt32LE(at + RECORD.code);
+    const oig = (flags & FLAG_OIG) !== 0 ? this.reader.oigOf(this.records[i] as number) : null;
+    const name = this.nameOf(i);
+    return {
+      npi: buf.toString('latin1', at + RECORD.npi, at + RECORD.npi + 10),
+      name: name === null ? null : name.buf.toString('utf8', name.at, name.at + name.length),
+      taxonomy_code: this.reader.text('codes', code),
+      taxonomy_display: this.reader.display(code),
+      classification_key: this.reader.classificationKey,
+      is_primary: decodeFlag(flags & 3),
+      class_rep: decodeFlag((flags >> 2) & 3),
+      city: this.reader.city(buf.readUInt32LE(at + RECORD.city)),
+      state: this.reader.text('states', buf.readUInt16LE(at + RECORD.state)),
+      checked_at: this.reader.text('dates', buf.readUInt16LE(at + RECORD.date)),
+      oig_excluded: oig === null ? false : oig.oig_excluded,
+      oig_type: oig?.oig_type ?? null,
+      oig_date: oig?.oig_date ?? null,
+      oig_checked_at: oig?.oig_checked_at ?? null,
+    };
+  }
+
+  writeTo(sink: IdentityRowSink): void {
+    const { reader } = this;
+    for (let i = 0; i < this.length; i += 1) {
+      const { buf, at } = this.recordOf(i);
+      const flags = buf[at + RECORD.flags] as number;
+      const code = buf.readUInt32LE(at + RECORD.code);
+      const name = this.nameOf(i);
+      sink.row(
+        buf,
+        at + RECORD.npi,
+        10,
+        name === null ? null : name.buf,
+        name === null ? 0 : name.at,
+        name === null ? 0 : name.length,
+        reader.text('codes', code),
+        reader.display(code),
+        reader.city(buf.readUInt32LE(at + RECORD.city)),
+        reader.text('states', buf.readUInt16LE(at + RECORD.state)),
+        reader.text('dates', buf.readUInt16LE(at + RECORD.date)),
+        (flags & FLAG_OIG) !== 0 ? reader.oigOf(this.records[i] as number) : null,
+      );
+    }
+  }
+
+  private recordOf(i: number): { buf: Buffer; at: number } {
+    return this.recordSpan !== null
+      ? { buf: this.recordSpan, at: this.recordAt[i] as number }
+      : { buf: (this.recordBuffers as Buffer[])[i] as Buffer, at: 0 };
+  }
+
+  private nameOf(i: number): { buf: Buffer; at: number; length: number } | null {
+    const length = this.nameLength[i] as number;
+    if (length === 0) return null;
+    if (this.nameSpan !== null) return { buf: this.nameSpan, at: this.nameAt[i] as number, length };
+    return { buf: (this.nameBuffers as (Buffer | null)[])[i] as Buffer, at: 0, length };
+  }
 }

@@ -1,5 +1,6 @@
 /** In-memory dependencies of the API core for unit tests: no DuckDB, no DynamoDB. */
 import type { PublishBoundary } from '../../data-contracts/constants';
+import { identityRowsOf } from '../../data-contracts/identity-json';
 import type { IdentityRow, VerticalRow } from '../../data-contracts/rows';
 import type { CoreDeps, KeyRecord, MeterResult } from '../../lambdas/core/ports';
 import type { ProviderData, VerticalListQuery } from '../../lambdas/query/types';
@@ -34,7 +35,7 @@ export function fakeDeps(options: FakeOptions = {}): CoreDeps {
     },
     async listIdentity(q) {
       const all = options.identityRows ?? [];
-      return { total: all.length, rows: all.slice(q.offset, q.offset + q.limit) };
+      return { total: all.length, rows: identityRowsOf(all.slice(q.offset, q.offset + q.limit)) };
     },
     resolveTaxonomy: () => ({ kind: 'unknown' }),
     readStatic: async () => Buffer.from('{}'),

@@ -4,6 +4,7 @@
  * the CSV of its rows.
  */
 import { FREE_PROVIDER_CSV_COLUMNS, flattenProvider, toCsv } from '../../../data-contracts/csv';
+import { identityRowsOf } from '../../../data-contracts/identity-json';
 import type { Provider } from '../../../data-contracts/types';
 import type { ListProvidersResult } from '../../../lambdas/core/list-providers';
 import { listBody, listCsvBytes, listJsonBytes } from '../../../lambdas/http/list-formats';
@@ -96,7 +97,7 @@ describe('identity list bodies', () => {
         format: 'json',
         pagination: { total: 90, limit: 30, offset: 0, returned: 30 },
         filters: { vertical: null, taxonomy: 'nurse', state: 'TX', city: null, business_mode: null },
-        rows,
+        rows: identityRowsOf(rows),
         ...over,
       } as ListProvidersResult;
       expect(listJsonBytes(result).toString('utf8')).toBe(JSON.stringify(listBody(result)));

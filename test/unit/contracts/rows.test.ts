@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { OIG_NO_MATCH_NOTE } from '../../../data-contracts/constants';
+import { identityProvidersJson, identityRowsOf } from '../../../data-contracts/identity-json';
 import { VERTICAL_TABLE } from '../../../data-contracts/layout';
 import {
   type IdentityRow,
   identityProviderFromRow,
-  identityProvidersJson,
   LOCKED_FIELD,
   lockedField,
   oigFromRow,
@@ -150,7 +150,7 @@ describe('identityProvidersJson', () => {
     fc.assert(
       fc.property(fc.array(identityRow, { maxLength: 20 }), (rows) => {
         const want = JSON.stringify(rows.map((r) => maskIdentityProvider(identityProviderFromRow(r))));
-        expect(identityProvidersJson(rows).toString('utf8')).toBe(want);
+        expect(identityProvidersJson(identityRowsOf(rows)).toString('utf8')).toBe(want);
       }),
       { numRuns: 500 },
     );

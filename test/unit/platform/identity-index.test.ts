@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
+import { identityProvidersJson, identityRowList, identityRowsOf } from '../../../data-contracts/identity-json';
 import { BufferSource, FileSource } from '../../../platform/identity-index/byte-source';
 import type { IdentityIndexRow } from '../../../platform/identity-index/format';
 import { type IdentityIndexQuery, IdentityIndexReader } from '../../../platform/identity-index/reader';
@@ -18,7 +19,13 @@ const DATES = ['2021-01-04', '2024-12-31', '2025-06-30'];
 
 const rowArb = fc.record({
   npi: fc.integer({ min: 1_000_000_000, max: 1_000_400_000 }).map(String),
-  name: fc.option(fc.string({ minLength: 1, maxLength: 12 }), { nil: null }),
+  name: fc.option(
+    fc.oneof(
+      fc.string({ minLength: 1, maxLength: 12 }),
+      fc.constantFrom('SAN JOSÉ', 'O"NEIL', 'A\\B', 'TAB\tX', '日本 クリニック'),
+    ),
+    { nil: null },
+  ),
   code: fc.constantFrom(...CODES),
   state: fc.option(fc.constantFrom(...STATES), { nil: null }),
   city: fc.option(fc.constantFrom(...CITIES), { nil: null }),
@@ -120,7 +127,12 @@ describe('identity serving index', () => {
                 const want = expected(rows, q);
                 const got = reader.query(q);
                 expect(got.total).toBe(want.total);
-                expect(got.rows).toEqual(want.rows.map((r) => ({ ...r, classification_key: 'nurse' })));
+                const page = identityRowList(got.rows);
+                expect(page).toEqual(want.rows.map((r) => ({ ...r, classification_key: 'nurse' })));
+                // Written from the index's bytes, the page is the JSON of the same rows written as objects.
+                expect(identityProvidersJson(got.rows).toString()).toBe(
+                  identityProvidersJson(identityRowsOf(page)).toString(),
+                );
               }
             }
           } finally {

@@ -1,0 +1,259 @@
+/**
+ * The JSON bytes of identity rows (the IdentityProvider wire shape of rows.ts), written without building the
+ * objects: byte for byte `JSON.stringify(rows.map(identityProviderFromRow))`, which property tests hold equal.
+ *
+ * A 1,000-row identity page is about 1 MB, three quarters of it the same locked placeholders and OIG note on every
+ * row. The writer copies those as constant bytes, encodes a page's few distinct taxonomy, place and date values once,
+ * and takes npi and name as UTF-8 bytes: an identity index page (platform/identity-index) hands its rows over field
+ * by field from its own buffers ({@link IdentityRowSink}), so a page allocates no row objects and no strings
+ * (a request that lives through two young-generation collections would otherwise move its garbage to the old one).
+ */
+import { IDENTITY_SOURCE, OIG_NO_MATCH_NOTE } from './constants';
+import { type IdentityRow, LOCKED_FIELD, oigFromRow } from './rows';
+
+/** The `oig_*` cells of a row that is not plain "no match". */
+export type OigCells = Pick<IdentityRow, 'oig_excluded' | 'oig_type' | 'oig_date' | 'oig_checked_at'>;
+
+/** Receives identity rows field by field. */
+export interface IdentityRowSink {
+  /**
+   * One row: npi and name as UTF-8 bytes at `[at, at + length)` of their buffers (a NULL name: `name` null), the
+   * other cells as they are, `oig` null for the "no match" cells.
+   */
+  row(
+    npi: Buffer,
+    npiAt: number,
+    npiLength: number,
+    name: Buffer | null,
+    nameAt: number,
+    nameLength: number,
+    code: string | null,
+    display: string | null,
+    city: string | null,
+    state: string | null,
+    checkedAt: string | null,
+    oig: OigCells | null,
+  ): void;
+  /** One row held as an object. */
+  rowObject(row: IdentityRow): void;
+}
+
+/** A page of identity rows: as objects on demand, or written into a sink. */
+export interface IdentityRows {
+  readonly length: number;
+  row(i: number): IdentityRow;
+  writeTo(sink: IdentityRowSink): void;
+}
+
+const str = (v: IdentityRow[keyof IdentityRow]): string | null =>
+  v === null || v === undefined || v === '' ? null : String(v);
+
+/** Identity rows held as objects (tests, fakes, small pages). */
+export function identityRowsOf(rows: readonly IdentityRow[]): IdentityRows {
+  return {
+    length: rows.length,
+    row: (i) => rows[i] as IdentityRow,
+    writeTo(sink) {
+      for (const row of rows) sink.rowObject(row);
+    },
+  };
+}
+
+/** Every row of a page as objects. */
+export function identityRowList(rows: IdentityRows): IdentityRow[] {
+  return Array.from({ length: rows.length }, (_, i) => rows.row(i));
+}
+
+const LOCKED_JSON = JSON.stringify(LOCKED_FIELD);
+const JSON_PARTS = {
+  npi: Buffer.from('{"npi":'),
+  name: Buffer.from(',"name":'),
+  checkedAt: `,"layer":"identity","source":${JSON.stringify(IDENTITY_SOURCE)},"checked_at":`,
+  noMatch: JSON.stringify({ npi_match: 'none', note: OIG_NO_MATCH_NOTE }),
+  tail: `,"certification":${LOCKED_JSON},"license":${LOCKED_JSON},"fda":${LOCKED_JSON},"price":${LOCKED_JSON}}`,
+  nullName: Buffer.from('"null"'),
+} as const;
+
+/** Strings JSON writes as they are between quotes: printable ASCII without `"` and `\`. */
+const PLAIN_JSON_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** Does JSON write these UTF-8 bytes as they are between quotes (no `"`, `\` or control character)? */
+function plainJsonBytes(bytes: Buffer, at: number, end: number): boolean {
+  for (let i = at; i < end; i += 1) {
+    const b = bytes[i] as number;
+    if (b < 0x20 || b === 0x22 || b === 0x5c) return false;
+  }
+  return true;
+}
+
+/** The bytes of a page's repeated parts by the two cells they show (a Map tells null from 'null'). */
+class PartMemo {
+  private readonly parts = new Map<string | null, Map<string | null, Buffer>>();
+
+  get(a: string | null, b: string | null, make: () => string): Buffer {
+    let inner = this.parts.get(a);
+    if (inner === undefined) {
+      inner = new Map();
+      this.parts.set(a, inner);
+    }
+    let bytes = inner.get(b);
+    if (bytes === undefined) {
+      bytes = Buffer.from(make(), 'utf8');
+      inner.set(b, bytes);
+    }
+    return bytes;
+  }
+}
+
+/**
+ * Writes an identity page's JSON into one buffer: `before`, the array of rows, `after` (an envelope's text around
+ * its `data` array).
+ * @example
+ * const writer = new IdentityJsonWriter('{"data":', rows.length);
+ * rows.writeTo(writer);
+ * writer.finish('}'); // Buffer
+ */
+export class IdentityJsonWriter implements IdentityRowSink {
+  private buffer: Buffer;
+  private length = 0;
+  private rows = 0;
+  private readonly taxonomy = new PartMemo();
+  private readonly place = new PartMemo();
+  private readonly checked = new PartMemo();
+
+  constructor(before: string, expectedRows: number) {
+    this.buffer = Buffer.allocUnsafe(Math.max(1024, expectedRows * 900 + before.length * 3 + 16));
+    this.text(before);
+    this.byte(0x5b);
+  }
+
+  row(
+    npi: Buffer,
+    npiAt: number,
+    npiLength: number,
+    name: Buffer | null,
+    nameAt: number,
+    nameLength: number,
+    code: string | null,
+    display: string | null,
+    city: string | null,
+    state: string | null,
+    checkedAt: string | null,
+    oig: OigCells | null,
+  ): void {
+    this.startRow();
+    this.stringBytes(npi, npiAt, npiLength);
+    this.part(JSON_PARTS.name);
+    if (name === null) this.part(JSON_PARTS.nullName);
+    else this.stringBytes(name, nameAt, nameLength);
+    this.rest(code, display, city, state, checkedAt, oig);
+  }
+
+  rowObject(row: IdentityRow): void {
+    this.startRow();
+    this.string(String(row.npi));
+    this.part(JSON_PARTS.name);
+    // The object mapping writes `String(row.name)`: a NULL name is the text "null" there, and here.
+    this.string(String(row.name));
+    const { taxonomy_code: code, taxonomy_display: display, city, state, checked_at: checkedAt } = row;
+    this.rest(str(code), str(display), str(city), str(state), str(checkedAt), row);
+  }
+
+  private startRow(): void {
+    if (this.rows > 0) this.byte(0x2c);
+    this.rows += 1;
+    this.part(JSON_PARTS.npi);
+  }
+
+  /** Everything after the name: three parts encoded once per page, or the OIG match written out. */
+  private rest(
+    code: string | null,
+    display: string | null,
+    city: string | null,
+    state: string | null,
+    checkedAt: string | null,
+    oig: OigCells | null,
+  ): void {
+    const json = (value: string | null) => JSON.stringify(value);
+    this.part(
+      this.taxonomy.get(code, display, () => `,"taxonomy_code":${json(code)},"taxonomy_display":${json(display)}`),
+    );
+    this.part(this.place.get(city, state, () => `,"city":${json(city)},"state":${json(state)}`));
+    if (oig === null || oig.oig_excluded !== true) {
+      const tail = () => `${JSON_PARTS.checkedAt}${json(checkedAt)},"oig":${JSON_PARTS.noMatch}${JSON_PARTS.tail}`;
+      this.part(this.checked.get(checkedAt, null, tail));
+    } else {
+      this.text(`${JSON_PARTS.checkedAt}${json(checkedAt)},"oig":${JSON.stringify(oigFromRow(oig))}${JSON_PARTS.tail}`);
+    }
+  }
+
+  /** Closes the array, appends `after` and returns the bytes. */
+  finish(after: string): Buffer {
+    this.byte(0x5d);
+    this.text(after);
+    return this.buffer.subarray(0, this.length);
+  }
+
+  private room(bytes: number): void {
+    if (this.length + bytes <= this.buffer.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
+    next.set(this.buffer.subarray(0, this.length), 0);
+    this.buffer = next;
+  }
+
+  private byte(value: number): void {
+    this.room(1);
+    this.buffer[this.length] = value;
+    this.length += 1;
+  }
+
+  private part(bytes: Buffer): void {
+    this.bytes(bytes, 0, bytes.length);
+  }
+
+  private bytes(source: Buffer, at: number, length: number): void {
+    this.room(length);
+    // TypedArray#set: Buffer#copy validates its arguments on every call, which shows on a page of small parts.
+    this.buffer.set(length === source.length && at === 0 ? source : source.subarray(at, at + length), this.length);
+    this.length += length;
+  }
+
+  private text(value: string): void {
+    this.room(Buffer.byteLength(value));
+    this.length += this.buffer.write(value, this.length, 'utf8');
+  }
+
+  /** A JSON string value (quotes included), exactly as JSON.stringify writes it. */
+  private string(value: string): void {
+    if (PLAIN_JSON_STRING.test(value)) {
+      this.room(value.length + 2);
+      this.buffer[this.length] = 0x22;
+      this.buffer.write(value, this.length + 1, 'latin1');
+      this.buffer[this.length + value.length + 1] = 0x22;
+      this.length += value.length + 2;
+    } else {
+      this.text(JSON.stringify(value));
+    }
+  }
+
+  /** A JSON string from UTF-8 bytes: copied between quotes when JSON writes them as they are, else escaped. */
+  private stringBytes(source: Buffer, at: number, length: number): void {
+    if (plainJsonBytes(source, at, at + length)) {
+      this.byte(0x22);
+      this.bytes(source, at, length);
+      this.byte(0x22);
+    } else {
+      this.text(JSON.stringify(source.toString('utf8', at, at + length)));
+    }
+  }
+}
+
+/**
+ * The JSON array of identity rows as IdentityProviders, between `before` and `after`.
+ * @example identityProvidersJson(identityRowsOf(rows)).toString() // '[{"npi":"1234567893","name":…}]'
+ */
+export function identityProvidersJson(rows: IdentityRows, before = '', after = ''): Buffer {
+  const writer = new IdentityJsonWriter(before, rows.length);
+  rows.writeTo(writer);
+  return writer.finish(after);
+}
