@@ -6,7 +6,9 @@
  * - a fixed native reserve: Node and V8 outside the old generation, the code, the DuckDB instance, sockets and the
  *   bytes of in-flight responses (up to about 2 MB per 1,000-row page);
  * - V8's old generation (`--max-old-space-size`): the vertical layer, memoised views and pages, request objects;
- *   without a limit V8 sizes it from the machine's memory and lets garbage grow to hundreds of MB;
+ *   without a limit V8 sizes it from the machine's memory and lets garbage grow to hundreds of MB (the entry points
+ *   also fix V8's growing factor, lambdas/handlers/v8-heap.ts, so that a small limit does not mean frequent full
+ *   collections);
  * - DuckDB's `memory_limit`: DuckDB only loads the vertical layer and the taxonomy map, one snapshot at a time, and
  *   spills to its temporary folder past its limit instead of failing;
  * - the identity serving indexes held in memory (lambdas/query/identity-partitions.ts): the rest. Partitions that do
@@ -16,7 +18,7 @@
 /** MB of native memory outside V8's old generation, DuckDB and the identity indexes (measured, see README). */
 export const NATIVE_RESERVE_MB = 128;
 /** The smallest V8 old generation and DuckDB limit the plan gives. */
-export const MIN_HEAP_MB = 128;
+export const MIN_HEAP_MB = 160;
 export const MIN_DUCKDB_MB = 32;
 /** The budget when neither `PF_MEMORY_BUDGET_MB` nor a Lambda memory size is given (`npm start`). */
 export const LOCAL_BUDGET_MB = 384;
@@ -36,7 +38,7 @@ export interface MemoryPlan {
 }
 
 /**
- * @example planMemory(384) // { budgetMb: 384, heapMb: 128, duckdbMb: 38, identityResidentBytes: 94371840 }
+ * @example planMemory(384) // { budgetMb: 384, heapMb: 160, duckdbMb: 38, identityResidentBytes: 60817408 }
  */
 export function planMemory(budgetMb: number): MemoryPlan {
   if (!Number.isFinite(budgetMb) || budgetMb < MIN_BUDGET_MB) {

@@ -7,6 +7,9 @@ import { createLambdaHandler } from '../http/lambda-adapter';
 import { createJsonLogger } from '../shared/logger';
 import { loadConfig } from './config';
 import { createApiRuntime, runtimeOptionsFrom } from './runtime';
+import { configureV8Heap } from './v8-heap';
+
+configureV8Heap();
 
 const config = loadConfig(process.env, {
   localDir: '/tmp/pf-local',

@@ -18,6 +18,7 @@ import { KeyStore } from '../access/api-keys';
 import { createDynamoClient } from '../access/dynamo';
 import { loadConfig } from '../handlers/config';
 import { createApiRuntime, createObjectStore, runtimeOptionsFrom, type TablesConfig } from '../handlers/runtime';
+import { configureV8Heap } from '../handlers/v8-heap';
 import { serveNode } from '../http/node-adapter';
 import { createJsonLogger } from '../shared/logger';
 import type { ObjectStore } from '../storage/object-store';
@@ -32,6 +33,7 @@ const DEMO_KEYS_FILE = 'demo-keys.json';
 type DemoKeys = Partial<Record<Plan, string>>;
 
 async function main(): Promise<void> {
+  configureV8Heap();
   const env = process.env;
   const config = loadConfig(env, { localDir: path.join(REPO_ROOT, '.local') });
   const localDir = path.resolve(env[ENV.localDir]?.trim() || path.join(REPO_ROOT, '.local'));

@@ -363,7 +363,8 @@ describe('IdentityPartitions within a memory budget', () => {
   it('keeps resident bytes within the budget, admitting a partition only when used more than what it pushes out', async () => {
     // Room for two whole files and the meta regions (directory, dictionaries) of the three partitions used.
     const budget = probe(0).indexBytes + probe(1).indexBytes + metaOf(0) + metaOf(1) + metaOf(2);
-    const partitions = new IdentityPartitions({ residentBytes: budget });
+    let now = 0;
+    const partitions = new IdentityPartitions({ residentBytes: budget, nowMs: () => now });
     const cache = cacheWith(partitions);
     const touch = async (i: number) => {
       await createSnapshotSource(cache).withSnapshot((data) =>
@@ -383,8 +384,18 @@ describe('IdentityPartitions within a memory budget', () => {
       // Used a second time, more than partition 0: partition 0 makes room, partition 1 (used twice) stays.
       await touch(2);
       expect(partitions.stats().resident.sort()).toEqual([probe(1).indexKey, probe(2).indexKey].sort());
+      // Partition 0, used three times now, would push partition 2 out: not within 10 s of the last swap.
+      await touch(0);
+      await touch(0);
+      now += 9_999;
+      await touch(0);
+      expect(partitions.stats().resident.sort()).toEqual([probe(1).indexKey, probe(2).indexKey].sort());
+      // 10 s on: partition 0 comes in; of the two used twice, the least recently used (1) makes room.
+      now += 1;
+      await touch(0);
+      expect(partitions.stats().resident.sort()).toEqual([probe(0).indexKey, probe(2).indexKey].sort());
       // The demoted partition still answers like plain SQL, from disk.
-      await createSnapshotSource(cache).withSnapshot((data) => expectLikeSql(data, probe(0), shapes(probe(0))));
+      await createSnapshotSource(cache).withSnapshot((data) => expectLikeSql(data, probe(1), shapes(probe(1))));
     } finally {
       await cache.close();
     }

@@ -15,19 +15,19 @@ const load = (env: Record<string, string>) => loadConfig(env, { localDir: '/tmp/
 
 describe('the memory budget', () => {
   it('shares every budget between the native reserve, V8, DuckDB and the identity indexes, exactly', () => {
-    for (const budget of [MIN_BUDGET_MB, 300, 384, 1024, 1740, 8704]) {
+    for (const budget of [MIN_BUDGET_MB, 330, 384, 1024, 1740, 8704]) {
       const plan = planMemory(budget);
       const shares = NATIVE_RESERVE_MB + plan.heapMb + plan.duckdbMb + plan.identityResidentBytes / MB;
       expect(shares).toBe(budget);
-      expect(plan.heapMb).toBeGreaterThanOrEqual(128);
+      expect(plan.heapMb).toBeGreaterThanOrEqual(160);
       expect(plan.duckdbMb).toBeGreaterThanOrEqual(32);
     }
-    expect(planMemory(384)).toEqual({ budgetMb: 384, heapMb: 128, duckdbMb: 38, identityResidentBytes: 90 * MB });
+    expect(planMemory(384)).toEqual({ budgetMb: 384, heapMb: 160, duckdbMb: 38, identityResidentBytes: 58 * MB });
     expect(heapOption(planMemory(1740))).toBe('--max-old-space-size=522');
   });
 
   it('refuses a budget below the reserve and the smallest V8 and DuckDB shares', () => {
-    expect(() => planMemory(MIN_BUDGET_MB - 1)).toThrow(/at least 288 MB/);
+    expect(() => planMemory(MIN_BUDGET_MB - 1)).toThrow(/at least 320 MB/);
   });
 
   it('reads PF_MEMORY_BUDGET_MB, else 85% of the Lambda memory size, else the local default', () => {
@@ -39,7 +39,7 @@ describe('the memory budget', () => {
 
   it('fails fast naming the variable when a value is not a whole number of MB', () => {
     expect(() => load({ [ENV.memoryBudgetMb]: '1.5GB' })).toThrow(/PF_MEMORY_BUDGET_MB must be a whole number/);
-    expect(() => load({ [ENV.memoryBudgetMb]: '100' })).toThrow(/PF_MEMORY_BUDGET_MB .* at least 288/);
+    expect(() => load({ [ENV.memoryBudgetMb]: '100' })).toThrow(/PF_MEMORY_BUDGET_MB .* at least 320/);
     expect(() => load({ [ENV.lambdaMemoryMb]: 'lots' })).toThrow(/AWS_LAMBDA_FUNCTION_MEMORY_SIZE must be/);
   });
 
