@@ -10,6 +10,8 @@ export interface ByteSource {
   slice(offset: number, length: number): Buffer;
   /** The u32 (little-endian) at `offset`. */
   u32(offset: number): number;
+  /** `Buffer.compare(bytes at offset, needle)`: -1, 0 or 1, without a view of the bytes. */
+  compareAt(offset: number, length: number, needle: Buffer): number;
 }
 
 /** A file held in memory. */
@@ -27,6 +29,10 @@ export class BufferSource implements ByteSource {
 
   u32(offset: number): number {
     return this.buffer.readUInt32LE(offset);
+  }
+
+  compareAt(offset: number, length: number, needle: Buffer): number {
+    return -needle.compare(this.buffer, offset, offset + length);
   }
 }
 
@@ -53,6 +59,10 @@ export class FileSource implements ByteSource {
   u32(offset: number): number {
     this.readInto(this.word, offset);
     return this.word.readUInt32LE(0);
+  }
+
+  compareAt(offset: number, length: number, needle: Buffer): number {
+    return Buffer.compare(this.slice(offset, length), needle);
   }
 
   close(): void {
@@ -97,5 +107,11 @@ export class HeadInMemorySource implements ByteSource {
 
   u32(offset: number): number {
     return offset + 4 <= this.head.length ? this.head.readUInt32LE(offset) : this.rest.u32(offset);
+  }
+
+  compareAt(offset: number, length: number, needle: Buffer): number {
+    return offset + length <= this.head.length
+      ? -needle.compare(this.head, offset, offset + length)
+      : this.rest.compareAt(offset, length, needle);
   }
 }

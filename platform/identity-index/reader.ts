@@ -183,13 +183,19 @@ export class IdentityIndexReader {
     return this.source.u32(this.sections[name][0]);
   }
 
-  /** The bytes of entry `id` (1-based) of a string table. */
-  private entry(name: SectionName, id: number): Buffer {
+  /** The byte range of entry `id` (1-based) of a string table. */
+  private entryRange(name: SectionName, id: number): [offset: number, length: number] {
     const [offset] = this.sections[name];
     const count = this.source.u32(offset);
     const start = id === 1 ? 0 : this.source.u32(offset + 4 + 4 * (id - 2));
     const end = this.source.u32(offset + 4 + 4 * (id - 1));
-    return this.source.slice(offset + 4 + 4 * count + start, end - start);
+    return [offset + 4 + 4 * count + start, end - start];
+  }
+
+  /** The bytes of entry `id` (1-based) of a string table. */
+  private entry(name: SectionName, id: number): Buffer {
+    const [offset, length] = this.entryRange(name, id);
+    return this.source.slice(offset, length);
   }
 
   /** The id of `value` in a sorted string table, 0 when absent. */
@@ -199,7 +205,8 @@ export class IdentityIndexReader {
     let hi = count;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const cmp = Buffer.compare(this.entry(name, mid), needle);
+      const [offset, length] = this.entryRange(name, mid);
+      const cmp = this.source.compareAt(offset, length, needle);
       if (cmp === 0) return mid;
       if (cmp < 0) lo = mid + 1;
       else hi = mid - 1;
@@ -352,19 +359,21 @@ export class IdentityIndexPage implements IdentityRows {
   }
 
   writeTo(sink: IdentityRowSink): void {
-    const { reader } = this;
+    const { reader, recordSpan, recordBuffers, recordAt, nameSpan, nameBuffers, nameAt, nameLength } = this;
     for (let i = 0; i < this.length; i += 1) {
-      const { buf, at } = this.recordOf(i);
+      const buf = recordSpan ?? ((recordBuffers as Buffer[])[i] as Buffer);
+      const at = recordSpan === null ? 0 : (recordAt[i] as number);
       const flags = buf[at + RECORD.flags] as number;
       const code = buf.readUInt32LE(at + RECORD.code);
-      const name = this.nameOf(i);
+      const length = nameLength[i] as number;
+      const name = length === 0 ? null : (nameSpan ?? ((nameBuffers as (Buffer | null)[])[i] as Buffer));
       sink.row(
         buf,
         at + RECORD.npi,
         10,
-        name === null ? null : name.buf,
-        name === null ? 0 : name.at,
-        name === null ? 0 : name.length,
+        name,
+        nameSpan === null ? 0 : (nameAt[i] as number),
+        length,
         reader.text('codes', code),
         reader.display(code),
         reader.city(buf.readUInt32LE(at + RECORD.city)),
