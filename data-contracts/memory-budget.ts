@@ -15,10 +15,16 @@
  *   not fit are read from their local files through the page cache: slower by microseconds, never an error.
  */
 
-/** MB of native memory outside V8's old generation, DuckDB and the identity indexes (measured, see README). */
-export const NATIVE_RESERVE_MB = 128;
-/** The smallest V8 old generation and DuckDB limit the plan gives. */
-export const MIN_HEAP_MB = 160;
+/**
+ * MB of native memory outside V8's old generation, DuckDB and the identity indexes: RSS minus V8's heap and Node's
+ * external memory measured 96 MB on the bench's server under load (README, "Memory and sizing").
+ */
+export const NATIVE_RESERVE_MB = 96;
+/**
+ * The smallest V8 old generation and DuckDB limit the plan gives. V8 needs about 2.5 times the live heap (about
+ * 100 MB on the bench: the vertical layer, its memoised views) to collect rarely.
+ */
+export const MIN_HEAP_MB = 192;
 export const MIN_DUCKDB_MB = 32;
 /** The budget when neither `PF_MEMORY_BUDGET_MB` nor a Lambda memory size is given (`npm start`). */
 export const LOCAL_BUDGET_MB = 384;
@@ -38,14 +44,14 @@ export interface MemoryPlan {
 }
 
 /**
- * @example planMemory(384) // { budgetMb: 384, heapMb: 160, duckdbMb: 38, identityResidentBytes: 60817408 }
+ * @example planMemory(384) // { budgetMb: 384, heapMb: 192, duckdbMb: 32, identityResidentBytes: 67108864 }
  */
 export function planMemory(budgetMb: number): MemoryPlan {
   if (!Number.isFinite(budgetMb) || budgetMb < MIN_BUDGET_MB) {
     throw new RangeError(`a memory budget of at least ${MIN_BUDGET_MB} MB is needed, got ${budgetMb}`);
   }
-  const heapMb = Math.min(2048, Math.max(MIN_HEAP_MB, Math.round(budgetMb * 0.3)));
-  const duckdbMb = Math.min(512, Math.max(MIN_DUCKDB_MB, Math.round(budgetMb * 0.1)));
+  const heapMb = Math.min(2048, Math.max(MIN_HEAP_MB, Math.round(budgetMb * 0.4)));
+  const duckdbMb = Math.min(512, Math.max(MIN_DUCKDB_MB, Math.round(budgetMb * 0.08)));
   const identityMb = Math.max(0, budgetMb - NATIVE_RESERVE_MB - heapMb - duckdbMb);
   return { budgetMb, heapMb, duckdbMb, identityResidentBytes: identityMb * 1024 * 1024 };
 }

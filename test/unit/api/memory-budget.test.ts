@@ -19,11 +19,11 @@ describe('the memory budget', () => {
       const plan = planMemory(budget);
       const shares = NATIVE_RESERVE_MB + plan.heapMb + plan.duckdbMb + plan.identityResidentBytes / MB;
       expect(shares).toBe(budget);
-      expect(plan.heapMb).toBeGreaterThanOrEqual(160);
+      expect(plan.heapMb).toBeGreaterThanOrEqual(192);
       expect(plan.duckdbMb).toBeGreaterThanOrEqual(32);
     }
-    expect(planMemory(384)).toEqual({ budgetMb: 384, heapMb: 160, duckdbMb: 38, identityResidentBytes: 58 * MB });
-    expect(heapOption(planMemory(1740))).toBe('--max-old-space-size=522');
+    expect(planMemory(384)).toEqual({ budgetMb: 384, heapMb: 192, duckdbMb: 32, identityResidentBytes: 64 * MB });
+    expect(heapOption(planMemory(1740))).toBe('--max-old-space-size=696');
   });
 
   it('refuses a budget below the reserve and the smallest V8 and DuckDB shares', () => {
