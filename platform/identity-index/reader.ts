@@ -57,12 +57,13 @@ export class IdentityIndexReader {
   /** @internal */
   readonly sections: IdentityIndexHeader['sections'];
   private readonly counts: Record<'codes' | 'states' | 'cityKeys' | 'directory' | 'oig', number>;
+  /** Decoded dictionary strings by id (ids are dense: arrays, not maps); `undefined` = not decoded yet. */
   private readonly memo = {
-    codes: new Map<number, string | null>(),
-    displays: new Map<number, string | null>(),
-    states: new Map<number, string | null>(),
-    dates: new Map<number, string | null>(),
-    oig: new Map<number, string | null>(),
+    codes: [] as (string | null | undefined)[],
+    displays: [] as (string | null | undefined)[],
+    states: [] as (string | null | undefined)[],
+    dates: [] as (string | null | undefined)[],
+    oig: [] as (string | null | undefined)[],
     cities: new Map<number, string | null>(),
   };
 
@@ -218,10 +219,10 @@ export class IdentityIndexReader {
   text(name: 'codes' | 'states' | 'dates' | 'oig_strings', id: number): string | null {
     if (id === ANY) return null;
     const memo = name === 'oig_strings' ? this.memo.oig : this.memo[name];
-    let value = memo.get(id);
+    let value = memo[id];
     if (value === undefined) {
       value = this.entry(name, id).toString('utf8');
-      memo.set(id, value);
+      memo[id] = value;
     }
     return value;
   }
@@ -229,11 +230,11 @@ export class IdentityIndexReader {
   /** @internal */
   display(code: number): string | null {
     if (code === ANY) return null;
-    let value = this.memo.displays.get(code);
+    let value = this.memo.displays[code];
     if (value === undefined) {
       const text = this.entry('displays', code).toString('utf8');
       value = text === '' ? null : text;
-      this.memo.displays.set(code, value);
+      this.memo.displays[code] = value;
     }
     return value;
   }
