@@ -29,7 +29,7 @@ export const NATIVE_RESERVE_MB = 136;
 export const MIN_HEAP_MB = 192;
 export const MIN_DUCKDB_MB = 32;
 /** The budget when neither `PF_MEMORY_BUDGET_MB` nor a Lambda memory size is given (`npm start`). */
-export const LOCAL_BUDGET_MB = 384;
+export const LOCAL_BUDGET_MB = 424;
 /** Share of a Lambda's memory size the process plans for; the rest is the OS and the page cache of `/tmp`. */
 export const LAMBDA_BUDGET_SHARE = 0.85;
 /** The smallest budget the plan accepts. */

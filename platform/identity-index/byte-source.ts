@@ -36,48 +36,138 @@ export class BufferSource implements ByteSource {
   }
 }
 
+/** Bytes of one cached block of a {@link FileSource}. */
+export const FILE_BLOCK_BYTES = 16 * 1024;
+
 /**
- * A local file read with positional reads (`pread`), synchronously: an index read is a few small reads of a file
- * on local disk, usually in the page cache, cheaper than a trip through the thread pool.
+ * Recently read blocks of index files, shared by every {@link FileSource} of the process and bounded by a count of
+ * blocks (least recently used out): a page's reads (a posting slice, 50 to 1,000 records of 32 bytes, their names)
+ * and a binary search's probes fall in a few blocks, so they cost a few `pread`s instead of one per value.
+ */
+export class BlockCache {
+  private readonly blocks = new Map<number, Buffer>();
+
+  constructor(readonly capacity: number) {}
+
+  get(key: number): Buffer | undefined {
+    const block = this.blocks.get(key);
+    if (block !== undefined) {
+      this.blocks.delete(key);
+      this.blocks.set(key, block);
+    }
+    return block;
+  }
+
+  set(key: number, block: Buffer): void {
+    this.blocks.set(key, block);
+    for (const old of this.blocks.keys()) {
+      if (this.blocks.size <= this.capacity) break;
+      this.blocks.delete(old);
+    }
+  }
+
+  /** Drops the blocks of one file (closed, or its snapshot released). */
+  dropFile(fileKey: number): void {
+    for (const key of this.blocks.keys()) if (Math.floor(key / BLOCKS_PER_FILE) === fileKey) this.blocks.delete(key);
+  }
+
+  get bytes(): number {
+    return this.blocks.size * FILE_BLOCK_BYTES;
+  }
+}
+
+/** Block keys are `file * BLOCKS_PER_FILE + block`: files up to 2^26 blocks (1 TiB) each, exact in a double. */
+const BLOCKS_PER_FILE = 2 ** 26;
+let nextFileKey = 1;
+
+/** The process's block cache: 4 MB (README, "Memory and sizing": part of the native reserve). */
+export const SHARED_BLOCK_CACHE = new BlockCache(256);
+
+/**
+ * A local file read with positional reads (`pread`), synchronously, through a {@link BlockCache}: an index read is
+ * a few small reads of a file on local disk, usually in the page cache, cheaper than a trip through the thread
+ * pool. Reads longer than a block go to the file directly.
  */
 export class FileSource implements ByteSource {
   readonly size: number;
-  private readonly word = Buffer.alloc(4);
+  private readonly fileKey = nextFileKey++;
   private fd: number | null;
 
-  constructor(file: string) {
+  constructor(
+    file: string,
+    private readonly cache: BlockCache = SHARED_BLOCK_CACHE,
+  ) {
     this.fd = openSync(file, 'r');
     this.size = fstatSync(this.fd).size;
   }
 
   slice(offset: number, length: number): Buffer {
+    this.check(offset, length);
+    const block = this.blockHolding(offset, length);
+    if (block !== null) {
+      const at = offset % FILE_BLOCK_BYTES;
+      return block.subarray(at, at + length);
+    }
     const out = Buffer.allocUnsafe(length);
-    this.readInto(out, offset);
+    if (length <= FILE_BLOCK_BYTES) {
+      // Straddles two blocks: copy from both.
+      const first = FILE_BLOCK_BYTES - (offset % FILE_BLOCK_BYTES);
+      this.blockAt(offset).copy(out, 0, offset % FILE_BLOCK_BYTES);
+      this.blockAt(offset + first).copy(out, first, 0, length - first);
+    } else {
+      this.readInto(out, offset);
+    }
     return out;
   }
 
   u32(offset: number): number {
-    this.readInto(this.word, offset);
-    return this.word.readUInt32LE(0);
+    const block = this.blockHolding(offset, 4);
+    return block !== null ? block.readUInt32LE(offset % FILE_BLOCK_BYTES) : this.slice(offset, 4).readUInt32LE(0);
   }
 
   compareAt(offset: number, length: number, needle: Buffer): number {
-    return Buffer.compare(this.slice(offset, length), needle);
+    const block = this.blockHolding(offset, length);
+    if (block === null) return Buffer.compare(this.slice(offset, length), needle);
+    const at = offset % FILE_BLOCK_BYTES;
+    return -needle.compare(block, at, at + length);
   }
 
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+    this.cache.dropFile(this.fileKey);
+  }
+
+  /** The block that holds all of `[offset, offset + length)`, or null when the range crosses a block boundary. */
+  private blockHolding(offset: number, length: number): Buffer | null {
+    this.check(offset, length);
+    const at = offset % FILE_BLOCK_BYTES;
+    return at + length <= FILE_BLOCK_BYTES ? this.blockAt(offset) : null;
+  }
+
+  private blockAt(offset: number): Buffer {
+    const index = Math.floor(offset / FILE_BLOCK_BYTES);
+    const key = this.fileKey * BLOCKS_PER_FILE + index;
+    const known = this.cache.get(key);
+    if (known !== undefined) return known;
+    const start = index * FILE_BLOCK_BYTES;
+    const block = Buffer.allocUnsafeSlow(Math.min(FILE_BLOCK_BYTES, this.size - start));
+    this.readInto(block, start);
+    this.cache.set(key, block);
+    return block;
+  }
+
+  private check(offset: number, length: number): void {
+    if (this.fd === null) throw new Error('index file is closed');
+    if (offset < 0 || length < 0 || offset + length > this.size) {
+      throw new RangeError(`read outside the index: ${offset}+${length}`);
+    }
   }
 
   private readInto(out: Buffer, offset: number): void {
-    if (this.fd === null) throw new Error('index file is closed');
-    if (offset < 0 || offset + out.length > this.size) {
-      throw new RangeError(`read outside the index: ${offset}+${out.length}`);
-    }
     let done = 0;
     while (done < out.length) {
-      const n = readSync(this.fd, out, done, out.length - done, offset + done);
+      const n = readSync(this.fd as number, out, done, out.length - done, offset + done);
       if (n === 0) throw new Error('index file ended early');
       done += n;
     }
