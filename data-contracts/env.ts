@@ -1,6 +1,6 @@
 /**
  * Environment-variable names: the one table shared by the process entry points (`lambdas/handlers`,
- * `lambdas/local`, `etl/cli.ts`) and `infra/`. Nothing below the entry points reads `process.env`.
+ * `tools/local`, `etl/cli.ts`) and `infra/`. Nothing below the entry points reads `process.env`.
  */
 export const ENV = {
   /** S3 bucket holding snapshots and public objects. When unset, the local folder store is used. */

@@ -24,12 +24,15 @@ import {
   taxonomyKey,
   verticalPartitionKey,
 } from '../data-contracts/layout';
-import type { Logger } from '../lambdas/shared/logger';
-import { silentLogger } from '../lambdas/shared/logger';
-import { type ObjectStore, sha256File } from '../lambdas/storage/object-store';
+import { isoSeconds } from '../platform/iso-time';
+import type { Logger } from '../platform/logger';
+import { silentLogger } from '../platform/logger';
+import { type ObjectStore, sha256File } from '../platform/object-store';
+import { CONTENT_TYPES, newSnapshotId, readCurrentSnapshot, SnapshotPublisher } from '../platform/snapshot-protocol';
+import { sqlPath } from '../platform/sql';
 import { computeCoverage, computeIdentityLayer, computeSample } from './coverage';
 import { displayPath, readCsvHeader, requireColumns } from './csv-read';
-import { appendRows, createTable, openEtlDuckDb, queryRows, sqlPath } from './duck';
+import { appendRows, createTable, openEtlDuckDb, queryRows } from './duck';
 import { EtlInputError, SimulatedFailure } from './errors';
 import { writeIdentityIndexFiles } from './identity-index-out';
 import {
@@ -40,7 +43,6 @@ import {
   writeTaxonomyFile,
   writeVerticalFiles,
 } from './parquet-out';
-import { CONTENT_TYPES, newSnapshotId, readCurrentSnapshot, SnapshotPublisher } from './publish';
 import { REJECTS_TABLE, RejectCollector, writeRejectsCsv } from './rejects';
 import { screenKey } from './snapshot-keys';
 import { type FdaLetter, indexLetters, readFdaFile } from './sources/fda';
@@ -55,7 +57,6 @@ import {
 } from './sources/nppes';
 import { loadTaxonomyTable, readNucc } from './sources/nucc';
 import { openapiJsonText, renderStaticObjects } from './static-objects';
-import { isoSeconds } from './transforms/dates';
 
 export const BUILD_STEPS = [
   'sources',

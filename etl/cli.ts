@@ -11,8 +11,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ENV } from '../data-contracts/env';
-import { createJsonLogger, LOG_LEVELS, type LogLevel } from '../lambdas/shared/logger';
-import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../lambdas/storage/object-store';
+import { createJsonLogger, LOG_LEVELS, type LogLevel } from '../platform/logger';
+import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../platform/object-store';
 import { type BuildInputs, type BuildProgress, type BuildSummary, buildSnapshot } from './build';
 import { DEMO_LEIE_AS_OF, demoBuildInputs } from './demo-inputs';
 import { parseMemorySizeMb } from './duck';
@@ -41,7 +41,7 @@ Store options (build and rebuild-static):
 
 Build inputs:
   --demo           Use the committed demo inputs: test/fixtures/source-data (real public samples) and the
-                   fictional glp1 feed in etl/demo/glp1. Any input option below replaces its demo counterpart.
+                   fictional glp1 feed in tools/demo/glp1. Any input option below replaces its demo counterpart.
   --nppes FILE     NPPES dissemination CSV, V2 layout (330 columns), repeatable, oldest first. Accepts CMS's form
                    (every field quoted, MM/DD/YYYY, LF) and re-saved files (M/D/YY, minimal quoting, CRLF).
   --nucc FILE      NUCC taxonomy CSV (Code, Grouping, Classification, Specialization, Display Name, Section).

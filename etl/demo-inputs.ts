@@ -1,6 +1,6 @@
 /**
  * The demo build's inputs: the committed real public samples (test/fixtures/source-data, see PROVENANCE.md) and the
- * fictional glp1 curation feed (etl/demo/glp1).
+ * fictional glp1 curation feed (tools/demo/glp1).
  */
 import path from 'node:path';
 import type { BuildInputs } from './build';

@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { sqlIdentifier } from '../platform/sql';
 import { EtlInputError } from './errors';
 
 /**
@@ -83,19 +84,6 @@ export async function openEtlDuckDb(options: EtlDuckDbOptions): Promise<EtlDuckD
   };
 }
 
-/**
- * A file path as a SQL string literal. Only our own paths and files named by the operator reach this (table
- * functions take their file argument at bind time), and single quotes are doubled.
- */
-export function sqlPath(file: string): string {
-  return `'${path.resolve(file).replace(/'/g, "''")}'`;
-}
-
-/** A column name as a quoted SQL identifier. Only names from our allow-lists reach this. */
-export function sqlIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
 /** The column types the appender helpers write. */
 export type AppendType = 'VARCHAR' | 'DOUBLE' | 'INTEGER' | 'BIGINT' | 'BOOLEAN';
 
@@ -105,8 +93,8 @@ export async function createTable(
   table: string,
   columns: Readonly<Record<string, AppendType>>,
 ): Promise<void> {
-  const list = Object.entries(columns).map(([name, type]) => `${sqlIdent(name)} ${type}`);
-  await connection.run(`CREATE OR REPLACE TABLE ${sqlIdent(table)} (${list.join(', ')})`);
+  const list = Object.entries(columns).map(([name, type]) => `${sqlIdentifier(name)} ${type}`);
+  await connection.run(`CREATE OR REPLACE TABLE ${sqlIdentifier(table)} (${list.join(', ')})`);
 }
 
 /**

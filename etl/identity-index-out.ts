@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { IdentityIndexRow } from '../platform/identity-index/format';
 import { IdentityIndexWriter } from '../platform/identity-index/writer';
-import { sqlIdent } from './duck';
+import { sqlIdentifier } from '../platform/sql';
 
 /** The writer's columns, in this order in the query. */
 const COLUMNS = [
@@ -41,7 +41,7 @@ export async function writeIdentityIndexFiles(
   onFile?: (done: number, total: number) => void,
 ): Promise<WrittenIndex[]> {
   await mkdir(outDir, { recursive: true });
-  const select = COLUMNS.map(sqlIdent).join(', ');
+  const select = COLUMNS.map(sqlIdentifier).join(', ');
   const out: WrittenIndex[] = [];
   for (const [i, key] of keys.entries()) {
     const writer = new IdentityIndexWriter(key);

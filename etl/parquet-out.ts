@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PUBLISH_BOUNDARIES, type PublishBoundary, type Vertical } from '../data-contracts/constants';
 import { IDENTITY_TABLE, TAXONOMY_TABLE, VERTICAL_TABLE } from '../data-contracts/layout';
-import { appendRows, createTable, queryNumber, queryRows, runBound, sqlIdent, sqlPath } from './duck';
+import { sqlIdentifier, sqlPath } from '../platform/sql';
+import { appendRows, createTable, queryNumber, queryRows, runBound } from './duck';
 import type { VerticalRecord } from './sources/feed';
 
 /** zstd: smaller than snappy at a similar decode speed. https://duckdb.org/docs/stable/data/parquet/overview */
@@ -15,7 +16,7 @@ const PARQUET_OPTIONS = '(FORMAT parquet, COMPRESSION zstd)' as const;
 
 function selectList(table: Readonly<Record<string, string>>): string {
   return Object.entries(table)
-    .map(([name, type]) => `CAST(${sqlIdent(name)} AS ${type}) AS ${sqlIdent(name)}`)
+    .map(([name, type]) => `CAST(${sqlIdentifier(name)} AS ${type}) AS ${sqlIdentifier(name)}`)
     .join(', ');
 }
 

@@ -13,14 +13,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PUBLIC_KEYS, STATIC_FILES, staticKey } from '../data-contracts/layout';
 import type { CoverageStats } from '../data-contracts/types';
-import { type Logger, silentLogger } from '../lambdas/shared/logger';
-import { type ObjectStore, sha256File } from '../lambdas/storage/object-store';
+import { isoSeconds } from '../platform/iso-time';
+import { type Logger, silentLogger } from '../platform/logger';
+import { type ObjectStore, sha256File } from '../platform/object-store';
+import { CONTENT_TYPES, readCurrentSnapshot } from '../platform/snapshot-protocol';
 import { computeCoverage, computeIdentityLayer, computeSample, type IdentityLayerStats } from './coverage';
 import { openEtlDuckDb } from './duck';
-import { CONTENT_TYPES, readCurrentSnapshot } from './publish';
 import { markSupersededSnapshots, type RetentionSummary } from './retention';
 import { renderStaticObjects } from './static-objects';
-import { isoSeconds } from './transforms/dates';
 
 export interface RebuildStaticOptions {
   store: ObjectStore;

@@ -6,8 +6,9 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { REJECTS_COLUMNS } from '../data-contracts/layout';
+import { sqlPath } from '../platform/sql';
 import { displayPath } from './csv-read';
-import { appendRows, sqlPath } from './duck';
+import { appendRows } from './duck';
 
 export const REJECT_SOURCES = ['nppes', 'nucc', 'leie', 'fda', 'feed_providers', 'feed_observations'] as const;
 export type RejectSource = (typeof REJECT_SOURCES)[number];

@@ -10,8 +10,8 @@
  * a build may be writing them right now.
  */
 import { isSnapshotId, manifestKey, SNAPSHOT_RETENTION_TAG, SNAPSHOTS_PREFIX } from '../data-contracts/layout';
-import { type Logger, silentLogger } from '../lambdas/shared/logger';
-import type { ObjectStore } from '../lambdas/storage/object-store';
+import { type Logger, silentLogger } from '../platform/logger';
+import type { ObjectStore } from '../platform/object-store';
 
 export interface RetentionSummary {
   /** Snapshots tagged superseded by this run. */

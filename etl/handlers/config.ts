@@ -3,7 +3,7 @@
  * passes in. Fails fast naming the missing variable.
  */
 import { ENV } from '../../data-contracts/env';
-import { LOG_LEVELS, type LogLevel } from '../../lambdas/shared/logger';
+import { LOG_LEVELS, type LogLevel } from '../../platform/logger';
 
 export interface EtlLambdaConfig {
   bucket: string;

@@ -11,8 +11,8 @@
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { createJsonLogger } from '../../lambdas/shared/logger';
-import { createS3Client, type ObjectStore, S3ObjectStore } from '../../lambdas/storage/object-store';
+import { createJsonLogger } from '../../platform/logger';
+import { createS3Client, type ObjectStore, S3ObjectStore } from '../../platform/object-store';
 import { type BuildSummary, buildSnapshot } from '../build';
 import { FEED_FILES } from '../sources/feed';
 import { loadEtlLambdaConfig } from './config';

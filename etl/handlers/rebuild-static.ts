@@ -2,8 +2,8 @@
  * The hourly rebuild (EventBridge schedule): recomputes public/coverage.json, public/sample.json and
  * public/sample.csv from the current snapshot. Config and clients are built once per execution environment.
  */
-import { createJsonLogger } from '../../lambdas/shared/logger';
-import { createS3Client, S3ObjectStore } from '../../lambdas/storage/object-store';
+import { createJsonLogger } from '../../platform/logger';
+import { createS3Client, S3ObjectStore } from '../../platform/object-store';
 import { type RebuildStaticSummary, rebuildStatic } from '../rebuild-static';
 import { loadEtlLambdaConfig } from './config';
 

@@ -7,8 +7,9 @@
  * Rows with the placeholder NPI are accepted (they are real exclusions) but can never match.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { sqlPath } from '../../platform/sql';
 import { readCsvHeader, requireColumns } from '../csv-read';
-import { CSV_SCAN_OPTIONS, queryNumber, runBound, sqlPath, withCsvErrors } from '../duck';
+import { CSV_SCAN_OPTIONS, queryNumber, runBound, withCsvErrors } from '../duck';
 import { compactDateSql } from '../transforms/dates';
 import { LEIE_NO_NPI, npiCheckSql } from '../transforms/npi';
 

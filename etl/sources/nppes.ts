@@ -19,8 +19,9 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
+import { sqlIdentifier, sqlPath } from '../../platform/sql';
 import { readCsvHeader, requireColumns } from '../csv-read';
-import { CSV_SCAN_OPTIONS, queryNumber, runBound, sqlIdent, sqlPath, withCsvErrors, withProgress } from '../duck';
+import { CSV_SCAN_OPTIONS, queryNumber, runBound, withCsvErrors, withProgress } from '../duck';
 import { usDateSql } from '../transforms/dates';
 import { cleanTextSql, individualNameSql } from '../transforms/names';
 import { npiCheckSql } from '../transforms/npi';
@@ -65,7 +66,7 @@ export interface NppesFileCounts {
   skipped: number;
 }
 
-const col = (name: string) => sqlIdent(name);
+const col = (name: string) => sqlIdentifier(name);
 
 /** Creates the staging table. */
 export async function createNppesStage(connection: DuckDBConnection): Promise<void> {

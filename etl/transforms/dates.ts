@@ -54,11 +54,6 @@ export function dateTimeOfDate(isoDate: string): string {
   return `${isoDate}T00:00:00Z`;
 }
 
-/** A timestamp as the contract's date-time, to the second (`2026-11-21T05:38:00Z`). */
-export function isoSeconds(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
-}
-
 /**
  * SQL twin of `parseUsDate` over a trusted VARCHAR expression: a DATE, or NULL when the text is empty or invalid.
  * Pair it with `column IS NOT NULL` to tell "empty" from "unparseable".

@@ -10,8 +10,8 @@
 import { ConditionalCheckFailedException, type DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { PLAN_RULES, type Plan } from '../../data-contracts/constants';
 import { USAGE_TABLE } from '../../data-contracts/tables';
+import { type Logger, silentLogger } from '../../platform/logger';
 import type { Meter, MeterResult } from '../core/ports';
-import { type Logger, silentLogger } from '../shared/logger';
 import { monthKey, secondsUntilReset, usageExpiry } from './quota';
 
 // The port this module implements is the core's: one definition of the outcomes (lambdas/core/ports.ts).

@@ -3,8 +3,8 @@
  * `lambdas/access` (KeyStore, CachedKeyLookup, DynamoMeter) and `lambdas/query` implement them.
  */
 import type { KeyStatus, Plan, Tier, Vertical } from '../../data-contracts/constants';
+import type { Logger } from '../../platform/logger';
 import type { SnapshotSource } from '../query/types';
-import type { Logger } from '../shared/logger';
 
 /** The part of a stored key record the core needs. `ApiKeyRecord` of `lambdas/access` satisfies it. */
 export interface KeyRecord {

@@ -3,8 +3,8 @@
  * environment, at cold start; each invocation only runs the app.
  */
 
+import { createJsonLogger } from '../../platform/logger';
 import { createLambdaHandler } from '../http/lambda-adapter';
-import { createJsonLogger } from '../shared/logger';
 import { loadConfig } from './config';
 import { createApiRuntime, runtimeOptionsFrom } from './runtime';
 import { configureV8Heap } from './v8-heap';

@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { ENV } from '../../data-contracts/env';
 import { defaultBudgetMb, type MemoryPlan, MIN_BUDGET_MB, planMemory } from '../../data-contracts/memory-budget';
+import { LOG_LEVELS, type LogLevel } from '../../platform/logger';
 import { type AccessConfig, ConfigError, loadAccessConfig } from '../access/config';
-import { LOG_LEVELS, type LogLevel } from '../shared/logger';
 import { DEFAULT_POINTER_TTL_SECONDS } from '../storage/snapshot-cache';
 
 /** Where snapshots are read from. */

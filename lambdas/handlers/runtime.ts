@@ -4,6 +4,9 @@
  */
 import type { Hono } from 'hono';
 import type { MemoryPlan } from '../../data-contracts/memory-budget';
+import { createDuckDb, type DuckDb, type DuckDbOptions } from '../../platform/duckdb';
+import type { Logger } from '../../platform/logger';
+import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../../platform/object-store';
 import { CachedKeyLookup, KeyStore } from '../access/api-keys';
 import { createDynamoClient } from '../access/dynamo';
 import { DynamoMeter } from '../access/metering';
@@ -12,9 +15,6 @@ import { type AppOptions, createApp } from '../http/app';
 import { IdentityPartitions } from '../query/identity-partitions';
 import { createSnapshotSource } from '../query/provider-queries';
 import { closeSnapshotTables, openSnapshotTables, type SnapshotTables } from '../query/snapshot-tables';
-import type { Logger } from '../shared/logger';
-import { createDuckDb, type DuckDb, type DuckDbOptions } from '../storage/duckdb';
-import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../storage/object-store';
 import { SnapshotCache } from '../storage/snapshot-cache';
 import type { ApiConfig, DataStoreConfig } from './config';
 

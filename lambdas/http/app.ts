@@ -14,13 +14,13 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { API_BASE_PATH } from '../../data-contracts/constants';
 import openApiJson from '../../data-contracts/openapi.json';
+import { redactUrl } from '../../platform/logger';
 import { ApiError, internalError } from '../core/api-error';
 import type { Credentials } from '../core/authenticate';
 import { getProvider } from '../core/get-provider';
 import { listProviders } from '../core/list-providers';
 import type { CoreDeps } from '../core/ports';
 import { getCoverage, getSample } from '../core/public-objects';
-import { redactUrl } from '../shared/logger';
 import { detailBody, listCsvBytes, listJsonBytes } from './list-formats';
 import {
   csvFilename,

@@ -24,7 +24,7 @@ import { readFile } from 'node:fs/promises';
 import { BufferSource, FileSource, HeadInMemorySource } from '../../platform/identity-index/byte-source';
 import { IdentityIndexReader } from '../../platform/identity-index/reader';
 import { InFlight } from '../../platform/in-flight';
-import { type Logger, silentLogger } from '../shared/logger';
+import { type Logger, silentLogger } from '../../platform/logger';
 
 /** Every this many uses, every partition's use count is halved. */
 export const AGING_USES = 4096;

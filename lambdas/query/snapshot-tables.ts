@@ -3,7 +3,7 @@
  * - the vertical layer (small: thousands of rows) read once with DuckDB from its Parquet partitions into JS
  *   arrays, one per boundary, sorted by name then entity_id, with entity_id/slug indexes: list and detail
  *   queries are then typed filters over memory (a DuckDB round trip costs 3 to 10 ms per query on 2 vCPUs,
- *   the in-memory filter well under 1 ms, see test/bench/api-bench.ts);
+ *   the in-memory filter well under 1 ms, see tools/bench/api-bench.ts);
  * - the NUCC taxonomy map in JS maps, so a taxonomy parameter resolves without a query;
  * - the identity partitions by classification key: each partition's serving index (written by the ETL) is opened on
  *   its first query and read without DuckDB, from its local file or from memory within the process's budget
@@ -12,7 +12,8 @@
 import { LIVE_VERTICALS, type PublishBoundary } from '../../data-contracts/constants';
 import { snapshotPrefix, UNMAPPED_CLASSIFICATION_KEY, VERTICAL_TABLE } from '../../data-contracts/layout';
 import type { VerticalRow } from '../../data-contracts/rows';
-import { type DuckDb, sqlIdentifier, sqlStringLiteral } from '../storage/duckdb';
+import type { DuckDb } from '../../platform/duckdb';
+import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
 import type { SnapshotFiles } from '../storage/snapshot-cache';
 import type { IdentityPartitions } from './identity-partitions';
 import type { TaxonomyResolution } from './types';

@@ -23,9 +23,9 @@ import {
   type SnapshotManifest,
   type SnapshotPointer,
 } from '../../data-contracts/layout';
-import { type Logger, silentLogger } from '../shared/logger';
-import type { ObjectStore } from './object-store';
-import { readManifest, readPointer } from './snapshot-pointer';
+import { type Logger, silentLogger } from '../../platform/logger';
+import type { ObjectStore } from '../../platform/object-store';
+import { readManifest, readPointer } from '../../platform/snapshot-protocol';
 
 /** Default seconds between pointer reads. */
 export const DEFAULT_POINTER_TTL_SECONDS = 60;

@@ -4,7 +4,7 @@ import { identityRowsOf } from '../../data-contracts/identity-json';
 import type { IdentityRow, VerticalRow } from '../../data-contracts/rows';
 import type { CoreDeps, KeyRecord, MeterResult } from '../../lambdas/core/ports';
 import type { ProviderData, VerticalListQuery } from '../../lambdas/query/types';
-import { silentLogger } from '../../lambdas/shared/logger';
+import { silentLogger } from '../../platform/logger';
 
 export interface FakeOptions {
   verticalRows?: VerticalRow[];

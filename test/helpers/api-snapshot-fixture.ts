@@ -27,10 +27,11 @@ import {
   verticalPartitionKey,
 } from '../../data-contracts/layout';
 import { type IdentityRow, providerFromRow, type VerticalRow } from '../../data-contracts/rows';
-import { createDuckDb, type DuckDb, sqlIdentifier, sqlStringLiteral } from '../../lambdas/storage/duckdb';
-import type { ObjectStore } from '../../lambdas/storage/object-store';
+import { createDuckDb, type DuckDb } from '../../platform/duckdb';
 import type { IdentityIndexRow } from '../../platform/identity-index/format';
 import { IdentityIndexWriter } from '../../platform/identity-index/writer';
+import type { ObjectStore } from '../../platform/object-store';
+import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
 
 const base = (over: Partial<VerticalRow>): VerticalRow => ({
   entity_id: 'x',

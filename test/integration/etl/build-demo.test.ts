@@ -5,7 +5,7 @@ import type { CoverageStats, SampleResponse } from '../../../data-contracts/type
 import { type BuildSummary, buildSnapshot } from '../../../etl/build';
 import { DEMO_LEIE_AS_OF, demoBuildInputs } from '../../../etl/demo-inputs';
 import { rebuildStatic } from '../../../etl/rebuild-static';
-import { FolderObjectStore } from '../../../lambdas/storage/object-store';
+import { FolderObjectStore } from '../../../platform/object-store';
 import {
   checkDb,
   currentOf,
@@ -124,7 +124,7 @@ describe('the ETL on the real sample files (demo inputs)', () => {
       `SELECT "NPI" AS npi, "EXCLTYPE" AS type, "EXCLDATE" AS date FROM ${rawCsv(path.join(SOURCE_DATA, 'leie.csv'))}
        UNION ALL SELECT "NPI", "EXCLTYPE", "EXCLDATE" FROM ${rawCsv(path.join(SOURCE_DATA, 'leie_head.csv'))}`,
     );
-    const feed = await db.rows(`SELECT npi FROM ${rawCsv(path.join(REPO_ROOT, 'etl/demo/glp1/providers.csv'))}`);
+    const feed = await db.rows(`SELECT npi FROM ${rawCsv(path.join(REPO_ROOT, 'tools/demo/glp1/providers.csv'))}`);
     const feedNpis = new Set(feed.map((r) => r.npi));
     const hits = leie.filter((r) => r.npi !== '0000000000' && feedNpis.has(r.npi));
     expect(hits.length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { BUILD_STEPS, type BuildStep, buildSnapshot } from '../../../etl/build';
 import { parseCsv } from '../../../etl/csv-read';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
 import { EtlInputError } from '../../../etl/errors';
-import { FolderObjectStore, type ObjectInfo, type ObjectStore } from '../../../lambdas/storage/object-store';
+import { FolderObjectStore, type ObjectInfo, type ObjectStore } from '../../../platform/object-store';
 import { currentOf, expectSnapshotComplete, REPO_ROOT, tempDir } from './helpers';
 
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures');

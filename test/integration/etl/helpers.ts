@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { SnapshotManifest, SnapshotPointer } from '../../../data-contracts/layout';
-import type { ObjectStore } from '../../../lambdas/storage/object-store';
+import type { ObjectStore } from '../../../platform/object-store';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const SOURCE_DATA = path.join(REPO_ROOT, 'test', 'fixtures', 'source-data');

@@ -1,0 +1,103 @@
+/**
+ * The deployed entry (`lambdas/handlers/api.ts`) configured by environment variables exactly as infra sets them,
+ * serving the real ETL's snapshot of the sample files from s3rver (S3ObjectStore through the real SDK) with keys and usage in dynalite.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ENV } from '../../../../data-contracts/env';
+import { KeyStore } from '../../../../lambdas/access/api-keys';
+import { createDynamoClient, ensureTables } from '../../../../lambdas/access/dynamo';
+import { S3ObjectStore } from '../../../../platform/object-store';
+import { publishEtlSnapshot } from '../../../helpers/api-test-env';
+import { apiGatewayEvent } from '../../../helpers/apigw-event';
+import { type DynaliteHandle, startDynalite } from '../../../helpers/dynalite';
+import { type S3rverHandle, startS3rver } from '../../../helpers/s3rver';
+
+type LambdaResult = { statusCode: number; headers: Record<string, string>; body: string };
+type Handler = (event: unknown, context: unknown) => Promise<LambdaResult>;
+
+let s3: S3rverHandle;
+let dynalite: DynaliteHandle;
+let cacheDir: string;
+let handler: Handler;
+let developerKey: string;
+const savedEnv = { ...process.env };
+
+const event = apiGatewayEvent;
+
+beforeAll(async () => {
+  s3 = await startS3rver();
+  await publishEtlSnapshot(new S3ObjectStore(s3.client, s3.bucket, 'pf'), new Date('2026-10-15T00:00:00Z'));
+  dynalite = await startDynalite();
+  const client = createDynamoClient({ endpoint: dynalite.endpoint });
+  await ensureTables(client, { keysTable: 'keys', usageTable: 'usage' });
+  developerKey = (await new KeyStore({ client, tableName: 'keys' }).create({ plan: 'developer' })).key;
+  client.destroy();
+  cacheDir = await mkdtemp(path.join(tmpdir(), 'pf-lambda-cache-'));
+  Object.assign(process.env, {
+    [ENV.dataBucket]: s3.bucket,
+    [ENV.dataPrefix]: 'pf',
+    [ENV.s3Endpoint]: s3.endpoint,
+    [ENV.keysTable]: 'keys',
+    [ENV.usageTable]: 'usage',
+    [ENV.dynamoEndpoint]: dynalite.endpoint,
+    [ENV.cacheDir]: cacheDir,
+    [ENV.logLevel]: 'error',
+  });
+  jest.isolateModules(() => {
+    handler = require('../../../../lambdas/handlers/api').handler as Handler;
+  });
+});
+
+afterAll(async () => {
+  process.env = savedEnv;
+  await dynalite?.stop();
+  await s3?.stop();
+  await rm(cacheDir, { recursive: true, force: true });
+});
+
+describe('the deployed handler over S3', () => {
+  it('serves a vertical list from the S3 snapshot with the developer headers', async () => {
+    const res = await handler(
+      event('/api/v1/providers', 'vertical=glp1&limit=2', { authorization: `Bearer ${developerKey}` }),
+      {},
+    );
+    expect(res.statusCode).toBe(200);
+    const body = JSON.parse(res.body);
+    // The demo feed has 200 verified records (tools/demo/README.md).
+    expect(body.pagination.total).toBe(200);
+    expect(res.headers['x-ratelimit-limit']).toBe('25000');
+  });
+
+  it('serves identity rows, coverage and the sample CSV from S3', async () => {
+    const identity = await handler(
+      event('/api/v1/providers/', 'taxonomy=Counselor', { 'x-api-key': developerKey }),
+      {},
+    );
+    const page = JSON.parse(identity.body);
+    expect(page.layer).toBe('identity');
+    expect(page.pagination.total).toBeGreaterThan(0);
+    expect((await handler(event('/api/v1/coverage'), {})).statusCode).toBe(200);
+    const sample = await handler(event('/api/v1/sample', 'format=csv'), {});
+    expect(sample.headers['content-type']).toBe('text/csv; charset=utf-8');
+  });
+
+  it('answers an unknown route with a JSON 404', async () => {
+    const res = await handler(event('/favicon.ico'), {});
+    expect(res.statusCode).toBe(404);
+    expect(JSON.parse(res.body).code).toBe('not_found');
+  });
+});
+
+describe('the deployed handler configuration', () => {
+  it('fails fast, naming the variable, when the keys table is not configured', () => {
+    const keysTable = process.env[ENV.keysTable];
+    delete process.env[ENV.keysTable];
+    try {
+      expect(() => jest.isolateModules(() => require('../../../../lambdas/handlers/api'))).toThrow(ENV.keysTable);
+    } finally {
+      process.env[ENV.keysTable] = keysTable;
+    }
+  });
+});

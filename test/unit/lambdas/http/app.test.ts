@@ -1,0 +1,112 @@
+import type { VerticalRow } from '../../../../data-contracts/rows';
+import { INTERNAL_ERROR_MESSAGE } from '../../../../lambdas/core/api-error';
+import { listProviders } from '../../../../lambdas/core/list-providers';
+import { createApp } from '../../../../lambdas/http/app';
+import { listBody, listJson } from '../../../../lambdas/http/list-formats';
+import { csvFilename, rateLimitHeaders } from '../../../../lambdas/http/responses';
+import { createJsonLogger } from '../../../../platform/logger';
+import { FAKE_KEYS, fakeDeps } from '../../../helpers/api-fake-deps';
+import { FIXTURE_VERTICAL_ROWS } from '../../../helpers/api-snapshot-fixture';
+
+const rows: VerticalRow[] = FIXTURE_VERTICAL_ROWS;
+
+describe('error mapping', () => {
+  it('turns an unexpected error into 500 internal_error with a fixed message and logs the cause', async () => {
+    const lines: string[] = [];
+    const deps = {
+      ...fakeDeps({ verticalRows: rows, keys: FAKE_KEYS, failWith: new Error('disk /secret/path exploded') }),
+      logger: createJsonLogger({ write: (l) => lines.push(l) }),
+    };
+    const res = await createApp(deps).request('/api/v1/providers?vertical=glp1', { headers: { 'x-api-key': 'free' } });
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({ error: INTERNAL_ERROR_MESSAGE, code: 'internal_error' });
+    expect(text).not.toContain('secret');
+    expect(lines.some((l) => l.includes('disk /secret/path exploded'))).toBe(true);
+  });
+
+  it('answers an unknown route and a wrong method with a JSON 404 not_found', async () => {
+    const app = createApp(fakeDeps());
+    for (const [path, method] of [
+      ['/api/v2/providers', 'GET'],
+      ['/api/v1/providers', 'DELETE'],
+    ] as const) {
+      const res = await app.request(path, { method });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(((await res.json()) as { code: string }).code).toBe('not_found');
+    }
+  });
+
+  it('checks the key before the parameters (401 before 400)', async () => {
+    const res = await createApp(fakeDeps()).request('/api/v1/providers?vertical=nope');
+    expect(res.status).toBe(401);
+  });
+
+  it('maps a 429 to the rate-limit headers and Retry-After', async () => {
+    const deps = fakeDeps({
+      verticalRows: rows,
+      keys: FAKE_KEYS,
+      meter: () => ({ outcome: 'exceeded', used: 5000, quota: 5000, resetSeconds: 3600 }),
+    });
+    const res = await createApp(deps).request('/api/v1/providers?vertical=glp1', {
+      headers: { 'x-api-key': 'builder' },
+    });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('3600');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(await res.json()).toMatchObject({ code: 'quota_exceeded', usage: { used: 5000, quota: 5000 } });
+  });
+
+  it('hides the bench ceiling route unless asked', async () => {
+    expect((await createApp(fakeDeps()).request('/__bench/ceiling')).status).toBe(404);
+    expect((await createApp(fakeDeps(), { benchCeiling: true }).request('/__bench/ceiling')).status).toBe(200);
+  });
+});
+
+describe('CSV responses', () => {
+  it('name the attachment after the vertical or a sanitised taxonomy and the offset', () => {
+    expect(csvFilename('glp1', 0)).toBe('providers-glp1-0.csv');
+    expect(csvFilename('Nurse Practitioner', 100)).toBe('providers-nurse-practitioner-100.csv');
+    expect(csvFilename('"; evil\r\n', 5)).toBe('providers-evil-5.csv');
+    expect(csvFilename('***', 5)).toBe('providers-providers-5.csv');
+  });
+
+  it('carry the free column set for a free key and quote formula-like cells', async () => {
+    const res = await createApp(fakeDeps({ verticalRows: rows, keys: FAKE_KEYS })).request(
+      '/api/v1/providers?vertical=glp1&format=csv',
+      { headers: { 'x-api-key': 'free' } },
+    );
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="providers-glp1-0.csv"');
+    const text = await res.text();
+    expect(text).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
+    expect(text).not.toContain('certification_status');
+  });
+});
+
+describe('rate-limit headers', () => {
+  it('never report a negative remainder', () => {
+    expect(rateLimitHeaders({ quota: 10, used: 12, resetSeconds: 5 })).toEqual({
+      'X-RateLimit-Limit': '10',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Used': '12',
+      'X-RateLimit-Reset': '5',
+    });
+  });
+});
+
+describe('list bodies', () => {
+  it('serialise to exactly JSON.stringify of the envelope, first and repeated (memoised) calls alike', async () => {
+    const frozen = rows.map((r) => Object.freeze({ ...r }));
+    for (const plan of ['free', 'developer'] as const) {
+      for (const include of [undefined, 'tracked']) {
+        const deps = fakeDeps({ verticalRows: frozen, keys: FAKE_KEYS });
+        const input = { credentials: { keyParam: plan }, query: { vertical: 'glp1', include } };
+        const first = await listProviders(input, deps);
+        const again = await listProviders(input, deps);
+        expect(listJson(first)).toBe(JSON.stringify(listBody(first)));
+        expect(listJson(again)).toBe(listJson(first));
+      }
+    }
+  });
+});

@@ -1,0 +1,331 @@
+/**
+ * API benchmark (not a test): `npm run bench:api [-- --rows N] [--seconds S] [--connections C] [--budget-mb M]
+ * [--providers P] [--draws D] [--warmup W] [--seed X] [--tsx]`.
+ *
+ * 1. A synthetic snapshot made with the ETL, cached per row count in `.bench/api/rows-<N>/data` (1,000,000,
+ *    3,000,000 and 9,000,000 rows can coexist): `generateNppesFile` (N NPPES rows in CMS's 330-column form, up to
+ *    9,000,000; about 1.1 GB per million rows, deleted once the snapshot is built) and `generateVerticalFeed`
+ *    (P glp1 providers), then `buildSnapshot`. Reruns skip the build while the snapshot exists.
+ * 2. The identity queries, drawn from the snapshot's own rows over every identity partition with DuckDB in this
+ *    process (tools/bench/api/identity-workload.ts): a taxonomy + state, b taxonomy + state + city, c taxonomy alone
+ *    at offsets of 100,000 and more in the largest taxonomy, d taxonomy alone with limit 1000; thousands of
+ *    distinct URLs each, values in random letter case, traversed in random order.
+ * 3. The local server (`tools/local/start.ts`, the `npm start` code) bundled with esbuild as deployed, run by
+ *    plain `node` in a child process with the in-memory ceiling route (`PF_BENCH_CEILING=1`) and, with
+ *    `--budget-mb`, `PF_MEMORY_BUDGET_MB`; cold start = spawn to the first 200 on a list query with an empty cache.
+ * 4. Correctness before timing: about 30 drawn identity queries (some of each of a-d) must answer exactly what
+ *    DuckDB computes over the Parquet (total, and the page's NPIs in NPI order); a mismatch fails the bench.
+ * 5. A keep-alive load generator in this process: C concurrent connections (default 16) on loopback, S seconds per
+ *    scenario (default 8; the issue's figures use 15): req/s, p50, p99, errors (any non-200 or transport error)
+ *    and the server's peak RSS (VmHWM) per scenario. The existing scenarios stay (the ceiling route, the vertical
+ *    list, the single-partition identity queries, detail, CSV, the limit-50 share of the ceiling).
+ * 6. A fresh server process with an empty cache: the wall time of its first identity query of the largest
+ *    partition (cold).
+ *
+ * The report compares a-d with the PostgreSQL figures at 1,000,000 and 3,000,000 rows and the p99 goals; results
+ * go to `.bench/api/rows-<N>/results-<time>.json`. A scenario with errors fails the run (exit code 1).
+ *
+ * Queries use the demo enterprise key (unmetered): the local dynalite shares the server's event loop and would
+ * measure dynalite, not the API; metering against DynamoDB is one conditional UpdateItem per call.
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { createRandom } from '../demo/random';
+import {
+  bundleServer,
+  killRunningServers,
+  MEMORY_BUDGET_ENV,
+  peakRssBytes,
+  type RunningServer,
+  SERVER_ENTRY,
+  type ServerOptions,
+  type ServerRunner,
+  startServer,
+} from './api/bench-server';
+import {
+  ensureSnapshot,
+  type HotPartition,
+  probeHotPartition,
+  readSnapshot,
+  type SnapshotDirs,
+} from './api/bench-snapshot';
+import { request } from './api/http-load';
+import { CHECKS, checkIdentityAnswers } from './api/identity-check';
+import { drawIdentityWorkload, openIdentityViews } from './api/identity-workload';
+import { type ColdIdentity, judge, printReport } from './api/report';
+import { buildScenarios, measureScenarios } from './api/scenarios';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const BENCH_DIR = path.join(REPO_ROOT, '.bench', 'api');
+/** Inside the repository, so the external packages resolve from its node_modules. */
+const SERVER_BUNDLE = path.join(BENCH_DIR, 'server.js');
+const MAX_ROWS = 9_000_000;
+const MB = 1024 ** 2;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '8' },
+      rows: { type: 'string', default: '1000000' },
+      providers: { type: 'string', default: '10000' },
+      connections: { type: 'string', default: '16' },
+      'budget-mb': { type: 'string' },
+      draws: { type: 'string', default: '4000' },
+      warmup: { type: 'string', default: '2' },
+      seed: { type: 'string', default: '1' },
+      tsx: { type: 'boolean', default: false },
+    },
+  });
+  const rows = positiveInt(values.rows, '--rows');
+  if (rows > MAX_ROWS) throw new Error(`--rows is at most ${MAX_ROWS.toLocaleString('en-US')}, got ${rows}`);
+  const providers = positiveInt(values.providers, '--providers');
+  const seconds = positiveNumber(values.seconds, '--seconds');
+  const warmup = positiveNumber(values.warmup, '--warmup');
+  const connections = positiveInt(values.connections, '--connections');
+  const draws = positiveInt(values.draws, '--draws');
+  const seed = positiveInt(values.seed, '--seed');
+  const budgetMb = values['budget-mb'] === undefined ? null : positiveInt(values['budget-mb'], '--budget-mb');
+  const runner: ServerRunner = values.tsx ? 'tsx' : 'bundle';
+
+  const root = path.join(BENCH_DIR, providers === 10_000 ? `rows-${rows}` : `rows-${rows}-providers-${providers}`);
+  const dirs: SnapshotDirs = {
+    root,
+    data: path.join(root, 'data'),
+    local: path.join(root, 'local'),
+    cache: path.join(root, 'local', 'cache'),
+  };
+  if (runner === 'bundle') {
+    const ms = await bundleServer(REPO_ROOT, SERVER_BUNDLE);
+    say(`bundled ${SERVER_ENTRY} into ${path.relative(REPO_ROOT, SERVER_BUNDLE)} (${ms.toFixed(0)} ms)`);
+  }
+  const build = await ensureSnapshot(dirs, rows, providers, REPO_ROOT);
+  const { manifest, pointer } = await readSnapshot(dirs.data);
+
+  // Parameters and expected answers: DuckDB over the snapshot's Parquet, in this process.
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const identityFiles = manifest.objects.filter((o) => o.kind === 'identity').map((o) => path.join(dirs.data, o.key));
+  const taxonomyObject = manifest.objects.find((o) => o.kind === 'taxonomy');
+  if (!taxonomyObject) throw new Error('the snapshot has no taxonomy object');
+  await openIdentityViews(conn, identityFiles, path.join(dirs.data, taxonomyObject.key));
+  const rng = createRandom(seed);
+  const t = performance.now();
+  const workload = await drawIdentityWorkload(conn, {
+    files: identityFiles,
+    taxonomyFile: path.join(dirs.data, taxonomyObject.key),
+    draws,
+    deepQueries: Math.max(1000, draws / 2),
+    seed,
+    rng,
+  });
+  say(
+    `drew ${workload.drawn} identity rows uniformly over all ${workload.partitions} partitions ` +
+      `(${workload.identityRows.toLocaleString('en-US')} rows) in ${((performance.now() - t) / 1000).toFixed(1)} s: ` +
+      `a ${workload.queries.a.length} queries (${workload.distinctA} distinct code+state), ` +
+      `b ${workload.queries.b.length} (${workload.distinctB} distinct code+state+city), ` +
+      `c ${workload.queries.c.length}, d ${workload.queries.d.length}`,
+  );
+  const hot = await probeHotPartition(conn, manifest, dirs.data);
+  say(
+    `largest partition "${hot.classification}" (${hot.classificationKey}, ${hot.partitionRows} rows, ` +
+      `${hot.classificationRows} class_rep rows); its commonest code ${hot.code}`,
+  );
+
+  const serverOptions: ServerOptions = {
+    repoRoot: REPO_ROOT,
+    runner,
+    bundle: SERVER_BUNDLE,
+    localDir: dirs.local,
+    dataDir: dirs.data,
+    cacheDir: dirs.cache,
+    budgetMb,
+  };
+  // Warm start once so the demo keys exist, then measure a cold start with an empty Parquet cache.
+  let server = await startServer(serverOptions);
+  await server.stop();
+  await rm(dirs.cache, { recursive: true, force: true });
+  const keys = JSON.parse(await readFile(path.join(dirs.local, 'demo-keys.json'), 'utf8')) as Record<string, string>;
+  const key = keys.enterprise as string;
+  const spawnedAt = performance.now();
+  server = await startServer(serverOptions);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const coldStartMs = await firstOk(agent, server.port, '/api/v1/providers?vertical=glp1&limit=50', key, spawnedAt);
+
+  const checks = await checkIdentityAnswers(conn, agent, server.port, key, workload);
+  say(
+    `correctness: ${checks.length} drawn identity queries answered exactly as DuckDB computes them over the Parquet ` +
+      `(${Object.entries(CHECKS)
+        .map(([id, n]) => `${id} ${n}`)
+        .join(', ')})`,
+  );
+
+  const slugs = (
+    JSON.parse((await request(agent, server.port, '/api/v1/providers?vertical=glp1&limit=200', key)).body) as {
+      data: { slug: string }[];
+    }
+  ).data.map((p) => p.slug);
+  const scenarios = buildScenarios(hot, slugs, workload);
+  say(`server peak RSS after the cold start and the checks: ${mb(await peakRssBytes(server.child.pid))} MB`);
+  for (const s of scenarios) {
+    const res = await request(agent, server.port, s.urls.paths[0] as string, key);
+    if (res.status !== 200) throw new Error(`${s.name}: HTTP ${res.status} ${res.body.slice(0, 200)}`);
+  }
+
+  const { results, shares } = await measureScenarios(scenarios, {
+    agent,
+    port: server.port,
+    key,
+    connections,
+    seconds,
+    warmup,
+    pid: server.child.pid,
+  });
+  const peakRss = await peakRssBytes(server.child.pid);
+  agent.destroy();
+  await server.stop();
+
+  const coldIdentity = await measureColdIdentity(serverOptions, dirs.cache, key, hot);
+  conn.closeSync();
+  db.closeSync();
+
+  const report = {
+    rows,
+    snapshotId: pointer.snapshot_id,
+    identityRows: workload.identityRows,
+    partitions: workload.partitions,
+    connections,
+    seconds,
+    server:
+      runner === 'bundle'
+        ? `esbuild bundle of ${SERVER_ENTRY} under node`
+        : `${SERVER_ENTRY} under tsx (compiled at start)`,
+    budgetMb,
+    results,
+    shares,
+    peakRss,
+    coldStartMs,
+    coldIdentity,
+    deep: workload.deep,
+  };
+  const verdicts = judge(report);
+  printReport(report, verdicts);
+  const at = new Date().toISOString();
+  const resultsFile = path.join(dirs.root, `results-${at.replace(/[:.]/g, '-')}.json`);
+  await writeFile(
+    resultsFile,
+    `${JSON.stringify(
+      {
+        at,
+        node: process.version,
+        runner,
+        rows,
+        providers,
+        budget_mb: budgetMb,
+        memory_budget_env: MEMORY_BUDGET_ENV,
+        connections,
+        seconds,
+        warmup_seconds: warmup,
+        seed,
+        snapshot_id: pointer.snapshot_id,
+        build,
+        workload: {
+          drawn: workload.drawn,
+          with_state: workload.withState,
+          with_city: workload.withCity,
+          distinct_a: workload.distinctA,
+          distinct_b: workload.distinctB,
+          identity_rows: workload.identityRows,
+          partitions: workload.partitions,
+          deep: workload.deep,
+        },
+        checks,
+        cold_start_ms: coldStartMs,
+        cold_identity: coldIdentity,
+        peak_rss: peakRss,
+        shares,
+        results,
+        verdicts,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  say(`results: ${path.relative(REPO_ROOT, resultsFile)}`);
+  if (verdicts.failedScenarios.length > 0) process.exitCode = 1;
+}
+
+function say(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+function mb(bytes: number): string {
+  return (bytes / MB).toFixed(0);
+}
+
+function positiveInt(raw: string | undefined, name: string): number {
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return n;
+}
+
+function positiveNumber(raw: string | undefined, name: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
+  return n;
+}
+
+/** Polls `urlPath` until it answers 200; returns the milliseconds since `since`. */
+async function firstOk(agent: http.Agent, port: number, urlPath: string, key: string, since: number): Promise<number> {
+  for (;;) {
+    const res = await request(agent, port, urlPath, key).catch(() => null);
+    if (res?.status === 200) return performance.now() - since;
+    if (performance.now() - since > 120_000) throw new Error(`${urlPath} did not answer 200 within 120 s`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/**
+ * A fresh server process with an empty cache folder: once it listens, the wall time of its first identity query
+ * of the largest partition (by its classification name), and of a second query of it.
+ */
+async function measureColdIdentity(
+  options: ServerOptions,
+  cacheDir: string,
+  key: string,
+  hot: HotPartition,
+): Promise<ColdIdentity> {
+  await rm(cacheDir, { recursive: true, force: true });
+  let server: RunningServer | null = null;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    server = await startServer(options);
+    const first = `/api/v1/providers?taxonomy=${encodeURIComponent(hot.classification)}&limit=50`;
+    let t = performance.now();
+    const res = await request(agent, server.port, first, key);
+    const firstMs = performance.now() - t;
+    t = performance.now();
+    await request(agent, server.port, `${first}&offset=50`, key);
+    const secondMs = performance.now() - t;
+    return {
+      path: first,
+      partition: hot.classificationKey,
+      partitionRows: hot.partitionRows,
+      firstMs,
+      secondMs,
+      status: res.status,
+      peakRss: await peakRssBytes(server.child.pid),
+    };
+  } finally {
+    agent.destroy();
+    await server?.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  killRunningServers();
+  process.stderr.write(`bench:api failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,178 @@
+/**
+ * The snapshot `bench:api` runs on: built once per row count with the real ETL from a synthetic NPPES file
+ * (deleted once the snapshot is built) and the synthetic glp1 feed, then read back (pointer, manifest, and the
+ * largest identity partition for the single-partition scenarios).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { SnapshotManifest, SnapshotPointer } from '../../../data-contracts/layout';
+import { buildSnapshot } from '../../../etl/build';
+import { demoBuildInputs } from '../../../etl/demo-inputs';
+
+import { FolderObjectStore } from '../../../platform/object-store';
+import { sqlStringLiteral } from '../../../platform/sql';
+import { generateVerticalFeed } from '../../bench-data/generate-feed';
+import { generateNppesFile } from '../../bench-data/generate-nppes';
+
+/** What a snapshot build took, kept in `build.json` next to the snapshot. */
+export interface BuildInfo {
+  rows: number;
+  providers: number;
+  snapshot_id: string;
+  generate_seconds: number;
+  etl_seconds: number;
+  nppes_bytes: number;
+  built_at: string;
+}
+
+/** The folders of one row count: `.bench/api/rows-<N>`, its snapshot, the server's local root and cache. */
+export interface SnapshotDirs {
+  root: string;
+  data: string;
+  local: string;
+  cache: string;
+}
+
+function say(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** Builds the snapshot of `rows` NPPES rows unless it is cached; the NPPES file is deleted once it is built. */
+export async function ensureSnapshot(
+  dirs: SnapshotDirs,
+  rows: number,
+  providers: number,
+  repoRoot: string,
+): Promise<BuildInfo | null> {
+  const infoFile = path.join(dirs.root, 'build.json');
+  if (existsSync(path.join(dirs.data, 'current.json'))) {
+    const info = (await readFile(infoFile, 'utf8')
+      .then((text) => JSON.parse(text) as BuildInfo)
+      .catch(() => null)) as BuildInfo | null;
+    say(
+      `using the cached snapshot in ${path.relative(repoRoot, dirs.data)} (delete ${path.relative(repoRoot, dirs.root)} to rebuild)` +
+        (info
+          ? `: built ${info.built_at} in ${(info.generate_seconds + info.etl_seconds).toFixed(1)} s ` +
+            `(NPPES file ${info.generate_seconds.toFixed(1)} s, ETL ${info.etl_seconds.toFixed(1)} s)`
+          : ''),
+    );
+    return info;
+  }
+  // A half-built snapshot (an interrupted run) is thrown away.
+  await rm(dirs.data, { recursive: true, force: true });
+  const inputs = path.join(dirs.root, 'inputs');
+  await mkdir(inputs, { recursive: true });
+  const nppesFile = path.join(inputs, 'nppes.csv');
+  const feedDir = path.join(inputs, 'feed', 'glp1');
+  let generateSeconds = 0;
+  let etlSeconds = 0;
+  let nppesBytes = 0;
+  let summary: Awaited<ReturnType<typeof buildSnapshot>>;
+  try {
+    let t = performance.now();
+    say(`generating ${rows.toLocaleString('en-US')} NPPES rows...`);
+    await generateNppesFile({ rows, outFile: nppesFile, seed: 1 });
+    generateSeconds = (performance.now() - t) / 1000;
+    nppesBytes = (await stat(nppesFile)).size;
+    say(`  ${generateSeconds.toFixed(1)} s, ${(nppesBytes / 1024 ** 3).toFixed(2)} GB`);
+    generateVerticalFeed({ providers, outDir: feedDir, seed: 1 });
+    t = performance.now();
+    say('building the snapshot with the ETL...');
+    const demo = demoBuildInputs(repoRoot);
+    summary = await buildSnapshot({
+      store: new FolderObjectStore(dirs.data),
+      inputs: { ...demo, nppes: [nppesFile], feeds: [feedDir] },
+      snapshotTime: new Date('2026-11-01T00:00:00Z'),
+      workDir: dirs.root,
+    });
+    etlSeconds = (performance.now() - t) / 1000;
+  } finally {
+    // About 1.1 GB per million rows: never left behind, built or not.
+    await rm(nppesFile, { force: true });
+  }
+  const info: BuildInfo = {
+    rows,
+    providers,
+    snapshot_id: summary.snapshot_id,
+    generate_seconds: Math.round(generateSeconds * 10) / 10,
+    etl_seconds: Math.round(etlSeconds * 10) / 10,
+    nppes_bytes: nppesBytes,
+    built_at: new Date().toISOString(),
+  };
+  await writeFile(infoFile, `${JSON.stringify(info, null, 2)}\n`);
+  say(
+    `  snapshot built in ${(generateSeconds + etlSeconds).toFixed(1)} s (NPPES file ${generateSeconds.toFixed(1)} s, ` +
+      `ETL ${etlSeconds.toFixed(1)} s); the NPPES file is deleted, the snapshot kept`,
+  );
+  return info;
+}
+
+export async function readSnapshot(dataDir: string): Promise<{ pointer: SnapshotPointer; manifest: SnapshotManifest }> {
+  const pointer = JSON.parse(await readFile(path.join(dataDir, 'current.json'), 'utf8')) as SnapshotPointer;
+  const manifest = JSON.parse(
+    await readFile(path.join(dataDir, 'snapshots', pointer.snapshot_id, 'manifest.json'), 'utf8'),
+  ) as SnapshotManifest;
+  return { pointer, manifest };
+}
+
+export interface HotPartition {
+  classification: string;
+  classificationKey: string;
+  partitionRows: number;
+  classificationRows: number;
+  code: string;
+  states: string[];
+  verifiedTotal: number;
+}
+
+/**
+ * The largest identity partition (by rows), its classification name, its commonest code and the states where
+ * that code has a page of rows: the single-partition scenarios kept from the first version of this bench.
+ */
+export async function probeHotPartition(
+  conn: DuckDBConnection,
+  manifest: SnapshotManifest,
+  dataDir: string,
+): Promise<HotPartition> {
+  const largest = manifest.objects
+    .filter((o) => o.kind === 'identity')
+    .sort((a, b) => (b.rows ?? 0) - (a.rows ?? 0))[0];
+  if (!largest?.classification_key) throw new Error('the snapshot has no identity partition');
+  const key = largest.classification_key;
+  const one = async (sql: string, params: string[]) =>
+    (await conn.runAndReadAll(sql, params)).getRowObjectsJson()[0] as Record<string, unknown> | undefined;
+  const top = await one(
+    `SELECT taxonomy_code AS code, count(*) AS n FROM identity WHERE classification_key = $1 GROUP BY ALL ORDER BY n DESC LIMIT 1`,
+    [key],
+  );
+  const name = await one(`SELECT min(classification) AS name FROM taxonomy WHERE classification_key = $1`, [key]);
+  const reps = await one(`SELECT count(*) AS n FROM identity WHERE classification_key = $1 AND class_rep`, [key]);
+  const code = String(top?.code);
+  const states = (
+    await conn.runAndReadAll(
+      `SELECT state FROM identity WHERE taxonomy_code = $1 AND state IS NOT NULL GROUP BY state HAVING count(*) >= 50 ORDER BY state`,
+      [code],
+    )
+  )
+    .getRowObjectsJson()
+    .map((r) => String(r.state));
+  const verifiedFiles = manifest.objects
+    .filter((o) => o.kind === 'vertical' && o.boundary === 'verified')
+    .map((o) => sqlStringLiteral(path.join(dataDir, o.key)));
+  const verified = verifiedFiles.length
+    ? (
+        await conn.runAndReadAll(`SELECT count(*) AS n FROM read_parquet([${verifiedFiles.join(', ')}])`)
+      ).getRowObjectsJson()[0]
+    : { n: 0 };
+  return {
+    classification: name?.name === null || name?.name === undefined ? code : String(name.name),
+    classificationKey: key,
+    partitionRows: largest.rows ?? 0,
+    classificationRows: Number(reps?.n),
+    code,
+    states,
+    verifiedTotal: Number(verified?.n),
+  };
+}
