@@ -8,7 +8,7 @@ import { createDynamoClient } from '../../../../lambdas/access/dynamo';
 import { ENDPOINT_FILE, LOCAL_KEYS_TABLE, startLocalDynamo } from '../../../../tools/local/dynamo-local';
 import { type DynaliteHandle, startDynalite } from '../../../helpers/dynalite';
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const CLI = path.join(ROOT, 'tools/keys/keys-cli.ts');
 const KEY = /pf_[A-Za-z0-9_-]{43}/;

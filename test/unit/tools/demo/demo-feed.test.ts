@@ -30,7 +30,7 @@ import {
 } from '../../../../tools/demo/generate-demo-feed';
 import { DEFAULT_SOURCE_DIR } from '../../../../tools/demo/source-facts';
 
-const FIXTURES = join(__dirname, '..', 'fixtures');
+const FIXTURES = join(__dirname, '..', '..', '..', 'fixtures');
 
 /** Reads a feed CSV the way the contract describes: empty cell -> null, numeric columns -> numbers. */
 function readFeedFile(file: string, columns: Record<string, FeedCellType>): Record<string, unknown>[] {
