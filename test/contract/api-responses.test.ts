@@ -6,11 +6,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { ERROR_STATUS, type ErrorCode, PLAN_RULES } from '../../data-contracts/constants';
-import {
-  FREE_PROVIDER_CSV_COLUMNS,
-  IDENTITY_CSV_COLUMNS,
-  PAID_PROVIDER_CSV_COLUMNS,
-} from '../../data-contracts/csv';
+import { FREE_PROVIDER_CSV_COLUMNS, IDENTITY_CSV_COLUMNS, PAID_PROVIDER_CSV_COLUMNS } from '../../data-contracts/csv';
 import openapi from '../../data-contracts/openapi.json';
 import { type ApiTestEnv, bearer, setMonthlyUsage, startApiTestEnv } from '../helpers/api-test-env';
 import { parseCsvTable } from '../helpers/csv-body';
