@@ -5,8 +5,11 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { ERROR_STATUS, type ErrorCode, PLAN_RULES } from '../../data-contracts/constants';
+import { FREE_PROVIDER_CSV_COLUMNS, IDENTITY_CSV_COLUMNS, PAID_PROVIDER_CSV_COLUMNS } from '../../data-contracts/csv';
 import openapi from '../../data-contracts/openapi.json';
 import { type ApiTestEnv, bearer, setMonthlyUsage, startApiTestEnv } from '../helpers/api-test-env';
+import { parseCsvTable } from '../helpers/csv-body';
 
 const DOC_ID = 'https://providerfacts.example.com/openapi.json';
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -31,6 +34,33 @@ function responseSchemaRef(path: string, status: number): string {
   }
   expect(response.content?.['application/json']).toBeDefined();
   return `${DOC_ID}#/${pointer([...base, 'content', 'application/json', 'schema'])}`;
+}
+
+/** Seconds from `ms` (epoch milliseconds, floored to the second) to 00:00 UTC on the 1st of the next month. */
+function secondsToNextMonth(ms: number): number {
+  const now = new Date(ms);
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  return Math.max(1, (next - Math.floor(ms / 1000) * 1000) / 1000);
+}
+
+/** An integer header: present, digits only, as a number. */
+function intHeader(res: Response, name: string): number {
+  const value = res.headers.get(name);
+  expect({ name, value }).toEqual({ name, value: expect.stringMatching(/^[0-9]+$/) });
+  return Number(value);
+}
+
+/**
+ * The `X-RateLimit-*` headers of a metered response, exactly: the plan's quota, `used` calls, the remainder and
+ * the seconds to the next UTC month as of some moment between `sentAt` and `receivedAt`.
+ */
+function expectRateLimit(res: Response, quota: number, used: number, sentAt: number, receivedAt: number): void {
+  expect(intHeader(res, 'x-ratelimit-limit')).toBe(quota);
+  expect(intHeader(res, 'x-ratelimit-used')).toBe(used);
+  expect(intHeader(res, 'x-ratelimit-remaining')).toBe(Math.max(0, quota - used));
+  const reset = intHeader(res, 'x-ratelimit-reset');
+  expect(reset).toBeGreaterThanOrEqual(secondsToNextMonth(receivedAt));
+  expect(reset).toBeLessThanOrEqual(secondsToNextMonth(sentAt));
 }
 
 function expectValid(path: string, status: number, body: unknown): void {
@@ -97,17 +127,44 @@ describe.each(PLANS)('the %s tier', (plan) => {
     await check('/providers/{id}/', `/providers/${verified.slug}/`, 200, h());
   });
 
+  it("gets CSV pages with the contract's column set for the tier and one row per record", async () => {
+    const columns = plan === 'free' ? FREE_PROVIDER_CSV_COLUMNS : PAID_PROVIDER_CSV_COLUMNS;
+    const res = await env.get('/api/v1/providers?vertical=glp1&format=csv&limit=7&offset=2', h());
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const csv = parseCsvTable(await res.text());
+    expect(csv.header).toEqual([...columns]);
+    expect(csv.rows).toHaveLength(7);
+    const identity = parseCsvTable(await (await env.get(`/api/v1/providers?taxonomy=${code}&format=csv`, h())).text());
+    expect(identity.header).toEqual([...IDENTITY_CSV_COLUMNS]);
+    const listed = (await (await env.get(`/api/v1/providers?taxonomy=${code}`, h())).json()) as {
+      pagination: { returned: number };
+    };
+    expect(identity.rows).toHaveLength(listed.pagination.returned);
+  });
+
   it('gets errors that match the error responses', async () => {
     await check('/providers', '/providers?vertical=nope', 400, h());
     await check('/providers', '/providers?vertical=glp1&offset=9999', 400, h());
     await check('/providers/{id}', '/providers/nope', 404, h());
   });
 
-  it('carries the documented headers when metered', async () => {
-    const { res, body } = await check('/providers', '/providers?vertical=glp1&limit=1', 200, h());
-    const metered = plan === 'builder' || plan === 'developer';
-    expect(res.headers.get('x-ratelimit-limit') !== null).toBe(metered);
-    expect(body.usage !== undefined).toBe(metered);
+  it('carries the documented headers when metered, with the exact limit, used, remaining and reset', async () => {
+    const key = bearer((await env.keyStore.create({ plan, vertical: plan === 'builder' ? 'glp1' : null })).key);
+    const quota = PLAN_RULES[plan].monthlyQuota;
+    for (const call of [1, 2, 3]) {
+      const sentAt = Date.now();
+      const { res, body } = await check('/providers', '/providers?vertical=glp1&limit=1', 200, key);
+      const receivedAt = Date.now();
+      if (PLAN_RULES[plan].reportsUsage && quota !== null) {
+        expectRateLimit(res, quota, call, sentAt, receivedAt);
+        expect(body.usage).toEqual({ used: call, quota });
+      } else {
+        for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-used', 'x-ratelimit-reset'])
+          expect({ name, value: res.headers.get(name) }).toEqual({ name, value: null });
+        expect(body.usage).toBeUndefined();
+      }
+    }
   });
 });
 
@@ -125,18 +182,24 @@ describe('tier-specific and keyless responses', () => {
     await check('/providers', '/providers?vertical=dental', 403, bearer(env.keys.builder));
   });
 
-  it('match the contract for every 400 code', async () => {
+  it('match the contract for every 400 code, each case with its own code', async () => {
     const k = bearer(env.keys.developer);
-    for (const q of [
-      'vertical=x',
-      'vertical=glp1&business_mode=x',
-      'vertical=glp1&limit=x',
-      'vertical=glp1&offset=x',
-      'state=TX',
-    ]) {
-      await check('/providers', `/providers?${q}`, 400, k);
+    const cases: [string, string, ErrorCode][] = [
+      ['/providers', '/providers?vertical=x', 'invalid_vertical'],
+      ['/providers', '/providers?vertical=glp1&business_mode=x', 'invalid_business_mode'],
+      ['/providers', '/providers?vertical=glp1&limit=x', 'invalid_limit'],
+      ['/providers', '/providers?vertical=glp1&offset=x', 'invalid_offset'],
+      ['/providers', '/providers?state=TX', 'invalid_parameter'],
+      ['/providers/{id}', `/providers/${verified.slug}?include=x`, 'invalid_parameter'],
+    ];
+    for (const [docPath, url, code] of cases) {
+      const { body } = await check(docPath, url, 400, k);
+      expect({ url, code: body.code }).toEqual({ url, code });
     }
-    await check('/providers/{id}', `/providers/${verified.slug}?include=x`, 400, k);
+    const codes400 = Object.entries(ERROR_STATUS)
+      .filter(([, status]) => status === 400)
+      .map(([code]) => code);
+    expect([...new Set(cases.map(([, , code]) => code))].sort()).toEqual(codes400.sort());
   });
 
   it('match the contract for coverage, the sample and the document', async () => {
@@ -144,23 +207,25 @@ describe('tier-specific and keyless responses', () => {
     await check('/coverage/', '/coverage/', 200);
     await check('/sample', '/sample', 200);
     await check('/sample/', '/sample/', 200);
-    await check('/sample', '/sample?format=xml', 400);
+    const { body } = await check('/sample', '/sample?format=xml', 400);
+    expect(body.code).toBe('invalid_parameter');
     await check('/openapi.json', '/openapi.json', 200);
+    const sample = parseCsvTable(await (await env.get('/api/v1/sample?format=csv')).text());
+    expect(sample.header).toEqual([...PAID_PROVIDER_CSV_COLUMNS]);
+    const sampleJson = (await (await env.get('/api/v1/sample')).json()) as { size: number };
+    expect(sample.rows).toHaveLength(sampleJson.size);
   });
 
   it('match the contract for a 429, with every rate-limit header and Retry-After', async () => {
     const key = (await env.keyStore.create({ plan: 'builder', vertical: 'glp1' })).key;
-    await setMonthlyUsage(env, key, 5000);
-    const { res } = await check('/providers', '/providers?vertical=glp1', 429, bearer(key));
-    for (const h of [
-      'x-ratelimit-limit',
-      'x-ratelimit-remaining',
-      'x-ratelimit-used',
-      'x-ratelimit-reset',
-      'retry-after',
-    ]) {
-      expect(Number.isInteger(Number(res.headers.get(h)))).toBe(true);
-    }
+    const quota = PLAN_RULES.builder.monthlyQuota;
+    await setMonthlyUsage(env, key, quota);
+    const sentAt = Date.now();
+    const { res, body } = await check('/providers', '/providers?vertical=glp1', 429, bearer(key));
+    const receivedAt = Date.now();
+    expect(body).toMatchObject({ code: 'quota_exceeded', usage: { used: quota, quota } });
+    expectRateLimit(res, quota, quota, sentAt, receivedAt);
+    expect(intHeader(res, 'retry-after')).toBe(intHeader(res, 'x-ratelimit-reset'));
   });
 
   it('match the contract for an unknown route (404 error body)', async () => {

@@ -1,15 +1,17 @@
 /**
- * The API integration harness: a snapshot in a folder store or in s3rver, dynalite with the real tables, the
- * real runtime (DuckDB, snapshot cache, KeyStore, DynamoMeter) and both adapters. Build once per file.
+ * The API integration harness: a snapshot that the real ETL builds (etl/build.ts) into a folder store or s3rver,
+ * dynalite with the real tables, the real runtime (DuckDB, snapshot cache, KeyStore, DynamoMeter) and both
+ * adapters. Start one per describe block, in beforeAll: the snapshot is built once for it, into its temp folder.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { PLANS, type Plan } from '../../data-contracts/constants';
 import { LOCAL_BUDGET_MB, planMemory } from '../../data-contracts/memory-budget';
-import { buildSnapshot } from '../../etl/build';
-import { demoBuildInputs } from '../../etl/demo-inputs';
+import { type BuildInputs, buildSnapshot } from '../../etl/build';
+import { DEMO_LEIE_AS_OF, demoBuildInputs } from '../../etl/demo-inputs';
+import { FEED_FILES } from '../../etl/sources/feed';
 import { hashKey, KeyStore } from '../../lambdas/access/api-keys';
 import { createDynamoClient, ensureTables } from '../../lambdas/access/dynamo';
 import { monthKey } from '../../lambdas/access/quota';
@@ -18,7 +20,6 @@ import { createLambdaHandler, type LambdaHandler } from '../../lambdas/http/lamb
 import { type NodeServer, serveNode } from '../../lambdas/http/node-adapter';
 import { createJsonLogger } from '../../platform/logger';
 import { FolderObjectStore, type ObjectStore, S3ObjectStore } from '../../platform/object-store';
-import { publishFixtureSnapshot } from './api-snapshot-fixture';
 import { type DynaliteHandle, startDynalite } from './dynalite';
 import { type S3rverHandle, startS3rver } from './s3rver';
 
@@ -28,11 +29,8 @@ export const USAGE_TABLE = 'pf-usage-test';
 /** Options of {@link startApiTestEnv}. */
 export interface ApiTestEnvOptions {
   storage: 'folder' | 's3';
-  /**
-   * `etl`: the real ETL's output of the real sample files and the demo glp1 feed (default).
-   * `fixture`: the small hand-made snapshot of api-snapshot-fixture.ts (edge cases).
-   */
-  snapshot?: 'etl' | 'fixture';
+  /** Which committed inputs the real ETL builds the snapshot from (see {@link SNAPSHOTS}). Default `demo`. */
+  snapshot?: SnapshotName;
   /** Seconds a key lookup is cached. Default 5. */
   keyCacheSeconds?: number;
   /** Metering timeout. Default 250 ms. */
@@ -70,8 +68,8 @@ export async function startApiTestEnv(options: ApiTestEnvOptions): Promise<ApiTe
   } else {
     store = new FolderObjectStore(path.join(work, 'data'));
   }
-  if (options.snapshot === 'fixture') await publishFixtureSnapshot({ store });
-  else await publishEtlSnapshot(store, new Date('2026-10-15T00:00:00Z'));
+  const snapshot = SNAPSHOTS[options.snapshot ?? 'demo'];
+  await publishEtlSnapshot(store, snapshot.time, snapshot.inputs());
 
   const dynalite = await startDynalite();
   const client = createDynamoClient({ endpoint: dynalite.endpoint });
@@ -121,16 +119,74 @@ export async function startApiTestEnv(options: ApiTestEnvOptions): Promise<ApiTe
 }
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
+/** The committed fictional glp1 feed of the demo build. */
+export const DEMO_FEED = path.join(REPO_ROOT, 'tools', 'demo', 'glp1');
+/** The committed edge-case inputs (test/fixtures/api-edge/README.md says what each row is for). */
+export const EDGE_INPUTS_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'api-edge');
 
-/** Builds and publishes a snapshot with the real ETL from the committed demo inputs. Returns its id. */
-export async function publishEtlSnapshot(store: ObjectStore, snapshotTime: Date): Promise<string> {
-  const summary = await buildSnapshot({
-    store,
-    inputs: demoBuildInputs(REPO_ROOT),
-    snapshotTime,
-    duckdb: { threads: 2 },
-  });
+/**
+ * The demo inputs (real public samples and the demo feed). The feed folder is named here: `demoBuildInputs` still
+ * points at etl/demo/glp1, where the feed was before it moved to tools/demo/glp1.
+ */
+export function demoInputs(): BuildInputs {
+  return { ...demoBuildInputs(REPO_ROOT), feeds: [DEMO_FEED] };
+}
+
+/**
+ * The edge-case inputs: a glp1 feed with internal_only records, formula-like and odd-cased text, a state-less
+ * online provider, an FDA-flagged and an OIG-excluded record; NPPES rows with two codes of one classification, an
+ * OIG-excluded NPI, a code unknown to NUCC and a deactivated NPI; a five-code NUCC excerpt.
+ */
+export function edgeInputs(): BuildInputs {
+  const file = (name: string) => path.join(EDGE_INPUTS_DIR, name);
+  return {
+    nppes: [file('nppes.csv')],
+    nucc: file('nucc.csv'),
+    leie: [file('leie.csv')],
+    leieAsOf: DEMO_LEIE_AS_OF,
+    fda: [file('fda.csv')],
+    feeds: [file('glp1')],
+  };
+}
+
+export type SnapshotName = 'demo' | 'edge';
+
+/** The snapshots the API suites run on: the real ETL's output of committed inputs, at a fixed snapshot time. */
+export const SNAPSHOTS: Record<SnapshotName, { name: SnapshotName; time: Date; inputs: () => BuildInputs }> = {
+  demo: { name: 'demo', time: new Date('2026-10-15T00:00:00Z'), inputs: demoInputs },
+  edge: { name: 'edge', time: new Date('2026-06-15T00:00:00Z'), inputs: edgeInputs },
+};
+
+/** Builds and publishes a snapshot with the real ETL (default: the demo inputs). Returns its id. */
+export async function publishEtlSnapshot(
+  store: ObjectStore,
+  snapshotTime: Date,
+  inputs: BuildInputs = demoInputs(),
+): Promise<string> {
+  const summary = await buildSnapshot({ store, inputs, snapshotTime, duckdb: { threads: 2 } });
   return summary.snapshot_id;
+}
+
+/**
+ * The inputs with one more verified glp1 provider (`entity_id`, `slug`) appended to a copy of the first feed,
+ * in `dir`: a later snapshot that differs from the first by one record.
+ */
+export async function withExtraProvider(
+  inputs: BuildInputs,
+  dir: string,
+  provider: { entity_id: string; slug: string; name: string },
+): Promise<BuildInputs> {
+  const [first, ...rest] = inputs.feeds;
+  if (!first) throw new Error('the inputs have no feed');
+  const feed = path.join(dir, 'feed');
+  await cp(first, feed, { recursive: true });
+  const { entity_id: id, slug, name } = provider;
+  await appendFile(path.join(feed, FEED_FILES.providers), `${id},${slug},glp1,${name},,,,online,,,,verified\n`);
+  await appendFile(
+    path.join(feed, FEED_FILES.observations),
+    `${id},certification,verified,Certifying Body,,,2026-05-01T00:00:00Z,,,,\n`,
+  );
+  return { ...inputs, feeds: [feed, ...rest] };
 }
 
 /** Sets a key's counter for the current UTC month to `used` calls, as if they had been served. */

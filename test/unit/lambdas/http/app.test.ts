@@ -5,10 +5,9 @@ import { createApp } from '../../../../lambdas/http/app';
 import { listBody, listJson } from '../../../../lambdas/http/list-formats';
 import { csvFilename, rateLimitHeaders } from '../../../../lambdas/http/responses';
 import { createJsonLogger } from '../../../../platform/logger';
-import { FAKE_KEYS, fakeDeps } from '../../../helpers/api-fake-deps';
-import { FIXTURE_VERTICAL_ROWS } from '../../../helpers/api-snapshot-fixture';
+import { FAKE_KEYS, FAKE_VERTICAL_ROWS, fakeDeps } from '../../../helpers/api-fake-deps';
 
-const rows: VerticalRow[] = FIXTURE_VERTICAL_ROWS;
+const rows: VerticalRow[] = FAKE_VERTICAL_ROWS;
 
 describe('error mapping', () => {
   it('turns an unexpected error into 500 internal_error with a fixed message and logs the cause', async () => {
