@@ -119,17 +119,12 @@ export async function startApiTestEnv(options: ApiTestEnvOptions): Promise<ApiTe
 }
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
-/** The committed fictional glp1 feed of the demo build. */
-export const DEMO_FEED = path.join(REPO_ROOT, 'tools', 'demo', 'glp1');
 /** The committed edge-case inputs (test/fixtures/api-edge/README.md says what each row is for). */
 export const EDGE_INPUTS_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'api-edge');
 
-/**
- * The demo inputs (real public samples and the demo feed). The feed folder is named here: `demoBuildInputs` still
- * points at etl/demo/glp1, where the feed was before it moved to tools/demo/glp1.
- */
+/** The demo inputs (real public samples and the demo feed), as `npm run etl -- build --demo` reads them. */
 export function demoInputs(): BuildInputs {
-  return { ...demoBuildInputs(REPO_ROOT), feeds: [DEMO_FEED] };
+  return demoBuildInputs(REPO_ROOT);
 }
 
 /**
