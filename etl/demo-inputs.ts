@@ -20,6 +20,6 @@ export function demoBuildInputs(repoRoot: string = path.resolve(__dirname, '..')
     leie: [source('leie.csv'), source('leie_head.csv')],
     leieAsOf: DEMO_LEIE_AS_OF,
     fda: [source('fda_warning_letters.csv'), source('fda_warning_letters_scraped_2026.csv')],
-    feeds: [path.join(repoRoot, 'etl', 'demo', 'glp1')],
+    feeds: [path.join(repoRoot, 'tools', 'demo', 'glp1')],
   };
 }
