@@ -6,23 +6,18 @@
  * from those files and validated), `upload` (data objects, static objects, rejects), `manifest`, `pointer`, `public`.
  * A failure before `pointer` completes leaves the store's pointer and every existing snapshot untouched.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { isoSeconds } from '../platform/iso-time';
 import { silentLogger } from '../platform/logger';
 import { newSnapshotId, SnapshotPublisher } from '../platform/snapshot-protocol';
-import { createTable, openEtlDuckDb } from './duck';
 import { SimulatedFailure } from './errors';
-import { REJECTS_TABLE, RejectCollector } from './rejects';
 import { publishPublicObjects } from './static-objects';
 import { freshLayers, reuseCurrentLayers } from './steps/base-layers';
 import { buildVertical } from './steps/build-vertical';
 import { checkInputs } from './steps/check-inputs';
 import { computeStatics } from './steps/compute-statics';
-import type { BuildContext, BuildOptions, BuildStep, BuildSummary } from './steps/context';
+import type { BuildOptions, BuildStep, BuildSummary } from './steps/context';
 import { snapshotCounts, uploadObjects, writeManifest } from './steps/publish';
 import { readSources } from './steps/read-sources';
+import { openBuildRun } from './steps/run';
 import { writeSnapshotFiles } from './steps/write-parquet';
 
 export {
@@ -51,39 +46,15 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
   const { store, inputs } = options;
   const snapshotDate = new Date(Math.floor((options.snapshotTime ?? new Date()).getTime() / 1000) * 1000);
   const snapshotId = newSnapshotId(snapshotDate);
-  const reuse = inputs.reuseIdentityFrom === 'current';
   const checkpoint = (step: BuildStep) => {
     logger.info('etl step done', { step, elapsed_ms: Date.now() - started });
     if (options.failAfterStep === step) throw new SimulatedFailure(step);
   };
 
   await checkInputs(inputs);
-  const base = reuse ? await reuseCurrentLayers(store) : freshLayers();
-  const parent = options.workDir ?? tmpdir();
-  await mkdir(parent, { recursive: true });
-  const work = await mkdtemp(path.join(parent, 'pf-etl-'));
-  const db = await openEtlDuckDb({ workDir: work, ...options.duckdb });
-  const { connection } = db;
-  logger.info('etl build started', {
-    snapshot_id: snapshotId,
-    store: store.location,
-    reuse,
-    duckdb_memory_limit_mb: db.memoryLimitMb,
-  });
-  const ctx: BuildContext = {
-    store,
-    inputs,
-    logger,
-    connection,
-    snapshotId,
-    snapshotTime: isoSeconds(snapshotDate),
-    work,
-    rejects: new RejectCollector(),
-    sources: [],
-    progress: (phase, extra = {}) => options.onProgress?.({ phase, ...extra, elapsedMs: Date.now() - started }),
-  };
+  const base = inputs.reuseIdentityFrom === 'current' ? await reuseCurrentLayers(store) : freshLayers();
+  const { ctx, close } = await openBuildRun(options, { snapshotId, snapshotDate, started });
   try {
-    await createTable(connection, 'rejects', REJECTS_TABLE);
     const read = await readSources(ctx, base);
     checkpoint('sources');
     await base.buildIdentity(ctx);
@@ -119,7 +90,6 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     logger.info('etl build done', { snapshot_id: snapshotId, counts, duration_ms: summary.duration_ms });
     return summary;
   } finally {
-    db.close();
-    await rm(work, { recursive: true, force: true });
+    await close();
   }
 }

@@ -5,6 +5,7 @@ import { type ComputedStatics, computeStaticObjects } from '../static-objects';
 import type { BuildContext } from './context';
 import type { SnapshotFiles } from './write-parquet';
 
+/** Coverage (vertical slices and identity figures) and the public sample of the snapshot just written locally. */
 export async function computeStatics(ctx: BuildContext, files: SnapshotFiles): Promise<ComputedStatics> {
   ctx.progress('static');
   const filesOf = (boundary: VerticalFile['boundary']) =>
