@@ -114,4 +114,15 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
     ).rejects.toThrow('event.leie needs event.leie_as_of');
     expect(await pointerText()).toBe(before);
   });
+
+  it('reuses the screening lists of a snapshot from before the screen kind (listed as static)', async () => {
+    const { pointer, manifest } = await currentOf(store);
+    const legacy = manifest.objects.map((o) => (o.kind === 'screen' ? { ...o, kind: 'static' } : o));
+    await store.put(pointer.manifest_key, JSON.stringify({ ...manifest, objects: legacy }), 'application/json');
+    const summary = await runFeedBuild({ prefix: PREFIX }, { store, workDir });
+    expect(summary.reused_from).toBe(pointer.snapshot_id);
+    const after = await readJson<SnapshotManifest>(store, summary.manifest_key);
+    expect(after.objects.filter((o) => o.kind === 'screen')).toHaveLength(2);
+    expect(after.objects.filter((o) => o.key.includes('/screens/') && o.kind !== 'screen')).toEqual([]);
+  });
 });
