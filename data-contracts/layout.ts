@@ -15,6 +15,7 @@
  * snapshots/<id>/taxonomy/taxonomy.parquet
  * snapshots/<id>/static/coverage.json | sample.json | sample.csv | openapi.json
  * snapshots/<id>/rejects/rejects.csv
+ * snapshots/<id>/screens/oig-leie.parquet | fda-letters.parquet   the screening lists the build used (below)
  * ```
  *
  * Vertical partitions: `<boundary>` is `verified` (verified records only) or `tracked` (every record, verified
@@ -30,6 +31,11 @@
  * Identity serving index: for each identity partition, the same rows in a binary file that answers any identity
  * query (code or classification, state, city, limit, offset) in O(limit) with an exact total, read by the API with
  * positional reads or from memory, without DuckDB (format: `platform/identity-index/format.ts`).
+ *
+ * Screening lists (`screen` objects): the OIG matches and FDA letters a build screened against, so that a later build
+ * that reuses this snapshot (the feed Lambda) screens new vertical records against the same lists. The API does not
+ * read them. `oig-leie`: npi, oig_type, oig_date, oig_checked_at (latest exclusion per NPI); `fda-letters`:
+ * normalised, company, letter_date, issuing_office, url.
  */
 import type { PublishBoundary, Vertical } from './constants';
 
@@ -125,6 +131,14 @@ export function rejectsKey(snapshotId: string): string {
   return `${snapshotPrefix(snapshotId)}rejects/rejects.csv`;
 }
 
+/** The screening lists of a snapshot (`screen` objects). */
+export const SCREEN_NAMES = ['oig-leie', 'fda-letters'] as const;
+export type ScreenName = (typeof SCREEN_NAMES)[number];
+
+export function screenKey(snapshotId: string, name: ScreenName): string {
+  return `${snapshotPrefix(snapshotId)}screens/${name}.parquet`;
+}
+
 /** Prefix of every snapshot object. */
 export const SNAPSHOTS_PREFIX = 'snapshots/' as const;
 
@@ -149,6 +163,8 @@ export const MANIFEST_OBJECT_KINDS = [
   'taxonomy',
   'static',
   'rejects',
+  /** Screening lists (before this kind existed they were listed as `static`; a reusing build accepts both). */
+  'screen',
 ] as const;
 export type ManifestObjectKind = (typeof MANIFEST_OBJECT_KINDS)[number];
 

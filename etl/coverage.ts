@@ -131,8 +131,9 @@ export async function computeSample(
       ? []
       : await queryRows(
           connection,
-          `SELECT * FROM ${scanOf(verifiedFiles)} WHERE publish_tier = 'verified'
-           ORDER BY sample_rank, entity_id LIMIT ${SAMPLE_SIZE}`,
+          `SELECT * FROM ${scanOf(verifiedFiles)} WHERE publish_tier = $1
+           ORDER BY sample_rank, entity_id LIMIT $2`,
+          ['verified', SAMPLE_SIZE],
         );
   const data = rows.map((row) => providerFromRow(row as VerticalRow, { withPublishTier: false }));
   const json: SampleResponse = {

@@ -112,6 +112,6 @@ export async function writeVerticalFiles(connection: DuckDBConnection, outDir: s
 /** Copies a table to a Parquet file as is (the screening tables kept inside the snapshot). */
 export async function writeTableFile(connection: DuckDBConnection, table: 'oig_match' | 'fda_letters', file: string) {
   await mkdir(path.dirname(file), { recursive: true });
-  await connection.run(`COPY (SELECT * FROM ${table}) TO ${sqlPath(file)} ${PARQUET_OPTIONS}`);
-  return { file, rows: await queryNumber(connection, `SELECT count(*) FROM ${table}`) };
+  await connection.run(`COPY (SELECT * FROM ${sqlIdentifier(table)}) TO ${sqlPath(file)} ${PARQUET_OPTIONS}`);
+  return { file, rows: await queryNumber(connection, `SELECT count(*) FROM ${sqlIdentifier(table)}`) };
 }

@@ -11,16 +11,16 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PUBLIC_KEYS, STATIC_FILES, staticKey } from '../data-contracts/layout';
+import { STATIC_FILES, staticKey } from '../data-contracts/layout';
 import type { CoverageStats } from '../data-contracts/types';
 import { isoSeconds } from '../platform/iso-time';
 import { type Logger, silentLogger } from '../platform/logger';
 import { type ObjectStore, sha256File } from '../platform/object-store';
-import { CONTENT_TYPES, readCurrentSnapshot } from '../platform/snapshot-protocol';
-import { computeCoverage, computeIdentityLayer, computeSample, type IdentityLayerStats } from './coverage';
+import { readCurrentSnapshot } from '../platform/snapshot-protocol';
+import { computeIdentityLayer, type IdentityLayerStats } from './coverage';
 import { openEtlDuckDb } from './duck';
 import { markSupersededSnapshots, type RetentionSummary } from './retention';
-import { renderStaticObjects } from './static-objects';
+import { computeStaticObjects, publishPublicObjects } from './static-objects';
 
 export interface RebuildStaticOptions {
   store: ObjectStore;
@@ -97,18 +97,14 @@ export async function rebuildStatic(options: RebuildStaticOptions): Promise<Rebu
       identityLayer = await computeIdentityLayer(db.connection, identityFiles);
     }
 
-    const coverage = await computeCoverage(db.connection, {
+    const { coverage, sample, objects } = await computeStaticObjects(db.connection, {
       trackedFiles,
       verifiedFiles,
       identityLayer,
       snapshotId,
       generatedAt: manifest.created_at,
     });
-    const sample = await computeSample(db.connection, verifiedFiles, manifest.created_at);
-    const statics = renderStaticObjects(coverage, sample);
-    await store.put(PUBLIC_KEYS.coverage, statics.coverage, CONTENT_TYPES.json);
-    await store.put(PUBLIC_KEYS.sampleJson, statics.sampleJson, CONTENT_TYPES.json);
-    await store.put(PUBLIC_KEYS.sampleCsv, statics.sampleCsv, CONTENT_TYPES.csv);
+    await publishPublicObjects(store, objects);
     const summary: RebuildStaticSummary = {
       snapshot_id: snapshotId,
       generated_at: manifest.created_at,

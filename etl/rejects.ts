@@ -5,10 +5,11 @@
  * without line breaks inside quoted fields (true of both sources).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue } from '@duckdb/node-api';
 import { REJECTS_COLUMNS } from '../data-contracts/layout';
-import { sqlPath } from '../platform/sql';
+import { sqlIdentifier, sqlPath } from '../platform/sql';
 import { displayPath } from './csv-read';
-import { appendRows } from './duck';
+import { appendRows, queryNumber, runBound } from './duck';
 
 export const REJECT_SOURCES = ['nppes', 'nucc', 'leie', 'fda', 'feed_providers', 'feed_observations'] as const;
 export type RejectSource = (typeof REJECT_SOURCES)[number];
@@ -52,11 +53,12 @@ export class RejectCollector implements RejectSink {
 
 /** Writes the rejects table as RFC 4180 CSV (header row, quoted when needed), ordered by source, file and line. */
 export async function writeRejectsCsv(connection: DuckDBConnection, outFile: string): Promise<number> {
-  const order = REJECT_SOURCES.map((s, i) => `WHEN '${s}' THEN ${i}`).join(' ');
-  await connection.run(
-    `COPY (SELECT ${REJECTS_COLUMNS.join(', ')} FROM rejects ORDER BY CASE source ${order} END, file, line) ` +
-      `TO ${sqlPath(outFile)} (FORMAT csv, HEADER true)`,
+  // Sources in REJECT_SOURCES order: list_position of the row's source in the bound list.
+  await runBound(
+    connection,
+    `COPY (SELECT ${REJECTS_COLUMNS.map(sqlIdentifier).join(', ')} FROM rejects
+      ORDER BY list_position($1::VARCHAR[], source), file, line) TO ${sqlPath(outFile)} (FORMAT csv, HEADER true)`,
+    [listValue([...REJECT_SOURCES])],
   );
-  const reader = await connection.runAndReadAll('SELECT count(*)::INTEGER AS n FROM rejects');
-  return Number(reader.getRowObjectsJson()[0]?.n ?? 0);
+  return queryNumber(connection, 'SELECT count(*)::INTEGER AS n FROM rejects');
 }

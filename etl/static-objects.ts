@@ -2,10 +2,15 @@
  * The snapshot's static objects (coverage.json, sample.json, sample.csv, openapi.json), validated against the
  * OpenAPI document's component schemas before anything is published: an invalid object fails the run.
  */
+import type { DuckDBConnection } from '@duckdb/node-api';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { PUBLIC_KEYS } from '../data-contracts/layout';
 import openapiDocument from '../data-contracts/openapi.json';
 import type { CoverageStats, SampleResponse } from '../data-contracts/types';
+import type { ObjectStore } from '../platform/object-store';
+import { CONTENT_TYPES } from '../platform/snapshot-protocol';
+import { type CoverageInput, computeCoverage, computeSample } from './coverage';
 
 const OPENAPI_ID = 'https://providerfacts.example.com/openapi.json';
 
@@ -58,4 +63,31 @@ export function renderStaticObjects(
     sampleJson: `${JSON.stringify(sample.json, null, 2)}\n`,
     sampleCsv: sample.csv,
   };
+}
+
+/** Coverage and sample of a snapshot, with their validated serialisations. */
+export interface ComputedStatics {
+  coverage: CoverageStats;
+  sample: { json: SampleResponse; csv: string };
+  objects: StaticObjects;
+}
+
+/**
+ * Computes coverage and sample from a snapshot's vertical Parquet and validates them: the one computation behind
+ * both the build's `static/` objects and the hourly rebuild of the `public/` ones.
+ */
+export async function computeStaticObjects(
+  connection: DuckDBConnection,
+  input: CoverageInput,
+): Promise<ComputedStatics> {
+  const coverage = await computeCoverage(connection, input);
+  const sample = await computeSample(connection, input.verifiedFiles, input.generatedAt);
+  return { coverage, sample, objects: renderStaticObjects(coverage, sample) };
+}
+
+/** Writes coverage and sample to the fixed `public/` keys (the build after its pointer switch, the hourly rebuild). */
+export async function publishPublicObjects(store: ObjectStore, objects: StaticObjects): Promise<void> {
+  await store.put(PUBLIC_KEYS.coverage, objects.coverage, CONTENT_TYPES.json);
+  await store.put(PUBLIC_KEYS.sampleJson, objects.sampleJson, CONTENT_TYPES.json);
+  await store.put(PUBLIC_KEYS.sampleCsv, objects.sampleCsv, CONTENT_TYPES.csv);
 }

@@ -145,6 +145,50 @@ export function isSourcedSignal(obs: Pick<FeedObservationRow, 'status' | 'source
   return (SOURCED_STATUSES as readonly string[]).includes(obs.status) && !!obs.source && obs.source.trim() !== '';
 }
 
+type FileCounts = FeedReadResult['counts']['providers'][number];
+
+/** How the rows of one feed file are validated and accepted: the table that drives `validateRows`. */
+interface RowRules<Row, Out> {
+  source: 'feed_providers' | 'feed_observations';
+  columns: Readonly<Record<string, FeedCellType>>;
+  validate: ValidateFunction<Row>;
+  /** Cross-row rules on a schema-valid row, in order: the first reject reason, or null to accept. */
+  check(row: Row): string | null;
+  /** The accepted record (registered by the caller's rules for later rows). */
+  accept(row: Row, line: number, file: string): Out;
+}
+
+/**
+ * The one row-validation loop: field count, then the JSON Schema, then the file's cross-row rules. Each rejected row
+ * goes to `rejects` with its line and reason.
+ */
+function validateRows<Row, Out>(
+  file: string,
+  { header, records }: { header: string[]; records: CsvRecord[] },
+  rules: RowRules<Row, Out>,
+  rejects: RejectSink,
+): { accepted: Out[]; counts: FileCounts } {
+  const counts = { file, read: records.length, accepted: 0, rejected: 0 };
+  const accepted: Out[] = [];
+  for (const rec of records) {
+    const cells = convertFeedCells(header, rec.fields, rules.columns);
+    const reason =
+      rec.fields.length !== header.length
+        ? `expected ${header.length} fields, found ${rec.fields.length}`
+        : !rules.validate(cells)
+          ? describeSchemaError(rules.validate.errors, cells)
+          : rules.check(cells as unknown as Row);
+    if (reason !== null) {
+      rejects.add({ source: rules.source, file, line: rec.line, reason, raw: rec.raw });
+      counts.rejected += 1;
+      continue;
+    }
+    accepted.push(rules.accept(cells as unknown as Row, rec.line, file));
+    counts.accepted += 1;
+  }
+  return { accepted, counts };
+}
+
 /**
  * Reads and validates every feed folder. Rejected rows go to `rejects`; a missing file or required column fails
  * the run (EtlInputError).
@@ -155,6 +199,34 @@ export async function readFeeds(folders: readonly string[], rejects: RejectSink)
   const counts: FeedReadResult['counts'] = { providers: [], observations: [] };
   const byEntity = new Map<string, FeedProvider>();
   const slugs = new Map<string, FeedProvider>();
+  const firstOf = (p: FeedProvider) => `first on line ${p.line} of ${path.basename(p.file)}`;
+
+  const providerRules: RowRules<FeedProviderRow, FeedProvider> = {
+    source: 'feed_providers',
+    columns: FEED_PROVIDER_COLUMNS,
+    validate: validateProvider,
+    check: (row) => {
+      const firstId = byEntity.get(row.entity_id);
+      if (firstId) return `duplicate entity_id ${row.entity_id} (${firstOf(firstId)})`;
+      const firstSlug = slugs.get(row.slug);
+      if (firstSlug) return `duplicate slug ${row.slug} (${firstOf(firstSlug)})`;
+      if (row.npi != null && !isValidNpi(row.npi)) return `npi ("${row.npi}"): NPI check digit fails`;
+      return null;
+    },
+    accept: (row, line, file) => {
+      const provider: FeedProvider = { ...row, state: row.state ? row.state.toUpperCase() : null, line, file };
+      byEntity.set(row.entity_id, provider);
+      slugs.set(row.slug, provider);
+      return provider;
+    },
+  };
+  const observationRules: RowRules<FeedObservationRow, FeedObservation> = {
+    source: 'feed_observations',
+    columns: FEED_OBSERVATION_COLUMNS,
+    validate: validateObservation,
+    check: (row) => (byEntity.has(row.entity_id) ? null : `unknown entity_id ${row.entity_id}`),
+    accept: (row, line, file) => ({ ...row, line, file }),
+  };
 
   // Read (and header-check) every file before validating rows, so a broken file fails before any work.
   const files = [];
@@ -168,81 +240,18 @@ export async function readFeeds(folders: readonly string[], rejects: RejectSink)
       o: await readFeedFile(oFile, FEED_OBSERVATION_COLUMNS, FEED_OBSERVATION_REQUIRED_COLUMNS),
     });
   }
-
+  // Every providers file first: an observation may name a provider of another folder.
   for (const { pFile, p } of files) {
-    const c = { file: pFile, read: p.records.length, accepted: 0, rejected: 0 };
-    for (const rec of p.records) {
-      const cells = convertFeedCells(p.header, rec.fields, FEED_PROVIDER_COLUMNS);
-      const reject = (reason: string) => {
-        rejects.add({ source: 'feed_providers', file: pFile, line: rec.line, reason, raw: rec.raw });
-        c.rejected += 1;
-      };
-      if (rec.fields.length !== p.header.length) {
-        reject(`expected ${p.header.length} fields, found ${rec.fields.length}`);
-        continue;
-      }
-      if (!validateProvider(cells)) {
-        reject(describeSchemaError(validateProvider.errors, cells));
-        continue;
-      }
-      const row = cells as unknown as FeedProviderRow;
-      const firstId = byEntity.get(row.entity_id);
-      if (firstId) {
-        reject(
-          `duplicate entity_id ${row.entity_id} (first on line ${firstId.line} of ${path.basename(firstId.file)})`,
-        );
-        continue;
-      }
-      const firstSlug = slugs.get(row.slug);
-      if (firstSlug) {
-        reject(`duplicate slug ${row.slug} (first on line ${firstSlug.line} of ${path.basename(firstSlug.file)})`);
-        continue;
-      }
-      if (row.npi != null && !isValidNpi(row.npi)) {
-        reject(`npi ("${row.npi}"): NPI check digit fails`);
-        continue;
-      }
-      const provider: FeedProvider = {
-        ...row,
-        state: row.state ? row.state.toUpperCase() : null,
-        line: rec.line,
-        file: pFile,
-      };
-      byEntity.set(row.entity_id, provider);
-      slugs.set(row.slug, provider);
-      providers.push(provider);
-      c.accepted += 1;
-    }
-    counts.providers.push(c);
+    const r = validateRows(pFile, p, providerRules, rejects);
+    providers.push(...r.accepted);
+    counts.providers.push(r.counts);
   }
-
-  const obsCounts = new Map<string, { file: string; read: number; accepted: number; rejected: number }>();
+  const obsCounts = new Map<string, FileCounts>();
   for (const { oFile, o } of files) {
-    const c = { file: oFile, read: o.records.length, accepted: 0, rejected: 0 };
-    obsCounts.set(oFile, c);
-    for (const rec of o.records) {
-      const cells = convertFeedCells(o.header, rec.fields, FEED_OBSERVATION_COLUMNS);
-      const reject = (reason: string) => {
-        rejects.add({ source: 'feed_observations', file: oFile, line: rec.line, reason, raw: rec.raw });
-        c.rejected += 1;
-      };
-      if (rec.fields.length !== o.header.length) {
-        reject(`expected ${o.header.length} fields, found ${rec.fields.length}`);
-        continue;
-      }
-      if (!validateObservation(cells)) {
-        reject(describeSchemaError(validateObservation.errors, cells));
-        continue;
-      }
-      const row = cells as unknown as FeedObservationRow;
-      if (!byEntity.has(row.entity_id)) {
-        reject(`unknown entity_id ${row.entity_id}`);
-        continue;
-      }
-      observations.push({ ...row, line: rec.line, file: oFile });
-      c.accepted += 1;
-    }
-    counts.observations.push(c);
+    const r = validateRows(oFile, o, observationRules, rejects);
+    observations.push(...r.accepted);
+    counts.observations.push(r.counts);
+    obsCounts.set(oFile, r.counts);
   }
 
   // Rule 4: a verified record needs a sourced signal among its winning observations.

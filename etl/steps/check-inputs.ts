@@ -1,0 +1,26 @@
+/** Before any scan: every input file exists and has its required columns. */
+import path from 'node:path';
+import { readCsvHeader, requireColumns } from '../csv-read';
+import { EtlInputError } from '../errors';
+import { FEED_FILES } from '../sources/feed';
+import { LEIE_COLUMNS } from '../sources/leie';
+import { NPPES_REQUIRED_COLUMNS } from '../sources/nppes';
+import type { BuildInputs } from './context';
+
+/** Fails fast, before any scan, on a missing file or a missing required column. */
+export async function checkInputs(inputs: BuildInputs): Promise<void> {
+  const reuse = inputs.reuseIdentityFrom === 'current';
+  if (!reuse) {
+    if (inputs.nppes.length === 0) throw new EtlInputError('(inputs)', 'no NPPES file given');
+    for (const file of inputs.nppes) requireColumns(file, await readCsvHeader(file), NPPES_REQUIRED_COLUMNS);
+    await readCsvHeader(inputs.nucc);
+  }
+  for (const file of inputs.leie) requireColumns(file, await readCsvHeader(file), Object.values(LEIE_COLUMNS));
+  for (const file of inputs.fda) await readCsvHeader(file);
+  for (const folder of inputs.feeds) {
+    for (const name of Object.values(FEED_FILES)) await readCsvHeader(path.join(folder, name));
+  }
+  if (inputs.leie.length > 0 && Number.isNaN(Date.parse(inputs.leieAsOf))) {
+    throw new EtlInputError('(inputs)', `LEIE as-of time is not an ISO date-time: ${JSON.stringify(inputs.leieAsOf)}`);
+  }
+}

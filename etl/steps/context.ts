@@ -1,0 +1,121 @@
+/**
+ * The types every build step shares: the build's options and inputs, its summary, and the run context a step takes.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ManifestObject, SnapshotManifest } from '../../data-contracts/layout';
+import type { Logger } from '../../platform/logger';
+import type { ObjectStore } from '../../platform/object-store';
+import type { RejectCollector } from '../rejects';
+
+export const BUILD_STEPS = [
+  'sources',
+  'identity',
+  'vertical',
+  'parquet',
+  'static',
+  'upload',
+  'manifest',
+  'pointer',
+  'public',
+] as const;
+export type BuildStep = (typeof BUILD_STEPS)[number];
+
+/** The source files of a build. Paths are local files (or folders for feeds). */
+export interface BuildInputs {
+  /** NPPES dissemination CSVs, oldest first (for an NPI in several files, the last file wins). */
+  nppes: string[];
+  /** NUCC taxonomy CSV. */
+  nucc: string;
+  /** OIG LEIE `UPDATED.csv` files (or slices of it). */
+  leie: string[];
+  /** The LEIE release time (ISO date-time): `checked_at` of every OIG match. */
+  leieAsOf: string;
+  /** FDA warning-letter lists, in either form. */
+  fda: string[];
+  /** Curation feed folders, each with providers.csv and observations.csv. */
+  feeds: string[];
+  /**
+   * `'current'`: build on the current snapshot instead of NPPES and NUCC (the feed Lambda). Its identity partitions
+   * and taxonomy map are copied byte for byte into the new snapshot (a snapshot stays self-contained, so deleting an
+   * old one never breaks a newer one), and its screening lists (OIG matches, FDA letters) are reused unless `leie`
+   * or `fda` files are given. `nppes` and `nucc` are ignored.
+   */
+  reuseIdentityFrom?: 'current';
+}
+
+export interface BuildProgress {
+  phase: string;
+  file?: string;
+  /** 0–100 when known. */
+  percent?: number;
+  rows?: number;
+  elapsedMs: number;
+}
+
+export interface BuildOptions {
+  store: ObjectStore;
+  inputs: BuildInputs;
+  /** The snapshot time (default now, to the second): coverage `generated_at`, clear-screen `verified_at`. */
+  snapshotTime?: Date;
+  /** Parent of the run's temporary folder (default the OS temp folder). The run's folder is removed at the end. */
+  workDir?: string;
+  logger?: Logger;
+  onProgress?: (progress: BuildProgress) => void;
+  /** Test hook: throw right after this step completes, to simulate a crash midway. */
+  failAfterStep?: BuildStep;
+  /**
+   * DuckDB threads (default: the cores, at most 4) and the run's memory budget in MiB (default 2048): DuckDB's
+   * memory limit is derived from the budget and DuckDB spills to the work folder beyond it (etl/duck.ts).
+   */
+  duckdb?: { threads?: number; memoryBudgetMb?: number };
+}
+
+export const SOURCE_KINDS = ['nppes', 'nucc', 'leie', 'fda', 'feed_providers', 'feed_observations'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/** Read / accepted / rejected counts of one source file. `skipped`: NPPES deactivated rows. */
+export interface SourceCounts {
+  source: SourceKind;
+  file: string;
+  read: number;
+  accepted: number;
+  rejected: number;
+  skipped?: number;
+}
+
+export interface BuildSummary {
+  snapshot_id: string;
+  created_at: string;
+  store: string;
+  manifest_key: string;
+  sources: SourceCounts[];
+  counts: SnapshotManifest['counts'];
+  reused_from?: string;
+  duration_ms: number;
+}
+
+/** A local file to upload into the snapshot, with its manifest entry's fields. */
+export interface PendingUpload {
+  key: string;
+  file: string;
+  contentType: string;
+  meta: Omit<ManifestObject, 'key' | 'bytes' | 'sha256'>;
+}
+
+/** What every step of one run shares. */
+export interface BuildContext {
+  store: ObjectStore;
+  inputs: BuildInputs;
+  logger: Logger;
+  connection: DuckDBConnection;
+  snapshotId: string;
+  /** The snapshot time, ISO to the second. */
+  snapshotTime: string;
+  /** The run's work folder (removed at the end). */
+  work: string;
+  /** Rejected rows of every source, flushed to the `rejects` table by the parquet step. */
+  rejects: RejectCollector;
+  /** Counts per source file, in the order they were read (the manifest's `sources`). */
+  sources: SourceCounts[];
+  progress(phase: string, extra?: Omit<BuildProgress, 'phase' | 'elapsedMs'>): void;
+}

@@ -1,0 +1,106 @@
+/** The `upload` and `manifest` steps: the snapshot's objects, then its manifest (the pointer comes after). */
+import path from 'node:path';
+import {
+  rejectsKey,
+  type SnapshotManifest,
+  type SourceSummary,
+  STATIC_FILES,
+  staticKey,
+} from '../../data-contracts/layout';
+import { sha256File } from '../../platform/object-store';
+import { CONTENT_TYPES, type SnapshotPublisher } from '../../platform/snapshot-protocol';
+import { displayPath } from '../csv-read';
+import { FEED_FILES } from '../sources/feed';
+import { type ComputedStatics, openapiJsonText } from '../static-objects';
+import type { BuildContext, BuildInputs } from './context';
+import type { SnapshotFiles } from './write-parquet';
+
+/** Uploads the data objects, the static objects and the rejects into the snapshot's prefix. */
+export async function uploadObjects(
+  ctx: BuildContext,
+  publisher: SnapshotPublisher,
+  files: SnapshotFiles,
+  statics: ComputedStatics,
+): Promise<void> {
+  const { snapshotId } = ctx;
+  const { objects, sample } = statics;
+  await publisher.uploadFiles(files.uploads, (done, total) =>
+    ctx.progress('upload', { rows: done, percent: (100 * done) / total }),
+  );
+  await publisher.putText(staticKey(snapshotId, STATIC_FILES.coverage), objects.coverage, CONTENT_TYPES.json, {
+    kind: 'static',
+  });
+  await publisher.putText(staticKey(snapshotId, STATIC_FILES.sampleJson), objects.sampleJson, CONTENT_TYPES.json, {
+    kind: 'static',
+    rows: sample.json.size,
+  });
+  await publisher.putText(staticKey(snapshotId, STATIC_FILES.sampleCsv), objects.sampleCsv, CONTENT_TYPES.csv, {
+    kind: 'static',
+    rows: sample.json.size,
+  });
+  await publisher.putText(staticKey(snapshotId, STATIC_FILES.openapi), openapiJsonText(), CONTENT_TYPES.json, {
+    kind: 'static',
+  });
+  await publisher.uploadFiles([
+    {
+      key: rejectsKey(snapshotId),
+      file: files.rejectsFile,
+      contentType: CONTENT_TYPES.csv,
+      meta: { kind: 'rejects', rows: files.rejectCount },
+    },
+  ]);
+}
+
+/** The manifest's counts. */
+export function snapshotCounts(files: SnapshotFiles, statics: ComputedStatics): SnapshotManifest['counts'] {
+  return {
+    identity: files.identityNpis,
+    tracked: statics.coverage.tracked.total,
+    verified: statics.coverage.verified.total,
+    taxonomies: files.taxonomyRows,
+    rejects: files.rejectCount,
+  };
+}
+
+/** Writes the manifest (after every other object of the snapshot) and returns its key. */
+export async function writeManifest(
+  ctx: BuildContext,
+  publisher: SnapshotPublisher,
+  counts: SnapshotManifest['counts'],
+): Promise<string> {
+  const sources: Record<string, SourceSummary> = {};
+  for (const [i, s] of ctx.sources.entries()) {
+    sources[`${s.source}#${i}`] = {
+      file: s.file,
+      sha256: '',
+      read: s.read,
+      accepted: s.accepted,
+      rejected: s.rejected,
+      ...(s.source === 'leie' ? { as_of: ctx.inputs.leieAsOf } : {}),
+    };
+  }
+  await fillSourceHashes(sources, ctx.inputs);
+  return publisher.putManifest({ created_at: ctx.snapshotTime, sources, counts });
+}
+
+/** The SHA-256 of every input file, for the manifest's provenance. */
+async function fillSourceHashes(sources: Record<string, SourceSummary>, inputs: BuildInputs): Promise<void> {
+  const byName = new Map<string, string>();
+  const files = [
+    ...inputs.nppes,
+    inputs.nucc,
+    ...inputs.leie,
+    ...inputs.fda,
+    ...inputs.feeds.flatMap((f) => Object.values(FEED_FILES).map((n) => path.join(f, n))),
+  ];
+  for (const file of files) {
+    const name = displayPath(file);
+    if (byName.has(name) || !file) continue;
+    try {
+      byName.set(name, await sha256File(file));
+    } catch {
+      // Inputs not used in this mode (reuse) may be absent; their entry keeps an empty hash.
+    }
+  }
+  for (const s of Object.values(sources)) s.sha256 = byName.get(s.file) ?? '';
+}

@@ -1,0 +1,102 @@
+/**
+ * The `sources` step: the base layers' sources (NUCC and NPPES, or the current snapshot's objects), the screening
+ * lists (LEIE to OIG matches, FDA letters; or the reused lists), and the curation feeds.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ScreenName } from '../../data-contracts/layout';
+import { isoSeconds } from '../../platform/iso-time';
+import { sqlPath } from '../../platform/sql';
+import { displayPath } from '../csv-read';
+import { appendRows, createTable, queryRows } from '../duck';
+import { type FdaLetter, readFdaFile } from '../sources/fda';
+import { type FeedReadResult, readFeeds } from '../sources/feed';
+import { buildOigMatch, createLeieStage, stageLeieFile } from '../sources/leie';
+import type { BaseLayers } from './base-layers';
+import type { BuildContext } from './context';
+
+export interface SourcesRead {
+  letters: FdaLetter[];
+  feed: FeedReadResult;
+  /** The screening lists built from input files in this run (the others are reused as they are). */
+  screensBuilt: ScreenName[];
+}
+
+const FDA_LETTERS_TABLE = {
+  normalised: 'VARCHAR',
+  company: 'VARCHAR',
+  letter_date: 'VARCHAR',
+  issuing_office: 'VARCHAR',
+  url: 'VARCHAR',
+} as const;
+
+/** Reads every source of the run, in order: base layers, LEIE, NPPES, FDA, feeds. */
+export async function readSources(ctx: BuildContext, base: BaseLayers): Promise<SourcesRead> {
+  await base.loadBase(ctx);
+  const screensBuilt: ScreenName[] = [];
+  if (await loadOigMatches(ctx, base)) screensBuilt.push('oig-leie');
+  await base.stageIdentitySources(ctx);
+  const letters = await loadFdaLetters(ctx, base);
+  if (letters.built) screensBuilt.push('fda-letters');
+  ctx.progress('feed');
+  const feed = await readFeeds(ctx.inputs.feeds, ctx.rejects);
+  for (const c of feed.counts.providers)
+    ctx.sources.push({ source: 'feed_providers', ...c, file: displayPath(c.file) });
+  for (const c of feed.counts.observations)
+    ctx.sources.push({ source: 'feed_observations', ...c, file: displayPath(c.file) });
+  return { letters: letters.letters, feed, screensBuilt };
+}
+
+/** The `oig_match` table, from the LEIE files or the reused list. True when built from files. */
+async function loadOigMatches(ctx: BuildContext, base: BaseLayers): Promise<boolean> {
+  const { connection, inputs } = ctx;
+  await createLeieStage(connection);
+  const reused = inputs.leie.length > 0 ? null : base.reusedScreen('oig-leie');
+  if (reused !== null) {
+    await connection.run(`CREATE OR REPLACE TABLE oig_match AS SELECT * FROM read_parquet(${sqlPath(reused)})`);
+    return false;
+  }
+  for (const [i, file] of inputs.leie.entries()) {
+    ctx.progress('leie', { file });
+    const c = await stageLeieFile(connection, file, i, displayPath(file));
+    ctx.sources.push({ source: 'leie', file: c.file, read: c.read, accepted: c.accepted, rejected: c.rejected });
+  }
+  await buildOigMatch(connection, inputs.leie.length > 0 ? isoSeconds(new Date(inputs.leieAsOf)) : null);
+  return true;
+}
+
+/** The `fda_letters` table and its rows, from the FDA files or the reused list. */
+async function loadFdaLetters(ctx: BuildContext, base: BaseLayers): Promise<{ letters: FdaLetter[]; built: boolean }> {
+  const { connection, inputs } = ctx;
+  const reused = inputs.fda.length > 0 ? null : base.reusedScreen('fda-letters');
+  if (reused !== null) {
+    await connection.run(`CREATE OR REPLACE TABLE fda_letters AS SELECT * FROM read_parquet(${sqlPath(reused)})`);
+    return { letters: await readFdaTable(connection), built: false };
+  }
+  const letters: FdaLetter[] = [];
+  for (const file of inputs.fda) {
+    ctx.progress('fda', { file });
+    const r = await readFdaFile(file, ctx.rejects);
+    letters.push(...r.letters);
+    ctx.sources.push({
+      source: 'fda',
+      file: displayPath(file),
+      read: r.read,
+      accepted: r.letters.length,
+      rejected: r.rejected,
+    });
+  }
+  await createTable(connection, 'fda_letters', FDA_LETTERS_TABLE);
+  await appendRows(connection, 'fda_letters', FDA_LETTERS_TABLE, letters);
+  return { letters, built: true };
+}
+
+async function readFdaTable(connection: DuckDBConnection): Promise<FdaLetter[]> {
+  const rows = await queryRows(connection, 'SELECT * FROM fda_letters');
+  return rows.map((r) => ({
+    normalised: String(r.normalised),
+    company: String(r.company),
+    letter_date: String(r.letter_date),
+    issuing_office: r.issuing_office === null ? null : String(r.issuing_office),
+    url: r.url === null ? null : String(r.url),
+  }));
+}

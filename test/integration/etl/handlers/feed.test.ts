@@ -1,0 +1,128 @@
+/**
+ * The feed Lambda's build (`runFeedBuild`) against a folder store: the event's feed is read from the store, the new
+ * snapshot reuses the current one's identity layer, and the pointer moves only when the whole build succeeds.
+ */
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { ENV } from '../../../../data-contracts/env';
+import type { SnapshotManifest } from '../../../../data-contracts/layout';
+import { type BuildSummary, buildSnapshot } from '../../../../etl/build';
+import { demoBuildInputs } from '../../../../etl/demo-inputs';
+import type { runFeedBuild as RunFeedBuild } from '../../../../etl/handlers/feed';
+import { FolderObjectStore } from '../../../../platform/object-store';
+import { checkDb, currentOf, expectSnapshotComplete, REPO_ROOT, readJson, tempDir } from '../helpers';
+
+const FEED = path.join(REPO_ROOT, 'test', 'fixtures', 'feed-bad');
+const PREFIX = 'inputs/glp1/2026-11-21/';
+
+describe('runFeedBuild (the feed Lambda) on a folder store', () => {
+  let dir: string;
+  let store: FolderObjectStore;
+  let workDir: string;
+  let base: BuildSummary;
+  let runFeedBuild: typeof RunFeedBuild;
+  let db: Awaited<ReturnType<typeof checkDb>>;
+
+  const pointerText = async () => (await store.getBytes('current.json'))?.body.toString('utf8');
+  const snapshotIds = async () => readdir(path.join(dir, 'store', 'snapshots'));
+
+  beforeAll(async () => {
+    // The handler module reads its configuration at load (the Lambda's cold start).
+    process.env[ENV.dataBucket] = 'unused-by-runFeedBuild';
+    process.env[ENV.logLevel] = 'error';
+    runFeedBuild = require('../../../../etl/handlers/feed').runFeedBuild as typeof RunFeedBuild;
+    dir = await tempDir('pf-etl-feed-');
+    store = new FolderObjectStore(path.join(dir, 'store'));
+    workDir = path.join(dir, 'work');
+    base = await buildSnapshot({ store, inputs: demoBuildInputs(REPO_ROOT) });
+    for (const name of ['providers.csv', 'observations.csv']) {
+      await store.put(`${PREFIX}${name}`, await readFile(path.join(FEED, name)), 'text/csv');
+    }
+    db = await checkDb();
+  });
+
+  afterAll(async () => {
+    db?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('publishes a new snapshot whose vertical layer is the feed, on the reused identity layer, and moves the pointer', async () => {
+    const summary = await runFeedBuild(
+      { prefix: PREFIX.slice(0, -1), snapshot_time: '2026-11-22T06:00:00Z' },
+      { store, workDir },
+    );
+    expect(summary.reused_from).toBe(base.snapshot_id);
+    expect(summary.created_at).toBe('2026-11-22T06:00:00Z');
+    expect(summary.counts).toMatchObject({ identity: base.counts.identity, taxonomies: base.counts.taxonomies });
+    expect(summary.counts).toMatchObject({ tracked: 4, verified: 2 });
+    expect(summary.sources.map((s) => s.source)).toEqual(['feed_providers', 'feed_observations']);
+
+    const { pointer, manifest } = await currentOf(store);
+    expect(pointer.snapshot_id).toBe(summary.snapshot_id);
+    await expectSnapshotComplete(store, summary.manifest_key);
+
+    // The vertical layer holds the feed's accepted providers, and only them.
+    const snap = path.join(dir, 'store', 'snapshots', summary.snapshot_id);
+    const tracked = await db.rows(
+      `SELECT entity_id FROM read_parquet('${snap}/vertical/tracked/*/*/data.parquet', hive_partitioning = false)
+       ORDER BY entity_id`,
+    );
+    expect(tracked).toHaveLength(4);
+    for (const { entity_id } of tracked) expect(String(entity_id)).toMatch(/^glp1-9000/);
+
+    // Identity partitions, serving indexes, taxonomy and screening lists are the base snapshot's, byte for byte.
+    const baseManifest = await readJson<SnapshotManifest>(store, base.manifest_key);
+    const reusedKinds = new Set(['identity', 'identity_index', 'taxonomy', 'screen']);
+    const digestsOf = (m: SnapshotManifest) =>
+      m.objects
+        .filter((o) => reusedKinds.has(o.kind))
+        .map((o) => ({ key: o.key.replace(`snapshots/${m.snapshot_id}/`, ''), kind: o.kind, sha256: o.sha256 }));
+    expect(digestsOf(manifest)).toEqual(digestsOf(baseManifest));
+    expect(manifest.objects.filter((o) => o.kind === 'screen').map((o) => o.key.split('/').pop())).toEqual([
+      'fda-letters.parquet',
+      'oig-leie.parquet',
+    ]);
+    // The run's local copies are gone.
+    expect(await readdir(workDir)).toEqual([]);
+  });
+
+  it('leaves the pointer and the snapshots unchanged when the feed is missing from the store', async () => {
+    const before = await pointerText();
+    const ids = await snapshotIds();
+    await expect(runFeedBuild({ prefix: 'inputs/nothing-here/' }, { store, workDir })).rejects.toThrow(
+      'inputs/nothing-here/providers.csv does not exist',
+    );
+    expect(await pointerText()).toBe(before);
+    expect(await snapshotIds()).toEqual(ids);
+  });
+
+  it('leaves the pointer unchanged when the feed is unreadable (a required column missing)', async () => {
+    await store.put('inputs/broken/providers.csv', 'entity_id,name\r\nx,y\r\n', 'text/csv');
+    await store.put('inputs/broken/observations.csv', await readFile(path.join(FEED, 'observations.csv')), 'text/csv');
+    const before = await pointerText();
+    const ids = await snapshotIds();
+    await expect(runFeedBuild({ prefix: 'inputs/broken/' }, { store, workDir })).rejects.toThrow(/missing/);
+    expect(await pointerText()).toBe(before);
+    expect(await snapshotIds()).toEqual(ids);
+  });
+
+  it('rejects an event without a prefix, and LEIE files without their as-of time, before any work', async () => {
+    const before = await pointerText();
+    await expect(runFeedBuild({}, { store, workDir })).rejects.toThrow('event.prefix');
+    await expect(
+      runFeedBuild({ prefix: PREFIX, leie: ['inputs/leie/UPDATED.csv'] }, { store, workDir }),
+    ).rejects.toThrow('event.leie needs event.leie_as_of');
+    expect(await pointerText()).toBe(before);
+  });
+
+  it('reuses the screening lists of a snapshot from before the screen kind (listed as static)', async () => {
+    const { pointer, manifest } = await currentOf(store);
+    const legacy = manifest.objects.map((o) => (o.kind === 'screen' ? { ...o, kind: 'static' } : o));
+    await store.put(pointer.manifest_key, JSON.stringify({ ...manifest, objects: legacy }), 'application/json');
+    const summary = await runFeedBuild({ prefix: PREFIX }, { store, workDir });
+    expect(summary.reused_from).toBe(pointer.snapshot_id);
+    const after = await readJson<SnapshotManifest>(store, summary.manifest_key);
+    expect(after.objects.filter((o) => o.kind === 'screen')).toHaveLength(2);
+    expect(after.objects.filter((o) => o.key.includes('/screens/') && o.kind !== 'screen')).toEqual([]);
+  });
+});
