@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { ENV } from '../data-contracts/env';
-import { createJsonLogger, LOG_LEVELS, type LogLevel } from '../platform/logger';
+import { ConfigError, type Env } from '../platform/config';
+import { createJsonLogger } from '../platform/logger';
 import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../platform/object-store';
 import { type BuildInputs, type BuildProgress, type BuildSummary, buildSnapshot } from './build';
+import { type EtlCliConfig, loadEtlCliConfig } from './cli-config';
 import { DEMO_LEIE_AS_OF, demoBuildInputs } from './demo-inputs';
 import { parseMemorySizeMb } from './duck';
 import { EtlInputError } from './errors';
@@ -64,14 +65,14 @@ this way from the data bucket's inputs/ prefix.
 
 Bad rows go to snapshots/<id>/rejects/rejects.csv (source, file, line, reason, raw) and are counted. A missing
 file, a missing required column or an unreadable file fails the run: exit code 1, the pointer is not moved.
-Exit codes: 0 success, 1 failed run, 2 bad command line. PF_LOG_LEVEL=debug prints stack traces and JSON logs.
+Exit codes: 0 success, 1 failed run, 2 bad command line or environment variable. PF_LOG_LEVEL=debug prints stack traces and JSON logs.
 `;
 
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   stderrIsTty: boolean;
-  env: NodeJS.ProcessEnv;
+  env: Env;
   cwd: string;
 }
 
@@ -98,15 +99,15 @@ const OPTIONS = {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-function s3ClientFrom(io: CliIo): S3Client {
-  return createS3Client({ region: io.env[ENV.awsRegion], endpoint: io.env[ENV.s3Endpoint] });
+function s3ClientFrom(config: EtlCliConfig): S3Client {
+  return createS3Client({ region: config.region, endpoint: config.endpoint });
 }
 
-function storeFrom(values: Values, io: CliIo): ObjectStore {
-  const bucket = values.bucket ?? (values.out ? undefined : io.env[ENV.dataBucket]);
-  if (bucket) return new S3ObjectStore(s3ClientFrom(io), bucket, values.prefix ?? io.env[ENV.dataPrefix] ?? '');
-  const dir = values.out ?? io.env[ENV.dataDir] ?? path.join(io.env[ENV.localDir] ?? '.local', 'data');
-  return new FolderObjectStore(path.resolve(io.cwd, dir));
+function storeFrom(values: Values, config: EtlCliConfig, cwd: string): ObjectStore {
+  const bucket = values.bucket ?? (values.out ? undefined : config.bucket);
+  if (bucket) return new S3ObjectStore(s3ClientFrom(config), bucket, values.prefix ?? config.prefix);
+  const dir = values.out ?? config.dataDir ?? path.join(config.localDir, 'data');
+  return new FolderObjectStore(path.resolve(cwd, dir));
 }
 
 function parseTime(text: string, flag: string): Date {
@@ -190,9 +191,15 @@ function progressPrinter(io: CliIo): ((p: BuildProgress) => void) | undefined {
 
 /** Runs the CLI and returns the exit code (the process entry point below exits with it). */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const level = (LOG_LEVELS as readonly string[]).includes(io.env[ENV.logLevel] ?? '')
-    ? (io.env[ENV.logLevel] as LogLevel)
-    : 'warn';
+  let config: EtlCliConfig;
+  try {
+    config = loadEtlCliConfig(io.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    io.stderr(`error: ${err.message}\n`);
+    return 2;
+  }
+  const level = config.logLevel;
   const logger = createJsonLogger({ level, write: (line) => io.stderr(`${line}\n`) });
   try {
     let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
@@ -208,14 +215,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return command === undefined && !values.help ? 2 : 0;
     }
     if (positionals.length > 1) throw new UsageError(`unexpected argument: ${positionals[1]}`);
-    const store = storeFrom(values, io);
+    const store = storeFrom(values, config, io.cwd);
     if (command === 'build') {
       const requested = inputsFrom(values, io);
       const printer = progressPrinter(io);
       const workDir = values['work-dir'] ? path.resolve(io.cwd, values['work-dir']) : undefined;
       const memoryBudgetMb = memoryBudgetFrom(values['memory-budget']);
       const staged = hasS3Inputs(requested)
-        ? await stageS3Inputs(requested, { client: s3ClientFrom(io), workDir: workDir ?? tmpdir() })
+        ? await stageS3Inputs(requested, { client: s3ClientFrom(config), workDir: workDir ?? tmpdir() })
         : { inputs: requested, cleanup: async () => {} };
       let summary: BuildSummary;
       try {

@@ -5,7 +5,8 @@
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { bindParams, type SqlValue } from '../platform/duckdb-bind';
 import { sqlIdentifier } from '../platform/sql';
 import { EtlInputError } from './errors';
 
@@ -132,15 +133,18 @@ export async function appendRows<R extends object>(
 export const CSV_SCAN_OPTIONS =
   "all_varchar = true, header = true, delim = ',', quote = '\"', escape = '\"', strict_mode = true" as const;
 
-/** Runs a statement with bound values through a prepared statement that is always destroyed. */
+/**
+ * Runs a statement with every value bound ({@link bindParams}) through a prepared statement that is always destroyed.
+ * @example await runBound(connection, 'DELETE FROM leie_stage WHERE src = $1', [src])
+ */
 export async function runBound(
   connection: DuckDBConnection,
   sql: string,
-  values: readonly DuckDBValue[] = [],
+  values: readonly SqlValue[] = [],
 ): Promise<void> {
   const prepared = await connection.prepare(sql);
   try {
-    prepared.bind([...values]);
+    bindParams(prepared, values);
     await prepared.run();
   } finally {
     prepared.destroySync();
@@ -151,11 +155,11 @@ export async function runBound(
 export async function queryRows(
   connection: DuckDBConnection,
   sql: string,
-  values: readonly DuckDBValue[] = [],
+  values: readonly SqlValue[] = [],
 ): Promise<Record<string, unknown>[]> {
   const prepared = await connection.prepare(sql);
   try {
-    prepared.bind([...values]);
+    bindParams(prepared, values);
     const reader = await prepared.runAndReadAll();
     return reader.getRowObjectsJson() as Record<string, unknown>[];
   } finally {
@@ -167,7 +171,7 @@ export async function queryRows(
 export async function queryNumber(
   connection: DuckDBConnection,
   sql: string,
-  values: readonly DuckDBValue[] = [],
+  values: readonly SqlValue[] = [],
 ): Promise<number> {
   const rows = await queryRows(connection, sql, values);
   const first = rows[0];

@@ -9,20 +9,17 @@
  * `enable_external_access = false`): https://duckdb.org/docs/stable/operations_manual/securing_duckdb/overview
  */
 import {
-  BIGINT,
   type DuckDBConnection,
   DuckDBInstance,
-  DuckDBListValue,
   type DuckDBPreparedStatement,
   type DuckDBResult,
   type DuckDBVector,
   JsonDuckDBValueConverter,
-  LIST,
 } from '@duckdb/node-api';
+import { bindParams, type SqlValue } from './duckdb-bind';
 import { sqlStringLiteral } from './sql';
 
-/** A value that may be bound to a `?` placeholder. An array of integers binds as a `LIST(BIGINT)`. */
-export type SqlValue = string | number | boolean | null | readonly number[];
+export type { SqlValue } from './duckdb-bind';
 
 /** A typed array that {@link DuckDb.queryColumns} fills from an integer column. */
 export type NumberColumn = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
@@ -174,7 +171,7 @@ class PooledDuckDb implements DuckDb {
     let statement: DuckDBPreparedStatement | undefined;
     try {
       statement = await connection.prepare(sql);
-      bindAll(statement, params);
+      bindParams(statement, params);
       return await consume(await statement.stream());
     } finally {
       statement?.destroySync();
@@ -285,20 +282,4 @@ function appendRowObjects(rows: SqlRow[], names: readonly string[], columns: rea
     for (let c = 0; c < names.length; c += 1) row[names[c] as string] = (columns[c] as SqlRow[string][])[i] ?? null;
     rows.push(row);
   }
-}
-
-function bindAll(statement: DuckDBPreparedStatement, params: readonly SqlValue[]): void {
-  if (statement.parameterCount !== params.length) {
-    throw new Error(`statement has ${statement.parameterCount} parameters, ${params.length} given`);
-  }
-  params.forEach((value, i) => {
-    const index = i + 1;
-    if (value === null) statement.bindNull(index);
-    else if (typeof value === 'object') {
-      statement.bindValue(index, new DuckDBListValue(value.map((v) => BigInt(v))), LIST(BIGINT));
-    } else if (typeof value === 'string') statement.bindVarchar(index, value);
-    else if (typeof value === 'boolean') statement.bindBoolean(index, value);
-    else if (Number.isInteger(value)) statement.bindBigInt(index, BigInt(value));
-    else statement.bindDouble(index, value);
-  });
 }

@@ -3,6 +3,7 @@
  * passes in. Fails fast naming the missing variable.
  */
 import { ENV } from '../../data-contracts/env';
+import { type Env, readEnv } from '../../platform/config';
 import { LOG_LEVELS, type LogLevel } from '../../platform/logger';
 
 export interface EtlLambdaConfig {
@@ -15,18 +16,20 @@ export interface EtlLambdaConfig {
   logLevel: LogLevel;
 }
 
-export function loadEtlLambdaConfig(env: Readonly<Record<string, string | undefined>>): EtlLambdaConfig {
-  const bucket = env[ENV.dataBucket];
-  if (!bucket) throw new Error(`${ENV.dataBucket} is not set`);
-  const level = env[ENV.logLevel] ?? 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(level))
-    throw new Error(`${ENV.logLevel} is not one of ${LOG_LEVELS.join(', ')}`);
+/**
+ * Reads the ETL Lambdas' settings; `PF_DATA_BUCKET` is required.
+ * @example const config = loadEtlLambdaConfig(process.env);
+ */
+export function loadEtlLambdaConfig(env: Env): EtlLambdaConfig {
+  const read = readEnv(env);
+  const endpoint = read.optional(ENV.s3Endpoint);
+  const region = read.optional(ENV.awsRegion);
   return {
-    bucket,
-    prefix: env[ENV.dataPrefix] ?? '',
-    ...(env[ENV.s3Endpoint] ? { endpoint: env[ENV.s3Endpoint] } : {}),
-    ...(env[ENV.awsRegion] ? { region: env[ENV.awsRegion] } : {}),
-    workDir: env[ENV.cacheDir] ?? '/tmp/pf-etl',
-    logLevel: level as LogLevel,
+    bucket: read.required(ENV.dataBucket),
+    prefix: read.optional(ENV.dataPrefix) ?? '',
+    ...(endpoint ? { endpoint } : {}),
+    ...(region ? { region } : {}),
+    workDir: read.optional(ENV.cacheDir) ?? '/tmp/pf-etl',
+    logLevel: read.oneOf(ENV.logLevel, LOG_LEVELS, 'info'),
   };
 }

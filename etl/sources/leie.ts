@@ -9,7 +9,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlPath } from '../../platform/sql';
 import { readCsvHeader, requireColumns } from '../csv-read';
-import { CSV_SCAN_OPTIONS, queryNumber, runBound, withCsvErrors } from '../duck';
+import { CSV_SCAN_OPTIONS, queryNumber, queryRows, runBound, withCsvErrors } from '../duck';
 import { compactDateSql } from '../transforms/dates';
 import { LEIE_NO_NPI, npiCheckSql } from '../transforms/npi';
 
@@ -64,11 +64,12 @@ export async function stageLeieFile(
      FROM leie_stage WHERE src = $3 AND reason IS NOT NULL`,
     [displayName, base, src],
   );
-  const counts = await connection.runAndReadAll(
+  const [row = {}] = await queryRows(
+    connection,
     `SELECT count(*)::BIGINT AS n, count(reason)::BIGINT AS bad, count(*) FILTER (reason IS NULL AND npi IS NOT NULL)::BIGINT AS npis
-     FROM leie_stage WHERE src = ${Number(src)}`,
+     FROM leie_stage WHERE src = $1`,
+    [src],
   );
-  const row = counts.getRowObjectsJson()[0] ?? {};
   const read = Number(row.n ?? 0);
   const rejected = Number(row.bad ?? 0);
   return { file: displayName, read, accepted: read - rejected, rejected, with_npi: Number(row.npis ?? 0) };

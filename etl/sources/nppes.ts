@@ -19,9 +19,9 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
-import { sqlIdentifier, sqlPath } from '../../platform/sql';
+import { sqlIdentifier, sqlPath, sqlStringLiteral } from '../../platform/sql';
 import { readCsvHeader, requireColumns } from '../csv-read';
-import { CSV_SCAN_OPTIONS, queryNumber, runBound, withCsvErrors, withProgress } from '../duck';
+import { CSV_SCAN_OPTIONS, queryNumber, queryRows, runBound, withCsvErrors, withProgress } from '../duck';
 import { usDateSql } from '../transforms/dates';
 import { cleanTextSql, individualNameSql } from '../transforms/names';
 import { npiCheckSql } from '../transforms/npi';
@@ -77,7 +77,10 @@ export async function createNppesStage(connection: DuckDBConnection): Promise<vo
   );
 }
 
-/** The staging SELECT for one file: one output row per input record, in file order. */
+/**
+ * The staging SELECT for one file: one output row per input record, in file order. Parameters: `$1` the file's
+ * source number, `$2`..`$4` the statuses rejected, deactivated and active.
+ */
 function stageSql(file: string): string {
   const C = NPPES_COLUMNS;
   const codes = SLOTS.map((s) => `nullif(upper(trim(${col(taxonomyCodeColumn(s))})), '') AS c${s}`).join(',\n      ');
@@ -91,7 +94,7 @@ function stageSql(file: string): string {
   )
     .map(
       ([alias, name]) =>
-        `WHEN ${alias}_raw IS NOT NULL AND ${alias} IS NULL THEN 'unparseable ${name}: ' || ${alias}_raw`,
+        `WHEN ${alias}_raw IS NOT NULL AND ${alias} IS NULL THEN ${sqlStringLiteral(`unparseable ${name}: `)} || ${alias}_raw`,
     )
     .join('\n        ');
   return `
@@ -140,8 +143,7 @@ function stageSql(file: string): string {
       FROM parsed
     )
     SELECT $1::INTEGER AS src, npi,
-      CASE WHEN reason IS NOT NULL THEN ${NPPES_STATUS.rejected} WHEN deactivated THEN ${NPPES_STATUS.deactivated}
-        ELSE ${NPPES_STATUS.active} END AS status,
+      CASE WHEN reason IS NOT NULL THEN $2::TINYINT WHEN deactivated THEN $3::TINYINT ELSE $4::TINYINT END AS status,
       reason, name, city, state, strftime(upd, '%Y-%m-%d') AS checked_at, primary_slot,
       ${SLOTS.map((s) => `c${s}`).join(', ')}
     FROM judged`;
@@ -164,19 +166,26 @@ export async function stageNppesFile(
   const base = await queryNumber(connection, 'SELECT count(*) FROM nppes_stage');
   await withCsvErrors(file, () =>
     withProgress(connection, onProgress, () =>
-      runBound(connection, `INSERT INTO nppes_stage ${stageSql(file)}`, [src]),
+      runBound(connection, `INSERT INTO nppes_stage ${stageSql(file)}`, [
+        src,
+        NPPES_STATUS.rejected,
+        NPPES_STATUS.deactivated,
+        NPPES_STATUS.active,
+      ]),
     ),
   );
   await runBound(
     connection,
     `INSERT INTO rejects SELECT 'nppes', $1, rowid - $2 + 2, reason, 'NPI=' || coalesce(npi, '')
-     FROM nppes_stage WHERE src = $3 AND status = ${NPPES_STATUS.rejected}`,
-    [displayName, base, src],
+     FROM nppes_stage WHERE src = $3 AND status = $4`,
+    [displayName, base, src, NPPES_STATUS.rejected],
   );
-  const rows = await connection.runAndReadAll(
-    `SELECT status, count(*)::BIGINT AS n FROM nppes_stage WHERE src = ${Number(src)} GROUP BY status`,
+  const rows = await queryRows(
+    connection,
+    'SELECT status, count(*)::BIGINT AS n FROM nppes_stage WHERE src = $1 GROUP BY status',
+    [src],
   );
-  const byStatus = new Map(rows.getRowObjectsJson().map((r) => [Number(r.status), Number(r.n)]));
+  const byStatus = new Map(rows.map((r) => [Number(r.status), Number(r.n)]));
   const accepted = byStatus.get(NPPES_STATUS.active) ?? 0;
   const skipped = byStatus.get(NPPES_STATUS.deactivated) ?? 0;
   const rejected = byStatus.get(NPPES_STATUS.rejected) ?? 0;
@@ -198,15 +207,19 @@ export async function buildIdentityTable(connection: DuckDBConnection): Promise<
   // The latest non-rejected row per NPI decides (file listed last, then later row); only needed with duplicates.
   const duplicates = await queryNumber(
     connection,
-    `SELECT count(*) - count(DISTINCT npi) FROM nppes_stage WHERE status < ${NPPES_STATUS.rejected}`,
+    'SELECT count(*) - count(DISTINCT npi) FROM nppes_stage WHERE status < $1',
+    [NPPES_STATUS.rejected],
   );
+  // Parameters of the statement below: $1 the rejected status, $2 the active one, $3 the unmapped classification.
   const latest =
     duplicates > 0
-      ? `SELECT * FROM nppes_stage WHERE status < ${NPPES_STATUS.rejected}
+      ? `SELECT * FROM nppes_stage WHERE status < $1
          QUALIFY row_number() OVER (PARTITION BY npi ORDER BY src DESC, rowid DESC) = 1`
-      : 'SELECT * FROM nppes_stage';
+      : 'SELECT * FROM nppes_stage WHERE status < $1';
   const codeList = `[${SLOTS.map((s) => `c${s}`).join(', ')}]`;
-  await connection.run(`
+  await runBound(
+    connection,
+    `
     CREATE OR REPLACE TABLE identity AS
     WITH nucc AS (
       -- One row; NUCC has one row per code (duplicates are rejected), as a map needs.
@@ -216,9 +229,9 @@ export async function buildIdentityTable(connection: DuckDBConnection): Promise<
       SELECT npi, name, city, state, checked_at, primary_slot, ${codeList} AS codes,
         -- NULL for an empty slot, so that an empty slot never shares a classification with a code.
         list_transform(${codeList}, c -> CASE WHEN c IS NOT NULL
-          THEN coalesce(map_extract_value(nucc.class_of, c), '${UNMAPPED_CLASSIFICATION_KEY}') END) AS classes,
+          THEN coalesce(map_extract_value(nucc.class_of, c), $3::VARCHAR) END) AS classes,
         list_transform(${codeList}, c -> map_extract_value(nucc.display_of, c)) AS displays
-      FROM (${latest}) CROSS JOIN nucc WHERE status = ${NPPES_STATUS.active}
+      FROM (${latest}) CROSS JOIN nucc WHERE status = $2
     ), slots AS (
       SELECT npi, name, city, state, checked_at, primary_slot, codes, classes,
         codes[primary_slot] AS primary_code,
@@ -244,7 +257,9 @@ export async function buildIdentityTable(connection: DuckDBConnection): Promise<
       r.class_rep, r.city, r.state, r.checked_at,
       o.npi IS NOT NULL AS oig_excluded, o.oig_type, o.oig_date, o.oig_checked_at
     FROM ranked r LEFT JOIN oig_match o ON o.npi = r.npi
-    ORDER BY r.classification_key, r.code, r.state NULLS LAST, r.npi`);
+    ORDER BY r.classification_key, r.code, r.state NULLS LAST, r.npi`,
+    [NPPES_STATUS.rejected, NPPES_STATUS.active, UNMAPPED_CLASSIFICATION_KEY],
+  );
   const rows = await queryNumber(connection, 'SELECT count(*) FROM identity');
   const npis = await queryNumber(connection, 'SELECT count(DISTINCT npi) FROM identity');
   return { rows, npis };
@@ -252,8 +267,9 @@ export async function buildIdentityTable(connection: DuckDBConnection): Promise<
 
 /** The classification keys present in the identity table, in order. */
 export async function identityClassificationKeys(connection: DuckDBConnection): Promise<string[]> {
-  const reader = await connection.runAndReadAll(
+  const rows = await queryRows(
+    connection,
     'SELECT DISTINCT classification_key AS k FROM identity ORDER BY classification_key',
   );
-  return reader.getRowObjectsJson().map((r) => String(r.k));
+  return rows.map((r) => String(r.k));
 }

@@ -3,6 +3,7 @@
  * map that the entry point passes in. Nothing here reads `process.env`.
  */
 import { ENV } from '../../data-contracts/env';
+import { type Env, readEnv } from '../../platform/config';
 
 /** Where the keys and usage tables live. */
 export type AccessTablesConfig =
@@ -18,11 +19,6 @@ export interface AccessConfig {
   meterTimeoutMs: number;
   /** Seconds a key lookup is cached in a process. */
   keyCacheSeconds: number;
-}
-
-/** A missing or malformed environment variable; the message names it. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
 }
 
 /** Defaults of {@link loadAccessConfig}. */
@@ -41,58 +37,27 @@ export interface AccessConfigDefaults {
  * @example
  * const config = loadAccessConfig(process.env, { localDir: path.resolve(repoRoot, '.local') });
  */
-export function loadAccessConfig(
-  env: Readonly<Record<string, string | undefined>>,
-  defaults: AccessConfigDefaults,
-): AccessConfig {
-  const read = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value ? value : undefined;
-  };
-  const keysTable = read(ENV.keysTable);
+export function loadAccessConfig(env: Env, defaults: AccessConfigDefaults): AccessConfig {
+  const read = readEnv(env);
+  const keysTable = read.optional(ENV.keysTable);
   let tables: AccessTablesConfig;
   if (keysTable) {
-    const usageTable = read(ENV.usageTable);
-    if (!usageTable) throw new ConfigError(`${ENV.usageTable} is required when ${ENV.keysTable} is set`);
-    const endpoint = read(ENV.dynamoEndpoint);
-    const region = read(ENV.awsRegion);
+    const usageTable = read.required(ENV.usageTable, `when ${ENV.keysTable} is set`);
+    const endpoint = read.url(ENV.dynamoEndpoint);
+    const region = read.optional(ENV.awsRegion);
     tables = {
       kind: 'deployed',
       keysTable,
       usageTable,
-      ...(endpoint ? { endpoint: parseUrl(ENV.dynamoEndpoint, endpoint) } : {}),
+      ...(endpoint ? { endpoint } : {}),
       ...(region ? { region } : {}),
     };
   } else {
-    tables = { kind: 'local', localDir: read(ENV.localDir) ?? defaults.localDir };
+    tables = { kind: 'local', localDir: read.optional(ENV.localDir) ?? defaults.localDir };
   }
   return {
     tables,
-    meterTimeoutMs: readPositiveNumber(read, ENV.meterTimeoutMs, defaults.meterTimeoutMs ?? 250),
-    keyCacheSeconds: readNonNegativeNumber(read, ENV.keyCacheSeconds, defaults.keyCacheSeconds ?? 5),
+    meterTimeoutMs: read.number(ENV.meterTimeoutMs, { above: 0 }, defaults.meterTimeoutMs ?? 250),
+    keyCacheSeconds: read.number(ENV.keyCacheSeconds, { min: 0 }, defaults.keyCacheSeconds ?? 5),
   };
-}
-
-function parseUrl(name: string, value: string): string {
-  try {
-    return new URL(value).toString().replace(/\/$/, '');
-  } catch {
-    throw new ConfigError(`${name} must be a URL, got ${JSON.stringify(value)}`);
-  }
-}
-
-function readPositiveNumber(read: (name: string) => string | undefined, name: string, fallback: number): number {
-  const raw = read(name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number, got ${raw}`);
-  return value;
-}
-
-function readNonNegativeNumber(read: (name: string) => string | undefined, name: string, fallback: number): number {
-  const raw = read(name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a number of 0 or more, got ${raw}`);
-  return value;
 }

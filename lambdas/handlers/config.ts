@@ -5,8 +5,9 @@
 import path from 'node:path';
 import { ENV } from '../../data-contracts/env';
 import { defaultBudgetMb, type MemoryPlan, MIN_BUDGET_MB, planMemory } from '../../data-contracts/memory-budget';
+import { type Env, type EnvReader, readEnv } from '../../platform/config';
 import { LOG_LEVELS, type LogLevel } from '../../platform/logger';
-import { type AccessConfig, ConfigError, loadAccessConfig } from '../access/config';
+import { type AccessConfig, loadAccessConfig } from '../access/config';
 import { DEFAULT_POINTER_TTL_SECONDS } from '../storage/snapshot-cache';
 
 /** Where snapshots are read from. */
@@ -36,67 +37,40 @@ export interface ConfigDefaults {
   requireDeployedTables?: boolean;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /**
  * @example
  * const config = loadConfig(process.env, { localDir: '/tmp/pf', cacheDir: '/tmp/pf-cache', requireDeployedTables: true });
  */
 export function loadConfig(env: Env, defaults: ConfigDefaults): ApiConfig {
-  const read = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value ? value : undefined;
-  };
-  const localDir = read(ENV.localDir) ?? defaults.localDir;
-  const bucket = read(ENV.dataBucket);
-  const endpoint = read(ENV.s3Endpoint);
-  const region = read(ENV.awsRegion);
+  const read = readEnv(env);
+  const localDir = read.optional(ENV.localDir) ?? defaults.localDir;
+  const bucket = read.optional(ENV.dataBucket);
+  const endpoint = read.optional(ENV.s3Endpoint);
+  const region = read.optional(ENV.awsRegion);
   const store: DataStoreConfig = bucket
     ? {
         kind: 's3',
         bucket,
-        prefix: read(ENV.dataPrefix) ?? '',
+        prefix: read.optional(ENV.dataPrefix) ?? '',
         ...(endpoint ? { endpoint } : {}),
         ...(region ? { region } : {}),
       }
-    : { kind: 'folder', dir: path.resolve(read(ENV.dataDir) ?? path.join(localDir, 'data')) };
+    : { kind: 'folder', dir: path.resolve(read.optional(ENV.dataDir) ?? path.join(localDir, 'data')) };
 
-  if (defaults.requireDeployedTables && !read(ENV.keysTable)) {
-    throw new ConfigError(`${ENV.keysTable} is required`);
-  }
-  const access = loadAccessConfig(env, { localDir });
-
-  const ttlRaw = read(ENV.pointerTtlSeconds);
-  const pointerTtlSeconds = ttlRaw === undefined ? DEFAULT_POINTER_TTL_SECONDS : Number(ttlRaw);
-  if (!Number.isFinite(pointerTtlSeconds) || pointerTtlSeconds < 0) {
-    throw new ConfigError(`${ENV.pointerTtlSeconds} must be a number of 0 or more, got ${ttlRaw}`);
-  }
-  const level = read(ENV.logLevel) ?? 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-    throw new ConfigError(`${ENV.logLevel} must be one of ${LOG_LEVELS.join(', ')}, got ${level}`);
-  }
+  if (defaults.requireDeployedTables) read.required(ENV.keysTable);
   return {
     store,
-    cacheDir: path.resolve(read(ENV.cacheDir) ?? defaults.cacheDir ?? path.join(localDir, 'cache')),
-    pointerTtlSeconds,
-    access,
-    logLevel: level as LogLevel,
-    memory: planMemory(readBudgetMb(read(ENV.memoryBudgetMb), read(ENV.lambdaMemoryMb))),
+    cacheDir: path.resolve(read.optional(ENV.cacheDir) ?? defaults.cacheDir ?? path.join(localDir, 'cache')),
+    pointerTtlSeconds: read.number(ENV.pointerTtlSeconds, { min: 0 }, DEFAULT_POINTER_TTL_SECONDS),
+    access: loadAccessConfig(env, { localDir }),
+    logLevel: read.oneOf(ENV.logLevel, LOG_LEVELS, 'info'),
+    memory: planMemory(readBudgetMb(read)),
   };
 }
 
-function readBudgetMb(budget: string | undefined, lambdaMemory: string | undefined): number {
-  if (budget !== undefined) {
-    if (!/^[0-9]+$/.test(budget) || Number(budget) < MIN_BUDGET_MB) {
-      throw new ConfigError(
-        `${ENV.memoryBudgetMb} must be a whole number of MB of at least ${MIN_BUDGET_MB}, got ${budget}`,
-      );
-    }
-    return Number(budget);
-  }
-  const lambdaMb = lambdaMemory === undefined ? undefined : Number(lambdaMemory);
-  if (lambdaMb !== undefined && !(Number.isInteger(lambdaMb) && lambdaMb > 0)) {
-    throw new ConfigError(`${ENV.lambdaMemoryMb} must be a whole number of MB, got ${lambdaMemory}`);
-  }
-  return Math.max(MIN_BUDGET_MB, defaultBudgetMb(lambdaMb));
+/** `PF_MEMORY_BUDGET_MB` when set, else the default derived from the Lambda's memory size (or the local one). */
+function readBudgetMb(read: EnvReader): number {
+  const budget = read.integer(ENV.memoryBudgetMb, { min: MIN_BUDGET_MB });
+  if (budget !== undefined) return budget;
+  return Math.max(MIN_BUDGET_MB, defaultBudgetMb(read.integer(ENV.lambdaMemoryMb, { min: 1 })));
 }

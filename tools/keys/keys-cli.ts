@@ -23,8 +23,9 @@ import {
   KeyStoreError,
   parseKeyScope,
 } from '../../lambdas/access/api-keys';
-import { type AccessConfig, ConfigError, loadAccessConfig } from '../../lambdas/access/config';
+import { type AccessConfig, loadAccessConfig } from '../../lambdas/access/config';
 import { createDynamoClient, ensureTables } from '../../lambdas/access/dynamo';
+import { ConfigError } from '../../platform/config';
 import { connectLocalDynamo } from '../local/dynamo-local';
 
 const EXIT_OK = 0;

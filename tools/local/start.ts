@@ -11,12 +11,10 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { API_BASE_PATH, PLANS, type Plan } from '../../data-contracts/constants';
-import { ENV } from '../../data-contracts/env';
 import { POINTER_KEY } from '../../data-contracts/layout';
 import { heapOption } from '../../data-contracts/memory-budget';
 import { KeyStore } from '../../lambdas/access/api-keys';
 import { createDynamoClient } from '../../lambdas/access/dynamo';
-import { loadConfig } from '../../lambdas/handlers/config';
 import {
   createApiRuntime,
   createObjectStore,
@@ -28,10 +26,10 @@ import { serveNode } from '../../lambdas/http/node-adapter';
 import { createJsonLogger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
 import { readCurrentSnapshot } from '../../platform/snapshot-protocol';
+import { loadLocalConfig } from './config';
 import { startLocalDynamo } from './dynamo-local';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const DEFAULT_PORT = 8787;
 const HOST = '127.0.0.1';
 const DEMO_KEYS_FILE = 'demo-keys.json';
 
@@ -39,10 +37,8 @@ type DemoKeys = Partial<Record<Plan, string>>;
 
 async function main(): Promise<void> {
   configureV8Heap();
-  const env = process.env;
-  const config = loadConfig(env, { localDir: path.join(REPO_ROOT, '.local') });
-  const localDir = path.resolve(env[ENV.localDir]?.trim() || path.join(REPO_ROOT, '.local'));
-  const port = parsePort(env[ENV.port]);
+  const local = loadLocalConfig(process.env, { localDir: path.join(REPO_ROOT, '.local') });
+  const { api: config, localDir, port } = local;
   const logger = createJsonLogger({ level: config.logLevel, write: (line) => process.stderr.write(`${line}\n`) });
   // V8's limit is fixed when Node starts: `npm start` passes the local default's; another budget needs its own.
   const heapLimitMb = Math.round(getHeapStatistics().heap_size_limit / 1024 ** 2);
@@ -74,7 +70,7 @@ async function main(): Promise<void> {
   const runtime = await createApiRuntime({
     ...runtimeOptionsFrom(config, tables, logger),
     store,
-    app: { benchCeiling: env[ENV.benchCeiling] === '1' },
+    app: { benchCeiling: local.benchCeiling },
   });
   // Load the snapshot before listening, so the first request does not pay for it; the demo keys meanwhile (the
   // snapshot's Parquet reads run on DuckDB's threads). Identity partitions load later, on their first query.
@@ -118,14 +114,6 @@ async function unusableSnapshot(store: ObjectStore): Promise<string | null> {
     // An older layout (say, before identity serving indexes) or a damaged manifest: the demo is rebuilt.
     return `The current snapshot cannot be served (${err instanceof Error ? err.message : String(err)})`;
   }
-}
-
-function parsePort(raw: string | undefined): number {
-  if (raw === undefined || raw.trim() === '') return DEFAULT_PORT;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new Error(`${ENV.port} must be a port number, got ${raw}`);
-  return port;
 }
 
 /** Runs the ETL CLI in a child process and waits for it. */
