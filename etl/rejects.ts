@@ -5,7 +5,6 @@
  * without line breaks inside quoted fields (true of both sources).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { listValue } from '@duckdb/node-api';
 import { REJECTS_COLUMNS } from '../data-contracts/layout';
 import { sqlIdentifier, sqlPath } from '../platform/sql';
 import { displayPath } from './csv-read';
@@ -58,7 +57,7 @@ export async function writeRejectsCsv(connection: DuckDBConnection, outFile: str
     connection,
     `COPY (SELECT ${REJECTS_COLUMNS.map(sqlIdentifier).join(', ')} FROM rejects
       ORDER BY list_position($1::VARCHAR[], source), file, line) TO ${sqlPath(outFile)} (FORMAT csv, HEADER true)`,
-    [listValue([...REJECT_SOURCES])],
+    [REJECT_SOURCES],
   );
   return queryNumber(connection, 'SELECT count(*)::INTEGER AS n FROM rejects');
 }

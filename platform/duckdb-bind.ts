@@ -2,13 +2,14 @@
  * The one way a value becomes a DuckDB parameter, for the API (`platform/duckdb.ts`) and the ETL (`etl/duck.ts`)
  * alike: every value of a query is bound to a `?` or `$n` placeholder, never spliced into its SQL.
  */
-import { BIGINT, DuckDBListValue, type DuckDBPreparedStatement, LIST } from '@duckdb/node-api';
+import { BIGINT, DuckDBListValue, type DuckDBPreparedStatement, LIST, VARCHAR } from '@duckdb/node-api';
 
 /**
  * A value that may be bound to a placeholder: text as VARCHAR, a whole number as BIGINT, another number as DOUBLE,
- * a boolean as BOOLEAN, null as NULL, and an array of whole numbers as a `LIST(BIGINT)`.
+ * a boolean as BOOLEAN, null as NULL, an array of whole numbers as a `LIST(BIGINT)` and an array of strings as a
+ * `LIST(VARCHAR)`.
  */
-export type SqlValue = string | number | boolean | null | readonly number[];
+export type SqlValue = string | number | boolean | null | readonly number[] | readonly string[];
 
 /**
  * Binds `params` to the statement's placeholders in order (`params[0]` to `?`/`$1`), after checking that there are
@@ -25,7 +26,9 @@ export function bindParams(statement: DuckDBPreparedStatement, params: readonly 
     const index = i + 1;
     if (value === null) statement.bindNull(index);
     else if (typeof value === 'object') {
-      statement.bindValue(index, new DuckDBListValue(value.map((v) => BigInt(v))), LIST(BIGINT));
+      if (value.length > 0 && value.every((v) => typeof v === 'string')) {
+        statement.bindValue(index, new DuckDBListValue([...value]), LIST(VARCHAR));
+      } else statement.bindValue(index, new DuckDBListValue(value.map((v) => BigInt(v))), LIST(BIGINT));
     } else if (typeof value === 'string') statement.bindVarchar(index, value);
     else if (typeof value === 'boolean') statement.bindBoolean(index, value);
     else if (Number.isInteger(value)) statement.bindBigInt(index, BigInt(value));
