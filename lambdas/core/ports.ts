@@ -14,9 +14,12 @@ export interface KeyRecord {
   status: KeyStatus;
 }
 
-/** Finds a key's record by its plaintext (the implementation hashes it). */
-export interface KeyLookup {
-  findByKey(rawKey: string): Promise<KeyRecord | null>;
+/**
+ * Finds a key's record by its plaintext (the implementation hashes it): the record whatever its status, or null
+ * when no such key exists. `R` is the record the implementation returns (`ApiKeyRecord` for `lambdas/access`).
+ */
+export interface KeyLookup<R extends KeyRecord = KeyRecord> {
+  findByKey(rawKey: string): Promise<R | null>;
 }
 
 /** Outcome of metering one call (implemented by `DynamoMeter` in lambdas/access). */
