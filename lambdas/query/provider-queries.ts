@@ -4,9 +4,8 @@
  * the small vertical layer through typed filters over the arrays that `snapshot-tables.ts` loaded with SQL when the
  * snapshot became current.
  *
- * Every value from a request is compared in JS or looked up in the index; no request runs SQL. The load statements
- * are assembled only from fixed fragments, the contract's column lists and file paths that the snapshot cache made
- * from the manifest's allow-list.
+ * Every value from a request is compared in JS or looked up in the index; no request runs SQL (the only SQL is
+ * `snapshot-tables.ts`' load statements, run once per snapshot).
  */
 import { LIVE_VERTICALS, type PublishBoundary, VERTICAL_STATUS } from '../../data-contracts/constants';
 import { type IdentityRows, identityRowsOf } from '../../data-contracts/identity-json';

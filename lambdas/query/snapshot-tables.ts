@@ -108,7 +108,11 @@ export async function closeSnapshotTables(tables: SnapshotTables): Promise<void>
   tables.identity.forget(snapshotPrefix(tables.files.id));
 }
 
-/** Reads the vertical partitions' rows, each cast to the contract's types, frozen, in list order. */
+/**
+ * Reads the vertical partitions' rows, each cast to the contract's types, frozen, in list order. The statement is
+ * assembled only from fixed fragments, the contract's column list and file paths that the snapshot cache made
+ * from the manifest's allow-list.
+ */
 async function loadVerticalRows(db: DuckDb, paths: string[]): Promise<VerticalRow[]> {
   if (paths.length === 0) return [];
   const select = VERTICAL_COLUMNS.map(

@@ -3,7 +3,7 @@ import { INTERNAL_ERROR_MESSAGE } from '../../../../lambdas/core/api-error';
 import { listProviders } from '../../../../lambdas/core/list-providers';
 import { createApp } from '../../../../lambdas/http/app';
 import { listBody, listJson } from '../../../../lambdas/http/list-formats';
-import { csvFilename, rateLimitHeaders } from '../../../../lambdas/http/responses';
+import { csvFilename } from '../../../../lambdas/http/responses';
 import { createJsonLogger } from '../../../../platform/logger';
 import { FAKE_KEYS, fakeDeps } from '../../../helpers/api-fake-deps';
 import { FIXTURE_VERTICAL_ROWS } from '../../../helpers/api-snapshot-fixture';
@@ -81,17 +81,6 @@ describe('CSV responses', () => {
     const text = await res.text();
     expect(text).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
     expect(text).not.toContain('certification_status');
-  });
-});
-
-describe('rate-limit headers', () => {
-  it('never report a negative remainder', () => {
-    expect(rateLimitHeaders({ quota: 10, used: 12, resetSeconds: 5 })).toEqual({
-      'X-RateLimit-Limit': '10',
-      'X-RateLimit-Remaining': '0',
-      'X-RateLimit-Used': '12',
-      'X-RateLimit-Reset': '5',
-    });
   });
 });
 
