@@ -14,7 +14,7 @@ import { snapshotPrefix, UNMAPPED_CLASSIFICATION_KEY, VERTICAL_TABLE } from '../
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { DuckDb } from '../../platform/duckdb';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
-import type { SnapshotFiles } from '../storage/snapshot-cache';
+import type { SnapshotFiles } from '../storage/snapshot-files';
 import type { IdentityPartitions } from './identity-partitions';
 import type { TaxonomyResolution } from './types';
 
