@@ -30,7 +30,7 @@ import { IdentityIndexReader } from '../../../../platform/identity-index/reader'
 import { FolderObjectStore } from '../../../../platform/object-store';
 import { generateNppesFile } from '../../../../tools/bench-data/generate-nppes';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const SELECT = Object.keys(IDENTITY_TABLE)
   .map((c) => `"${c}"`)
   .join(', ');
