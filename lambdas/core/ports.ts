@@ -5,6 +5,7 @@
 import type { KeyStatus, Plan, Tier, Vertical } from '../../data-contracts/constants';
 import type { Logger } from '../../platform/logger';
 import type { SnapshotSource } from '../query/types';
+import type { ProviderViews } from './present-provider';
 
 /** The part of a stored key record the core needs. `ApiKeyRecord` of `lambdas/access` satisfies it. */
 export interface KeyRecord {
@@ -48,6 +49,8 @@ export interface CoreDeps {
   meter: Meter;
   clock: Clock;
   logger: Logger;
+  /** The memoised provider views: the runtime's, so tests and benchmarks hold their own. */
+  views: ProviderViews;
 }
 
 /** An authenticated caller. */

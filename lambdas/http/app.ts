@@ -22,7 +22,7 @@ import { getProvider } from '../core/get-provider';
 import { listProviders } from '../core/list-providers';
 import type { CoreDeps } from '../core/ports';
 import { getCoverage, getSample } from '../core/public-objects';
-import { detailBody, listCsvBytes, listJsonBytes } from './list-formats';
+import { detailBody, ListBodyCache, listCsvBytes, listJsonBytes } from './list-formats';
 import {
   csvFilename,
   csvResponse,
@@ -41,6 +41,8 @@ export interface AppOptions {
    * Off unless the benchmark's server turns it on.
    */
   benchCeiling?: boolean;
+  /** The cache of list bodies; the runtime passes its own. Default: a new one for this app. */
+  bodies?: ListBodyCache;
 }
 
 const OPENAPI_BYTES = Buffer.from(JSON.stringify(openApiJson), 'utf8');
@@ -74,6 +76,7 @@ function pathAndQuery(c: Context): string {
 export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   const app = new Hono({ strict: false });
   const api = new Hono({ strict: false });
+  const bodies = options.bodies ?? new ListBodyCache();
 
   // One log line per request: never the key (the `key` parameter is redacted; headers are not logged).
   app.use('*', async (c, next) => {
@@ -93,13 +96,13 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
       const headers = result.rateLimit ? rateLimitHeaders(result.rateLimit) : undefined;
       if (result.format === 'csv') {
         const selector = result.path === 'vertical' ? result.vertical : result.taxonomy;
-        return csvResponse(listCsvBytes(result), {
+        return csvResponse(listCsvBytes(result, bodies), {
           filename: csvFilename(selector, result.pagination.offset),
           cacheControl: NO_STORE,
           ...(headers ? { headers } : {}),
         });
       }
-      return jsonResponse(200, listJsonBytes(result), {
+      return jsonResponse(200, listJsonBytes(result, bodies), {
         cacheControl: NO_STORE,
         ...(headers ? { headers } : {}),
       });
