@@ -1,5 +1,6 @@
 /**
- * The contract's paths and the HTTP API routes that serve them.
+ * The contract's paths and the HTTP API routes that serve them, derived from the contract's route table
+ * (data-contracts/routes.ts).
  *
  * API Gateway rejects a route key whose path ends in `/` (CDK's `HttpRouteKey.with` refuses it at synth, and the
  * service refuses it at deploy: https://github.com/aws/serverless-application-model/issues/1949). The
@@ -8,36 +9,31 @@
  * router accepts both forms. {@link servingRouteKey} states that rule and the infra tests check it for every path.
  */
 import { API_BASE_PATH } from '../data-contracts/constants';
+import { documentedOperations, fullPathOf, ROUTES, type RouteMethod, type RoutePath } from '../data-contracts/routes';
 
-/** Route paths of the HTTP API: one per contract operation, each `GET`, all integrated with the API Lambda. */
-export const API_ROUTE_PATHS = [
-  `${API_BASE_PATH}/providers`,
-  `${API_BASE_PATH}/providers/{id}`,
-  `${API_BASE_PATH}/coverage`,
-  `${API_BASE_PATH}/sample`,
-  `${API_BASE_PATH}/openapi.json`,
-] as const;
-export type ApiRoutePath = (typeof API_ROUTE_PATHS)[number];
+/** Routes of the HTTP API: one per contract operation (data-contracts/routes.ts), all integrated with the API Lambda. */
+export const API_ROUTES: readonly { method: RouteMethod; path: RoutePath }[] = ROUTES.map((route) => ({
+  method: route.method,
+  path: fullPathOf(route),
+}));
+/** The paths of {@link API_ROUTES}. */
+export const API_ROUTE_PATHS: readonly RoutePath[] = API_ROUTES.map((route) => route.path);
+export type ApiRoutePath = RoutePath;
 
 /** Every path of the contract as a client writes it, trailing-slash forms included (spec §2). */
-export const CONTRACT_PATHS = [
-  `${API_BASE_PATH}/providers`,
-  `${API_BASE_PATH}/providers/`,
-  `${API_BASE_PATH}/providers/{id}`,
-  `${API_BASE_PATH}/providers/{id}/`,
-  `${API_BASE_PATH}/coverage`,
-  `${API_BASE_PATH}/coverage/`,
-  `${API_BASE_PATH}/sample`,
-  `${API_BASE_PATH}/sample/`,
-  `${API_BASE_PATH}/openapi.json`,
-] as const;
+export const CONTRACT_PATHS: readonly string[] = documentedOperations().map(({ path }) => `${API_BASE_PATH}${path}`);
 
 /** The catch-all route: unknown paths and methods reach the Lambda, which answers a JSON 404. */
 export const DEFAULT_ROUTE_KEY = '$default' as const;
 
-/** `GET <path>`: the route key API Gateway stores for a route path. */
+/**
+ * `<METHOD> <path>`: the route key API Gateway stores for a route path.
+ * @example routeKeyOf('/api/v1/coverage') === 'GET /api/v1/coverage'
+ */
 export function routeKeyOf(path: ApiRoutePath): string {
-  return `GET ${path}`;
+  const route = API_ROUTES.find((r) => r.path === path);
+  if (route === undefined) throw new Error(`${path} is not a route of the contract`);
+  return `${route.method} ${route.path}`;
 }
 
 /**

@@ -18,6 +18,14 @@ export class InFlight<K, V> {
     return promise;
   }
 
+  /**
+   * Resolves once every call pending now has settled, whatever its outcome (never rejects): for a `close()` that
+   * must not race a load still running.
+   */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.pending.values()]);
+  }
+
   has(key: K): boolean {
     return this.pending.has(key);
   }

@@ -1,19 +1,12 @@
 /**
  * Quota arithmetic on the UTC calendar month (spec §8): pure functions, no I/O, no clock of their own.
- * Quotas reset at 00:00 UTC on the 1st.
+ * Quotas reset at 00:00 UTC on the 1st. The `X-RateLimit-*` and `Retry-After` headers are built from the meter's
+ * result in `http/responses.ts`.
  */
 
 const SECONDS_PER_DAY = 86_400;
 /** How long a usage counter outlives its month before DynamoDB's TTL may delete it. */
 export const USAGE_RETENTION_DAYS = 35;
-
-/** The `X-RateLimit-*` headers of a metered response, as strings ready for the wire. */
-export interface RateLimitHeaders {
-  'X-RateLimit-Limit': string;
-  'X-RateLimit-Remaining': string;
-  'X-RateLimit-Used': string;
-  'X-RateLimit-Reset': string;
-}
 
 /**
  * The usage counter's month, `YYYY-MM` in UTC.
@@ -45,27 +38,4 @@ export function secondsUntilReset(now: Date): number {
 /** Epoch seconds after which the usage counter of `now`'s month may be deleted (TTL attribute `expires_at`). */
 export function usageExpiry(now: Date): number {
   return resetEpochSeconds(now) + USAGE_RETENTION_DAYS * SECONDS_PER_DAY;
-}
-
-/**
- * The `X-RateLimit-*` headers for a metered call. `used` counts this call; `Remaining` never goes below 0.
- *
- * @example
- * rateLimitHeaders({ quota: 5000, used: 12, now })
- * // { 'X-RateLimit-Limit': '5000', 'X-RateLimit-Remaining': '4988', 'X-RateLimit-Used': '12', 'X-RateLimit-Reset': '…' }
- */
-export function rateLimitHeaders(input: { quota: number; used: number; now: Date }): RateLimitHeaders {
-  const used = Math.max(0, Math.trunc(input.used));
-  const quota = Math.max(0, Math.trunc(input.quota));
-  return {
-    'X-RateLimit-Limit': String(quota),
-    'X-RateLimit-Remaining': String(Math.max(0, quota - used)),
-    'X-RateLimit-Used': String(used),
-    'X-RateLimit-Reset': String(secondsUntilReset(input.now)),
-  };
-}
-
-/** The `Retry-After` value of a 429 `quota_exceeded`: seconds until the quota resets, as a header string. */
-export function retryAfter(now: Date): string {
-  return String(secondsUntilReset(now));
 }

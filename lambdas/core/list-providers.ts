@@ -14,7 +14,6 @@ import { chargeCall } from './charge-call';
 import { freeTierNotice, notLiveNotice } from './notices';
 import { type Format, type ListRequest, parseListRequest, type RawQuery } from './params';
 import type { CoreDeps, RateLimitState } from './ports';
-import { presentProvider } from './present-provider';
 
 /** The input of {@link listProviders}. */
 export interface ListProvidersInput {
@@ -70,7 +69,7 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
       assertOffset(request, page.total);
       const charge = await chargeCall(principal, deps);
       const withPublishTier = carriesPublishTier(boundary);
-      const rows = page.rows.map((row) => presentProvider(row, principal.tier, withPublishTier));
+      const rows = page.rows.map((row) => deps.views.present(row, principal.tier, withPublishTier));
       const notice = joinNotices(
         VERTICAL_STATUS[request.vertical] === 'live' ? undefined : notLiveNotice(request.vertical),
         principal.tier === 'free' ? freeTierNotice() : undefined,

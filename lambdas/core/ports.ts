@@ -5,6 +5,7 @@
 import type { KeyStatus, Plan, Tier, Vertical } from '../../data-contracts/constants';
 import type { Logger } from '../../platform/logger';
 import type { SnapshotSource } from '../query/types';
+import type { ProviderViews } from './present-provider';
 
 /** The part of a stored key record the core needs. `ApiKeyRecord` of `lambdas/access` satisfies it. */
 export interface KeyRecord {
@@ -14,9 +15,12 @@ export interface KeyRecord {
   status: KeyStatus;
 }
 
-/** Finds a key's record by its plaintext (the implementation hashes it). */
-export interface KeyLookup {
-  findByKey(rawKey: string): Promise<KeyRecord | null>;
+/**
+ * Finds a key's record by its plaintext (the implementation hashes it): the record whatever its status, or null
+ * when no such key exists. `R` is the record the implementation returns (`ApiKeyRecord` for `lambdas/access`).
+ */
+export interface KeyLookup<R extends KeyRecord = KeyRecord> {
+  findByKey(rawKey: string): Promise<R | null>;
 }
 
 /** Outcome of metering one call (implemented by `DynamoMeter` in lambdas/access). */
@@ -45,6 +49,8 @@ export interface CoreDeps {
   meter: Meter;
   clock: Clock;
   logger: Logger;
+  /** The memoised provider views: the runtime's, so tests and benchmarks hold their own. */
+  views: ProviderViews;
 }
 
 /** An authenticated caller. */

@@ -1,19 +1,23 @@
 /**
  * The API's process-wide objects, built once (at module scope in `api.ts`, at start in `local/start.ts`):
- * object store, snapshot cache, DuckDB, key lookup, meter, and the app over them.
+ * object store, snapshot cache, DuckDB, key lookup, meter, the response caches, and the app over them. Nothing
+ * below holds process state at module scope: each runtime (a test's, a benchmark's) has its own.
  */
 import type { Hono } from 'hono';
 import type { MemoryPlan } from '../../data-contracts/memory-budget';
 import { createDuckDb, type DuckDb, type DuckDbOptions } from '../../platform/duckdb';
 import type { Logger } from '../../platform/logger';
 import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../../platform/object-store';
-import { CachedKeyLookup, KeyStore } from '../access/api-keys';
+import { CachedKeyLookup } from '../access/cached-key-lookup';
 import { createDynamoClient } from '../access/dynamo';
+import { KeyStore } from '../access/key-store';
 import { DynamoMeter } from '../access/metering';
 import type { CoreDeps, KeyLookup, Meter } from '../core/ports';
+import { ProviderViews } from '../core/present-provider';
 import { type AppOptions, createApp } from '../http/app';
+import { ListBodyCache } from '../http/list-formats';
 import { IdentityPartitions } from '../query/identity-partitions';
-import { createSnapshotSource } from '../query/provider-queries';
+import { createSnapshotSource, VerticalMatchCache } from '../query/provider-queries';
 import { closeSnapshotTables, openSnapshotTables, type SnapshotTables } from '../query/snapshot-tables';
 import { SnapshotCache } from '../storage/snapshot-cache';
 import type { ApiConfig, DataStoreConfig } from './config';
@@ -45,10 +49,40 @@ export interface RuntimeOptions {
   meter?: Meter;
 }
 
+/**
+ * The memo caches of the request path, sized as before they were owned here: provider views per row, list bodies
+ * (16 MB of recent pages), matches of the last 256 filters per vertical layer.
+ */
+export interface ApiCaches {
+  views: ProviderViews;
+  bodies: ListBodyCache;
+  matches: VerticalMatchCache;
+  /** Empties every cache (a benchmark measuring a cold process, a test that must not see another's answers). */
+  clear(): void;
+}
+
+/** A new, empty set of {@link ApiCaches}. */
+export function createApiCaches(): ApiCaches {
+  const views = new ProviderViews();
+  const bodies = new ListBodyCache();
+  const matches = new VerticalMatchCache();
+  return {
+    views,
+    bodies,
+    matches,
+    clear() {
+      views.clear();
+      bodies.clear();
+      matches.clear();
+    },
+  };
+}
+
 /** What the entry points hold for the life of the process. */
 export interface ApiRuntime {
   app: Hono;
   deps: CoreDeps;
+  caches: ApiCaches;
   snapshots: SnapshotCache<SnapshotTables>;
   db: DuckDb;
   identity: IdentityPartitions;
@@ -121,16 +155,19 @@ export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRunt
       timeoutMs: options.meterTimeoutMs,
       logger: options.logger,
     });
+  const caches = createApiCaches();
   const deps: CoreDeps = {
-    snapshots: createSnapshotSource(snapshots),
+    snapshots: createSnapshotSource(snapshots, caches.matches),
     keys,
     meter,
     clock: () => new Date(),
     logger: options.logger,
+    views: caches.views,
   };
   return {
-    app: createApp(deps, options.app),
+    app: createApp(deps, { ...options.app, bodies: caches.bodies }),
     deps,
+    caches,
     snapshots,
     db,
     identity,

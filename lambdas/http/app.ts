@@ -10,10 +10,11 @@
  * method other than GET/HEAD both answer a JSON 404 `not_found` (the contract's code table has no 405 code).
  */
 
-import type { Context } from 'hono';
+import type { Context, Handler } from 'hono';
 import { Hono } from 'hono';
 import { API_BASE_PATH } from '../../data-contracts/constants';
 import openApiJson from '../../data-contracts/openapi.json';
+import { type OperationId, ROUTES } from '../../data-contracts/routes';
 import { redactUrl } from '../../platform/logger';
 import { ApiError, internalError } from '../core/api-error';
 import type { Credentials } from '../core/authenticate';
@@ -21,7 +22,7 @@ import { getProvider } from '../core/get-provider';
 import { listProviders } from '../core/list-providers';
 import type { CoreDeps } from '../core/ports';
 import { getCoverage, getSample } from '../core/public-objects';
-import { detailBody, listCsvBytes, listJsonBytes } from './list-formats';
+import { detailBody, ListBodyCache, listCsvBytes, listJsonBytes } from './list-formats';
 import {
   csvFilename,
   csvResponse,
@@ -40,10 +41,19 @@ export interface AppOptions {
    * Off unless the benchmark's server turns it on.
    */
   benchCeiling?: boolean;
+  /** The cache of list bodies; the runtime passes its own. Default: a new one for this app. */
+  bodies?: ListBodyCache;
 }
 
 const OPENAPI_BYTES = Buffer.from(JSON.stringify(openApiJson), 'utf8');
 const CEILING_BODY = Buffer.from(JSON.stringify({ ok: true, data: [] }), 'utf8');
+/** The routes as the 404 hint lists them: `/providers, /providers/{id}, …`. */
+const ROUTE_LIST = ROUTES.map((route) => route.path).join(', ');
+
+/** A contract path in Hono's syntax: `/providers/{id}` -> `/providers/:id`. */
+function honoPath(path: string): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}
 
 function credentialsOf(c: Context): Credentials {
   return {
@@ -66,6 +76,7 @@ function pathAndQuery(c: Context): string {
 export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   const app = new Hono({ strict: false });
   const api = new Hono({ strict: false });
+  const bodies = options.bodies ?? new ListBodyCache();
 
   // One log line per request: never the key (the `key` parameter is redacted; headers are not logged).
   app.use('*', async (c, next) => {
@@ -79,46 +90,50 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
     });
   });
 
-  api.get('/providers', async (c) => {
-    const result = await listProviders({ credentials: credentialsOf(c), query: c.req.query() }, deps);
-    const headers = result.rateLimit ? rateLimitHeaders(result.rateLimit) : undefined;
-    if (result.format === 'csv') {
-      const selector = result.path === 'vertical' ? result.vertical : result.taxonomy;
-      return csvResponse(listCsvBytes(result), {
-        filename: csvFilename(selector, result.pagination.offset),
+  const operations: Record<OperationId, Handler> = {
+    listProviders: async (c) => {
+      const result = await listProviders({ credentials: credentialsOf(c), query: c.req.query() }, deps);
+      const headers = result.rateLimit ? rateLimitHeaders(result.rateLimit) : undefined;
+      if (result.format === 'csv') {
+        const selector = result.path === 'vertical' ? result.vertical : result.taxonomy;
+        return csvResponse(listCsvBytes(result, bodies), {
+          filename: csvFilename(selector, result.pagination.offset),
+          cacheControl: NO_STORE,
+          ...(headers ? { headers } : {}),
+        });
+      }
+      return jsonResponse(200, listJsonBytes(result, bodies), {
         cacheControl: NO_STORE,
         ...(headers ? { headers } : {}),
       });
-    }
-    return jsonResponse(200, listJsonBytes(result), {
-      cacheControl: NO_STORE,
-      ...(headers ? { headers } : {}),
-    });
-  });
+    },
 
-  api.get('/providers/:id', async (c) => {
-    const result = await getProvider(
-      { credentials: credentialsOf(c), id: c.req.param('id'), query: c.req.query() },
-      deps,
-    );
-    const headers = result.rateLimit ? rateLimitHeaders(result.rateLimit) : undefined;
-    return jsonResponse(200, detailBody(result), { cacheControl: NO_STORE, ...(headers ? { headers } : {}) });
-  });
+    getProvider: async (c) => {
+      const result = await getProvider(
+        { credentials: credentialsOf(c), id: c.req.param('id') ?? '', query: c.req.query() },
+        deps,
+      );
+      const headers = result.rateLimit ? rateLimitHeaders(result.rateLimit) : undefined;
+      return jsonResponse(200, detailBody(result), { cacheControl: NO_STORE, ...(headers ? { headers } : {}) });
+    },
 
-  api.get('/coverage', async () => {
-    const coverage = await getCoverage({}, deps);
-    return jsonResponse(200, coverage.body, { cacheControl: PUBLIC_CACHE });
-  });
+    getCoverage: async () => {
+      const coverage = await getCoverage({}, deps);
+      return jsonResponse(200, coverage.body, { cacheControl: PUBLIC_CACHE });
+    },
 
-  api.get('/sample', async (c) => {
-    const sample = await getSample({ query: c.req.query() }, deps);
-    if (sample.format === 'csv') {
-      return csvResponse(sample.body, { filename: 'sample.csv', cacheControl: PUBLIC_CACHE });
-    }
-    return jsonResponse(200, sample.body, { cacheControl: PUBLIC_CACHE });
-  });
+    getSample: async (c) => {
+      const sample = await getSample({ query: c.req.query() }, deps);
+      if (sample.format === 'csv') {
+        return csvResponse(sample.body, { filename: 'sample.csv', cacheControl: PUBLIC_CACHE });
+      }
+      return jsonResponse(200, sample.body, { cacheControl: PUBLIC_CACHE });
+    },
 
-  api.get('/openapi.json', () => jsonResponse(200, OPENAPI_BYTES, { cacheControl: DOCUMENT_CACHE }));
+    getOpenApi: () => jsonResponse(200, OPENAPI_BYTES, { cacheControl: DOCUMENT_CACHE }),
+  };
+  // One handler per route of the contract's table; Hono writes `{id}` as `:id` and answers HEAD from GET.
+  for (const route of ROUTES) api.on(route.method, honoPath(route.path), operations[route.operation]);
 
   if (options.benchCeiling) {
     app.get('/__bench/ceiling', () => jsonResponse(200, CEILING_BODY, { cacheControl: NO_STORE }));
@@ -128,7 +143,7 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
 
   app.notFound(() => {
     const error = new ApiError('not_found', 'No such route.', {
-      hint: `The API lives under ${API_BASE_PATH}: /providers, /providers/{id}, /coverage, /sample, /openapi.json (GET).`,
+      hint: `The API lives under ${API_BASE_PATH}: ${ROUTE_LIST} (GET).`,
     });
     return errorResponse(error.status, error.toBody());
   });

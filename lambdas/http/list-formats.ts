@@ -43,11 +43,102 @@ export function listBody(result: ListProvidersResult): ProviderListResponse | Id
   return { ...common, layer: 'identity', pagination: result.pagination, filters: result.filters, data };
 }
 
-// Wire bytes of the shared, frozen provider views (core/present-provider.ts), per CSV column set and for JSON: a
-// view is serialised once per snapshot, and a page's body is one copy of its rows' bytes (`Buffer.concat`). Joining
-// strings and encoding the result costs about five times more on a 1,000-row page (1.2 MB).
-const csvLines = new Map<readonly string[], WeakMap<object, Buffer>>();
-const jsonTexts = new WeakMap<object, Buffer>();
+/** Bytes of the page cache at most. */
+const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
+/** Bodies kept per page (a metered key's envelope changes on every call). */
+const PAGE_VARIANTS = 4;
+
+interface CachedPage {
+  rows: readonly object[];
+  bodies: Map<string, Buffer>;
+  bytes: number;
+}
+
+/**
+ * The wire bytes of the shared, frozen provider views (core/present-provider.ts), owned by the runtime (one per
+ * app), so tests and benchmarks hold their own and can clear them:
+ * - per CSV column set and for JSON, each view's bytes: a view is serialised once per snapshot, and a page's body is
+ *   one copy of its rows' bytes (`Buffer.concat`). Joining strings and encoding the result costs about five times
+ *   more on a 1,000-row page (1.2 MB);
+ * - whole bodies of recent pages of shared frozen views, by the page's first view, the rows compared one by one,
+ *   then by a variant key (the JSON envelope, or the CSV column set): a repeated page is answered with the same
+ *   Buffer, without allocating, joining or copying its bytes again. Bounded by {@link PAGE_CACHE_BYTES}, least
+ *   recently used out.
+ *
+ * @example
+ * const bodies = new ListBodyCache();
+ * const bytes = listJsonBytes(result, bodies);
+ */
+export class ListBodyCache {
+  private csvLines = new Map<readonly string[], WeakMap<object, Buffer>>();
+  private jsonTexts = new WeakMap<object, Buffer>();
+  private readonly pages = new Map<object, CachedPage>();
+  private pagesBytes = 0;
+
+  /** Forgets every cached row and body. */
+  clear(): void {
+    this.csvLines = new Map();
+    this.jsonTexts = new WeakMap();
+    this.pages.clear();
+    this.pagesBytes = 0;
+  }
+
+  /** The memo of one CSV column set's record lines. */
+  csvMemo(columns: readonly string[]): WeakMap<object, Buffer> {
+    let memo = this.csvLines.get(columns);
+    if (memo === undefined) {
+      memo = new WeakMap();
+      this.csvLines.set(columns, memo);
+    }
+    return memo;
+  }
+
+  /** `,` and the provider's JSON: a page copies one part per row; the first row is the view without the comma. */
+  providerJson(provider: Provider): Buffer {
+    const known = this.jsonTexts.get(provider);
+    if (known !== undefined) return known;
+    const bytes = Buffer.from(`,${JSON.stringify(provider)}`, 'utf8');
+    if (Object.isFrozen(provider)) this.jsonTexts.set(provider, bytes);
+    return bytes;
+  }
+
+  /** The body of a page of frozen rows in one variant, built by `build` when it is not cached. */
+  page(data: readonly object[], variant: string, build: () => Buffer): Buffer {
+    const first = data[0];
+    if (first === undefined || !data.every((row) => Object.isFrozen(row))) {
+      return build();
+    }
+    const { pages } = this;
+    let entry = pages.get(first);
+    if (entry !== undefined && (entry.rows.length !== data.length || !entry.rows.every((row, i) => row === data[i]))) {
+      pages.delete(first);
+      this.pagesBytes -= entry.bytes;
+      entry = undefined;
+    }
+    if (entry === undefined) entry = { rows: [...data], bodies: new Map(), bytes: 0 };
+    pages.delete(first);
+    pages.set(first, entry);
+    const known = entry.bodies.get(variant);
+    if (known !== undefined) return known;
+    const body = build();
+    if (body.length > PAGE_CACHE_BYTES / 4) return body;
+    for (const [key, old] of entry.bodies) {
+      if (entry.bodies.size < PAGE_VARIANTS) break;
+      entry.bodies.delete(key);
+      entry.bytes -= old.length;
+      this.pagesBytes -= old.length;
+    }
+    entry.bodies.set(variant, body);
+    entry.bytes += body.length;
+    this.pagesBytes += body.length;
+    for (const [key, old] of pages) {
+      if (this.pagesBytes <= PAGE_CACHE_BYTES) break;
+      pages.delete(key);
+      this.pagesBytes -= old.bytes;
+    }
+    return body;
+  }
+}
 
 function csvLine(provider: Provider, columns: readonly string[], memo: WeakMap<object, Buffer>): Buffer {
   const known = memo.get(provider);
@@ -59,67 +150,11 @@ function csvLine(provider: Provider, columns: readonly string[], memo: WeakMap<o
   return line;
 }
 
-/** `,` and the provider's JSON: a page copies one part per row; the first row is the view without the comma. */
-function providerJson(provider: Provider): Buffer {
-  const known = jsonTexts.get(provider);
-  if (known !== undefined) return known;
-  const bytes = Buffer.from(`,${JSON.stringify(provider)}`, 'utf8');
-  if (Object.isFrozen(provider)) jsonTexts.set(provider, bytes);
-  return bytes;
-}
-
-/**
- * Whole bodies of recent pages of shared frozen views, by the page's first view, the rows compared one by one,
- * then by a variant key (the JSON envelope, or the CSV column set): a repeated page is answered with the same
- * Buffer, without allocating, joining or copying its bytes again (a 1,000-row page is 1.2 MB). Bounded by
- * {@link PAGE_CACHE_BYTES}, least recently used out.
- */
-const pages = new Map<object, { rows: readonly object[]; bodies: Map<string, Buffer>; bytes: number }>();
-let pagesBytes = 0;
-const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
-/** Bodies kept per page (a metered key's envelope changes on every call). */
-const PAGE_VARIANTS = 4;
-
-function cachedPage(data: readonly object[], variant: string, build: () => Buffer): Buffer {
-  const first = data[0];
-  if (first === undefined || !data.every((row) => Object.isFrozen(row))) {
-    return build();
-  }
-  let entry = pages.get(first);
-  if (entry !== undefined && (entry.rows.length !== data.length || !entry.rows.every((row, i) => row === data[i]))) {
-    pages.delete(first);
-    pagesBytes -= entry.bytes;
-    entry = undefined;
-  }
-  if (entry === undefined) entry = { rows: [...data], bodies: new Map(), bytes: 0 };
-  pages.delete(first);
-  pages.set(first, entry);
-  const known = entry.bodies.get(variant);
-  if (known !== undefined) return known;
-  const body = build();
-  if (body.length > PAGE_CACHE_BYTES / 4) return body;
-  for (const [key, old] of entry.bodies) {
-    if (entry.bodies.size < PAGE_VARIANTS) break;
-    entry.bodies.delete(key);
-    entry.bytes -= old.length;
-    pagesBytes -= old.length;
-  }
-  entry.bodies.set(variant, body);
-  entry.bytes += body.length;
-  pagesBytes += body.length;
-  for (const [key, old] of pages) {
-    if (pagesBytes <= PAGE_CACHE_BYTES) break;
-    pages.delete(key);
-    pagesBytes -= old.bytes;
-  }
-  return body;
-}
-
 /**
  * The JSON bytes of a list page: the same bytes as `JSON.stringify(listBody(result))`, with the rows' bytes reused
  * from earlier responses (per row, and whole bodies of recent pages).
  */
-export function listJsonBytes(result: ListProvidersResult): Buffer {
+export function listJsonBytes(result: ListProvidersResult, cache: ListBodyCache): Buffer {
   if (result.path === 'identity') {
     // The envelope without its rows, then the rows' bytes written straight from the rows (`data` is last).
     const head = JSON.stringify(listBody({ ...result, rows: identityRowsOf([]) }));
@@ -127,11 +162,11 @@ export function listJsonBytes(result: ListProvidersResult): Buffer {
   }
   const { data, ...envelope } = listBody(result) as ProviderListResponse;
   const head = JSON.stringify(envelope);
-  return cachedPage(data, `json ${head}`, () => {
+  return cache.page(data, `json ${head}`, () => {
     // `data` is the envelope's last key, so it goes just before the closing brace.
     const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"data":[`, 'utf8')];
     for (let i = 0; i < data.length; i += 1) {
-      const bytes = providerJson(data[i] as Provider);
+      const bytes = cache.providerJson(data[i] as Provider);
       parts.push(i === 0 ? bytes.subarray(1) : bytes);
     }
     parts.push(Buffer.from(']}'));
@@ -140,24 +175,19 @@ export function listJsonBytes(result: ListProvidersResult): Buffer {
 }
 
 /** {@link listJsonBytes} as text. */
-export function listJson(result: ListProvidersResult): string {
-  return listJsonBytes(result).toString('utf8');
+export function listJson(result: ListProvidersResult, cache: ListBodyCache): string {
+  return listJsonBytes(result, cache).toString('utf8');
 }
 
 /** The CSV bytes of a list page, in the caller's tier's column set. */
-export function listCsvBytes(result: ListProvidersResult): Buffer {
+export function listCsvBytes(result: ListProvidersResult, cache: ListBodyCache): Buffer {
   if (result.path === 'identity') {
     const rows = identityRowList(result.rows).map((row) => flattenIdentityProvider(identityProviderFromRow(row)));
     return Buffer.from(toCsv(IDENTITY_CSV_COLUMNS, rows), 'utf8');
   }
   const columns = result.tier === 'paid' ? PAID_PROVIDER_CSV_COLUMNS : FREE_PROVIDER_CSV_COLUMNS;
-  let memo = csvLines.get(columns);
-  if (memo === undefined) {
-    memo = new WeakMap();
-    csvLines.set(columns, memo);
-  }
-  const lines = memo;
-  return cachedPage(result.data, `csv ${result.tier === 'paid' ? 'paid' : 'free'}`, () => {
+  const lines = cache.csvMemo(columns);
+  return cache.page(result.data, `csv ${result.tier === 'paid' ? 'paid' : 'free'}`, () => {
     const parts: Buffer[] = [Buffer.from(toCsv(columns, []), 'utf8')];
     for (const provider of result.data) parts.push(csvLine(provider, columns, lines));
     return Buffer.concat(parts);
@@ -165,8 +195,8 @@ export function listCsvBytes(result: ListProvidersResult): Buffer {
 }
 
 /** {@link listCsvBytes} as text. */
-export function listCsv(result: ListProvidersResult): string {
-  return listCsvBytes(result).toString('utf8');
+export function listCsv(result: ListProvidersResult, cache: ListBodyCache): string {
+  return listCsvBytes(result, cache).toString('utf8');
 }
 
 /** The JSON envelope of a detail response. */

@@ -21,7 +21,13 @@
  * even while an old snapshot drains; `forget` closes a snapshot's partitions when it is released.
  */
 import { readFile } from 'node:fs/promises';
-import { BufferSource, FileSource, HeadInMemorySource } from '../../platform/identity-index/byte-source';
+import {
+  BLOCK_CACHE_BLOCKS,
+  BlockCache,
+  BufferSource,
+  FileSource,
+  HeadInMemorySource,
+} from '../../platform/identity-index/byte-source';
 import { IdentityIndexReader } from '../../platform/identity-index/reader';
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
@@ -61,6 +67,8 @@ export class IdentityPartitions {
   /** Open partitions, least recently used first. */
   private readonly handles = new Map<string, Handle>();
   private readonly opening = new InFlight<string, Handle>();
+  /** The blocks read from the files on disk, shared by every open partition: this instance's own, 4 MB. */
+  private readonly blocks = new BlockCache(BLOCK_CACHE_BLOCKS);
   private readonly residentBytes: number;
   private readonly maxOpenFiles: number;
   private readonly logger: Logger;
@@ -116,7 +124,7 @@ export class IdentityPartitions {
 
   private async open(key: string, file: () => Promise<string>): Promise<Handle> {
     const path = await file();
-    const source = new FileSource(path);
+    const source = new FileSource(path, this.blocks);
     let reader: IdentityIndexReader;
     try {
       reader = IdentityIndexReader.open(source);

@@ -4,9 +4,8 @@
  * the small vertical layer through typed filters over the arrays that `snapshot-tables.ts` loaded with SQL when the
  * snapshot became current.
  *
- * Every value from a request is compared in JS or looked up in the index; no request runs SQL. The load statements
- * are assembled only from fixed fragments, the contract's column lists and file paths that the snapshot cache made
- * from the manifest's allow-list.
+ * Every value from a request is compared in JS or looked up in the index; no request runs SQL (the only SQL is
+ * `snapshot-tables.ts`' load statements, run once per snapshot).
  */
 import { LIVE_VERTICALS, type PublishBoundary, VERTICAL_STATUS } from '../../data-contracts/constants';
 import { type IdentityRows, identityRowsOf } from '../../data-contracts/identity-json';
@@ -32,46 +31,59 @@ const STATIC_FILE_OF = {
 
 /** Filters remembered per layer: each a list of row indexes, at most 40 KB for the 10,000-row layer. */
 const MATCH_CACHE_FILTERS = 256;
-const matchCache = new WeakMap<VerticalLayer, Map<string, Uint32Array>>();
 
 /**
- * The indexes (in list order) of the layer's rows that match a query's filters: one pass over the presorted layer,
- * remembered per layer for the most recent {@link MATCH_CACHE_FILTERS} filters, so that a repeated filter costs a
- * lookup instead of a pass over every row (the total needs all matches, whatever the page).
+ * The indexes (in list order) of a layer's rows that match a query's filters, remembered per layer for the most
+ * recent {@link MATCH_CACHE_FILTERS} filters, so that a repeated filter costs a lookup instead of a pass over every
+ * row (the total needs all matches, whatever the page). Owned by the runtime, so tests and benchmarks hold their
+ * own; a layer's entries go with the layer (a WeakMap), that is with its snapshot.
  */
-function verticalMatches(layer: VerticalLayer, query: VerticalListQuery): Uint32Array {
-  const city = query.city?.toLowerCase() ?? null;
-  const key = JSON.stringify([query.vertical, query.state, city, query.businessMode]);
-  let cache = matchCache.get(layer);
-  if (cache === undefined) {
-    cache = new Map();
-    matchCache.set(layer, cache);
+export class VerticalMatchCache {
+  private byLayer = new WeakMap<VerticalLayer, Map<string, Uint32Array>>();
+
+  /** Forgets every remembered filter. */
+  clear(): void {
+    this.byLayer = new WeakMap();
   }
-  const known = cache.get(key);
-  if (known !== undefined) {
-    cache.delete(key);
-    cache.set(key, known);
-    return known;
+
+  /** The matches of `query` in `layer`: one pass over the presorted layer on a miss. */
+  matches(layer: VerticalLayer, query: VerticalListQuery): Uint32Array {
+    const city = query.city?.toLowerCase() ?? null;
+    const key = JSON.stringify([query.vertical, query.state, city, query.businessMode]);
+    let cache = this.byLayer.get(layer);
+    if (cache === undefined) {
+      cache = new Map();
+      this.byLayer.set(layer, cache);
+    }
+    const known = cache.get(key);
+    if (known !== undefined) {
+      cache.delete(key);
+      cache.set(key, known);
+      return known;
+    }
+    const found: number[] = [];
+    for (let i = 0; i < layer.rows.length; i += 1) {
+      if (layer.vertical[i] !== query.vertical) continue;
+      if (query.state !== null && layer.state[i] !== query.state) continue;
+      if (city !== null && layer.cityLower[i] !== city) continue;
+      if (query.businessMode !== null && layer.businessMode[i] !== query.businessMode) continue;
+      found.push(i);
+    }
+    const matches = Uint32Array.from(found);
+    cache.set(key, matches);
+    if (cache.size > MATCH_CACHE_FILTERS) cache.delete(cache.keys().next().value as string);
+    return matches;
   }
-  const found: number[] = [];
-  for (let i = 0; i < layer.rows.length; i += 1) {
-    if (layer.vertical[i] !== query.vertical) continue;
-    if (query.state !== null && layer.state[i] !== query.state) continue;
-    if (city !== null && layer.cityLower[i] !== city) continue;
-    if (query.businessMode !== null && layer.businessMode[i] !== query.businessMode) continue;
-    found.push(i);
-  }
-  const matches = Uint32Array.from(found);
-  cache.set(key, matches);
-  if (cache.size > MATCH_CACHE_FILTERS) cache.delete(cache.keys().next().value as string);
-  return matches;
 }
 
 /** {@link ProviderData} over one snapshot's tables. */
 export class SnapshotProviderData implements ProviderData {
   readonly snapshotId: string;
 
-  constructor(private readonly tables: SnapshotTables) {
+  constructor(
+    private readonly tables: SnapshotTables,
+    private readonly matchCache: VerticalMatchCache,
+  ) {
     this.snapshotId = tables.files.id;
   }
 
@@ -79,7 +91,7 @@ export class SnapshotProviderData implements ProviderData {
     // Verticals that are not live are in the enum but return no data (spec §1).
     if (VERTICAL_STATUS[query.vertical] !== 'live') return { total: 0, rows: [] };
     const layer = this.tables.vertical[query.boundary];
-    const matches = verticalMatches(layer, query);
+    const matches = this.matchCache.matches(layer, query);
     const rows: VerticalRow[] = [];
     const end = Math.min(matches.length, query.offset + query.limit);
     for (let k = query.offset; k < end; k += 1) rows.push(layer.rows[matches[k] as number] as VerticalRow);
@@ -125,14 +137,17 @@ export class SnapshotProviderData implements ProviderData {
 
 /**
  * The core's {@link SnapshotSource} over a {@link SnapshotCache} of {@link SnapshotTables}: each unit of work
- * pins one snapshot and releases it afterwards.
+ * pins one snapshot and releases it afterwards. `matches` is the runtime's filter cache (default: a new one).
  */
-export function createSnapshotSource(cache: SnapshotCache<SnapshotTables>): SnapshotSource {
+export function createSnapshotSource(
+  cache: SnapshotCache<SnapshotTables>,
+  matches: VerticalMatchCache = new VerticalMatchCache(),
+): SnapshotSource {
   return {
     async withSnapshot(work) {
       const lease = await cache.acquire();
       try {
-        return await work(new SnapshotProviderData(lease.state));
+        return await work(new SnapshotProviderData(lease.state, matches));
       } finally {
         lease.release();
       }

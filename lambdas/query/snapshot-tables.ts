@@ -14,7 +14,7 @@ import { snapshotPrefix, UNMAPPED_CLASSIFICATION_KEY, VERTICAL_TABLE } from '../
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { DuckDb } from '../../platform/duckdb';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
-import type { SnapshotFiles } from '../storage/snapshot-cache';
+import type { SnapshotFiles } from '../storage/snapshot-files';
 import type { IdentityPartitions } from './identity-partitions';
 import type { TaxonomyResolution } from './types';
 
@@ -108,7 +108,11 @@ export async function closeSnapshotTables(tables: SnapshotTables): Promise<void>
   tables.identity.forget(snapshotPrefix(tables.files.id));
 }
 
-/** Reads the vertical partitions' rows, each cast to the contract's types, frozen, in list order. */
+/**
+ * Reads the vertical partitions' rows, each cast to the contract's types, frozen, in list order. The statement is
+ * assembled only from fixed fragments, the contract's column list and file paths that the snapshot cache made
+ * from the manifest's allow-list.
+ */
 async function loadVerticalRows(db: DuckDb, paths: string[]): Promise<VerticalRow[]> {
   if (paths.length === 0) return [];
   const select = VERTICAL_COLUMNS.map(

@@ -1,6 +1,7 @@
 /**
  * Typed queries over one snapshot and what they return. The core builds these from validated input; the
- * query layer turns them into bound-parameter SQL.
+ * query layer answers them without SQL (`provider-queries.ts`): typed filters over the vertical layer that was
+ * loaded into memory when the snapshot became current, and positional reads of the identity serving indexes.
  */
 import type { BusinessMode, PublishBoundary, Vertical } from '../../data-contracts/constants';
 import type { IdentityRows } from '../../data-contracts/identity-json';

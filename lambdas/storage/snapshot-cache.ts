@@ -5,47 +5,24 @@
  *   share one read. A new snapshot is picked up without a restart.
  * - A request pins ONE snapshot: {@link SnapshotCache.acquire} resolves the pointer once and returns a lease;
  *   every read of the request goes through that lease's manifest.
- * - Objects are fetched on demand into `<cacheDir>/<snapshot id>/`, named by a hash of key and ETag, written
- *   atomically by the object store (temp file + rename). Concurrent requests for one object share one download.
+ * - Each snapshot's objects are fetched on demand into `<cacheDir>/<snapshot id>/` (`snapshot-files.ts`).
  * - When a snapshot is replaced, its per-snapshot state is closed and its cached files deleted as soon as the
  *   last request holding it has finished.
  *
  * The cache is generic over per-snapshot state `T` (the query layer keeps its in-memory tables there), so this
  * module knows nothing about SQL.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  isSnapshotId,
-  type ManifestObject,
-  POINTER_KEY,
-  type SnapshotManifest,
-  type SnapshotPointer,
-} from '../../data-contracts/layout';
+import { isSnapshotId, POINTER_KEY, type SnapshotPointer } from '../../data-contracts/layout';
+import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
 import { readManifest, readPointer } from '../../platform/snapshot-protocol';
+import { type SnapshotFiles, SnapshotFilesImpl } from './snapshot-files';
 
 /** Default seconds between pointer reads. */
 export const DEFAULT_POINTER_TTL_SECONDS = 60;
-
-/** One immutable snapshot: its manifest and on-demand access to its objects. */
-export interface SnapshotFiles {
-  readonly id: string;
-  readonly manifest: SnapshotManifest;
-  /** The manifest's objects of one kind. */
-  objectsOf(kind: ManifestObject['kind']): ManifestObject[];
-  /** True when `key` is an object of this snapshot. */
-  has(key: string): boolean;
-  /**
-   * The local path of an object of this snapshot, downloading it first if needed. Throws for a key that is
-   * not in the manifest: no path is ever built from anything else.
-   */
-  localPath(key: string): Promise<string>;
-  /** The bytes of a small object of this snapshot (static JSON/CSV), kept in memory for the snapshot's life. */
-  readSmall(key: string): Promise<Buffer>;
-}
 
 /** A pinned snapshot; call `release` exactly once when the request is done. */
 export interface SnapshotLease<T> {
@@ -92,7 +69,8 @@ export class SnapshotCache<T> {
   private current: Entry<T> | null = null;
   private readonly retired = new Set<Entry<T>>();
   private checkedAtMs = Number.NEGATIVE_INFINITY;
-  private refreshing: Promise<void> | null = null;
+  /** The one pointer read in progress, shared by concurrent callers. */
+  private readonly pointerReads = new InFlight<'pointer', void>();
   private readonly ttlMs: number;
   private readonly nowMs: () => number;
   private readonly logger: Logger;
@@ -131,16 +109,13 @@ export class SnapshotCache<T> {
 
   /** Reads the pointer now (shared by concurrent callers) and switches snapshot if it changed. */
   refresh(): Promise<void> {
-    this.refreshing ??= this.readPointer().finally(() => {
-      this.refreshing = null;
-    });
-    return this.refreshing;
+    return this.pointerReads.run('pointer', () => this.readPointer());
   }
 
   /** Closes every snapshot's state. Cached files stay for the next process. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.refreshing?.catch(() => undefined);
+    await this.pointerReads.settled();
     const entries = [...this.retired, ...(this.current ? [this.current] : [])];
     this.current = null;
     this.retired.clear();
@@ -225,79 +200,6 @@ export class SnapshotCache<T> {
       // Nothing cached yet.
     }
   }
-}
-
-class SnapshotFilesImpl implements SnapshotFiles {
-  readonly id: string;
-  private readonly byKey: Map<string, ManifestObject>;
-  private readonly downloads = new Map<string, Promise<string>>();
-  private readonly small = new Map<string, Promise<Buffer>>();
-
-  constructor(
-    readonly manifest: SnapshotManifest,
-    private readonly store: ObjectStore,
-    readonly dir: string,
-  ) {
-    this.id = manifest.snapshot_id;
-    this.byKey = new Map(manifest.objects.map((o) => [o.key, o]));
-  }
-
-  objectsOf(kind: ManifestObject['kind']): ManifestObject[] {
-    return this.manifest.objects.filter((o) => o.kind === kind);
-  }
-
-  has(key: string): boolean {
-    return this.byKey.has(key);
-  }
-
-  localPath(key: string): Promise<string> {
-    const object = this.objectOf(key);
-    let pending = this.downloads.get(key);
-    if (pending === undefined) {
-      pending = this.fetch(object);
-      this.downloads.set(key, pending);
-      // A failed download is not remembered: the next request tries again.
-      pending.catch(() => this.downloads.delete(key));
-    }
-    return pending;
-  }
-
-  readSmall(key: string): Promise<Buffer> {
-    this.objectOf(key);
-    let pending = this.small.get(key);
-    if (pending === undefined) {
-      pending = this.store.getBytes(key).then((found) => {
-        if (found === null) throw new Error(`object ${key} of the manifest is missing from the store`);
-        return found.body;
-      });
-      this.small.set(key, pending);
-      pending.catch(() => this.small.delete(key));
-    }
-    return pending;
-  }
-
-  private objectOf(key: string): ManifestObject {
-    const object = this.byKey.get(key);
-    if (object === undefined) throw new Error(`key is not in the manifest of ${this.id}`);
-    return object;
-  }
-
-  private async fetch(object: ManifestObject): Promise<string> {
-    const info = await this.store.head(object.key);
-    if (info === null) throw new Error(`object ${object.key} of the manifest is missing from the store`);
-    const file = path.join(this.dir, `${cacheName(object.key, info.etag)}${path.extname(object.key)}`);
-    // A file of the same key and ETag from an earlier process (a warm Lambda's /tmp, a restarted local server).
-    const existing = await stat(file).catch(() => null);
-    if (existing !== null && existing.size === object.bytes) return file;
-    await mkdir(this.dir, { recursive: true });
-    const downloaded = await this.store.download(object.key, file);
-    if (downloaded === null) throw new Error(`object ${object.key} vanished during download`);
-    return file;
-  }
-}
-
-function cacheName(key: string, etag: string): string {
-  return createHash('sha256').update(`${key}\n${etag}`).digest('hex').slice(0, 40);
 }
 
 function errorName(err: unknown): string {

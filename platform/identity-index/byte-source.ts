@@ -80,8 +80,14 @@ export class BlockCache {
 const BLOCKS_PER_FILE = 2 ** 26;
 let nextFileKey = 1;
 
-/** The process's block cache: 4 MB (README, "Memory and sizing": part of the native reserve). */
-export const SHARED_BLOCK_CACHE = new BlockCache(256);
+/** Blocks of a server's block cache: 4 MB (README, "Memory and sizing": part of the native reserve). */
+export const BLOCK_CACHE_BLOCKS = 256;
+
+/**
+ * The default block cache of a {@link FileSource} built without one (tools, tests). The API's runtime owns its
+ * own (`lambdas/query/identity-partitions.ts`).
+ */
+export const SHARED_BLOCK_CACHE = new BlockCache(BLOCK_CACHE_BLOCKS);
 
 /**
  * A local file read with positional reads (`pread`), synchronously, through a {@link BlockCache}: an index read is

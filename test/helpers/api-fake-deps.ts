@@ -3,6 +3,7 @@ import type { PublishBoundary } from '../../data-contracts/constants';
 import { identityRowsOf } from '../../data-contracts/identity-json';
 import type { IdentityRow, VerticalRow } from '../../data-contracts/rows';
 import type { CoreDeps, KeyRecord, MeterResult } from '../../lambdas/core/ports';
+import { ProviderViews } from '../../lambdas/core/present-provider';
 import type { ProviderData, VerticalListQuery } from '../../lambdas/query/types';
 import { silentLogger } from '../../platform/logger';
 
@@ -46,6 +47,7 @@ export function fakeDeps(options: FakeOptions = {}): CoreDeps {
     meter: { consume: async () => options.meter?.() ?? { outcome: 'unmetered' } },
     clock: () => new Date('2026-06-15T12:00:00Z'),
     logger: silentLogger,
+    views: new ProviderViews(),
   };
 }
 

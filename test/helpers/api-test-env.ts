@@ -12,8 +12,9 @@ import { LOCAL_BUDGET_MB, planMemory } from '../../data-contracts/memory-budget'
 import { type BuildInputs, buildSnapshot } from '../../etl/build';
 import { DEMO_LEIE_AS_OF, demoBuildInputs } from '../../etl/demo-inputs';
 import { FEED_FILES } from '../../etl/sources/feed';
-import { hashKey, KeyStore } from '../../lambdas/access/api-keys';
+import { hashKey } from '../../lambdas/access/api-key';
 import { createDynamoClient, ensureTables } from '../../lambdas/access/dynamo';
+import { KeyStore } from '../../lambdas/access/key-store';
 import { monthKey } from '../../lambdas/access/quota';
 import { type ApiRuntime, createApiRuntime } from '../../lambdas/handlers/runtime';
 import { createLambdaHandler, type LambdaHandler } from '../../lambdas/http/lambda-adapter';

@@ -7,6 +7,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { ENV } from '../../data-contracts/env';
 import { defaultBudgetMb, planMemory } from '../../data-contracts/memory-budget';
+import { fullPathOf, ROUTES } from '../../data-contracts/routes';
 import { KEYS_TABLE, USAGE_TABLE } from '../../data-contracts/tables';
 import { DEFAULT_CONFIG } from '../../infra/config';
 import { API_CACHE_DIR, API_TABLE_ACTIONS } from '../../infra/constructs/api';
@@ -297,6 +298,14 @@ describe('HTTP API', () => {
       RouteKey: routeKeyOf(path),
       Target: Match.anyValue(),
     });
+  });
+
+  it('has exactly one route per row of the contract route table, plus $default', () => {
+    const keys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (r) => r.Properties.RouteKey as string,
+    );
+    const table = ROUTES.map((route) => `${route.method} ${fullPathOf(route)}`);
+    expect([...keys].sort()).toEqual([...table, DEFAULT_ROUTE_KEY].sort());
   });
 
   it('has a $default route for JSON 404s', () => {

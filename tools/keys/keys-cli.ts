@@ -19,12 +19,12 @@ import {
   type ApiKeyRecord,
   type IssuedKey,
   type KeyScope,
-  KeyStore,
   KeyStoreError,
   parseKeyScope,
-} from '../../lambdas/access/api-keys';
+} from '../../lambdas/access/api-key';
 import { type AccessConfig, loadAccessConfig } from '../../lambdas/access/config';
 import { createDynamoClient, ensureTables } from '../../lambdas/access/dynamo';
+import { KeyStore } from '../../lambdas/access/key-store';
 import { ConfigError } from '../../platform/config';
 import { connectLocalDynamo } from '../local/dynamo-local';
 

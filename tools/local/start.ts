@@ -13,8 +13,8 @@ import { getHeapStatistics } from 'node:v8';
 import { API_BASE_PATH, PLANS, type Plan } from '../../data-contracts/constants';
 import { POINTER_KEY } from '../../data-contracts/layout';
 import { heapOption } from '../../data-contracts/memory-budget';
-import { KeyStore } from '../../lambdas/access/api-keys';
 import { createDynamoClient } from '../../lambdas/access/dynamo';
+import { KeyStore } from '../../lambdas/access/key-store';
 import {
   createApiRuntime,
   createObjectStore,

@@ -1,6 +1,8 @@
 import { DescribeTableCommand, type DynamoDBClient, GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { CachedKeyLookup, generateApiKey, hashKey, KeyStore } from '../../../../lambdas/access/api-keys';
+import { generateApiKey, hashKey } from '../../../../lambdas/access/api-key';
+import { CachedKeyLookup } from '../../../../lambdas/access/cached-key-lookup';
 import { createDynamoClient, ensureTables } from '../../../../lambdas/access/dynamo';
+import { KeyStore } from '../../../../lambdas/access/key-store';
 import { type DynaliteHandle, startDynalite } from '../../../helpers/dynalite';
 
 const tables = { keysTable: 'test-keys', usageTable: 'test-usage' };

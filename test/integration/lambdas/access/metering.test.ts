@@ -1,6 +1,6 @@
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { type DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { generateApiKey, hashKey } from '../../../../lambdas/access/api-keys';
+import { generateApiKey, hashKey } from '../../../../lambdas/access/api-key';
 import { createDynamoClient, ensureTables } from '../../../../lambdas/access/dynamo';
 import { DynamoMeter, type MeteringFailure, type MeterResult } from '../../../../lambdas/access/metering';
 import { monthKey, secondsUntilReset } from '../../../../lambdas/access/quota';

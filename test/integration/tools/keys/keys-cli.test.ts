@@ -3,8 +3,10 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { CachedKeyLookup, hashKey, KeyStore } from '../../../../lambdas/access/api-keys';
+import { hashKey } from '../../../../lambdas/access/api-key';
+import { CachedKeyLookup } from '../../../../lambdas/access/cached-key-lookup';
 import { createDynamoClient } from '../../../../lambdas/access/dynamo';
+import { KeyStore } from '../../../../lambdas/access/key-store';
 import { ENDPOINT_FILE, LOCAL_KEYS_TABLE, startLocalDynamo } from '../../../../tools/local/dynamo-local';
 import { type DynaliteHandle, startDynalite } from '../../../helpers/dynalite';
 

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { KeyStore } from '../../../../lambdas/access/api-keys';
 import { createDynamoClient } from '../../../../lambdas/access/dynamo';
+import { KeyStore } from '../../../../lambdas/access/key-store';
 import {
   connectLocalDynamo,
   ENDPOINT_FILE,

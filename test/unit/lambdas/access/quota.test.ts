@@ -1,9 +1,7 @@
 import fc from 'fast-check';
 import {
   monthKey,
-  rateLimitHeaders,
   resetEpochSeconds,
-  retryAfter,
   secondsUntilReset,
   USAGE_RETENTION_DAYS,
   usageExpiry,
@@ -84,41 +82,5 @@ describe('secondsUntilReset', () => {
 describe('usageExpiry', () => {
   it(`lets a counter live ${USAGE_RETENTION_DAYS} days past the end of its month`, () => {
     expect(usageExpiry(at('2026-11-21T05:38:00Z'))).toBe(Date.UTC(2026, 11, 1) / 1000 + USAGE_RETENTION_DAYS * DAY);
-  });
-});
-
-describe('rateLimitHeaders', () => {
-  const now = at('2026-11-30T23:59:00Z');
-
-  it('gives limit, remaining, used (including this call) and seconds to reset as strings', () => {
-    expect(rateLimitHeaders({ quota: 5000, used: 12, now })).toEqual({
-      'X-RateLimit-Limit': '5000',
-      'X-RateLimit-Remaining': '4988',
-      'X-RateLimit-Used': '12',
-      'X-RateLimit-Reset': '60',
-    });
-  });
-
-  it('reports 0 remaining on the last allowed call', () => {
-    expect(rateLimitHeaders({ quota: 500, used: 500, now })['X-RateLimit-Remaining']).toBe('0');
-  });
-
-  it('never reports a negative remaining, whatever used is', () => {
-    fc.assert(
-      fc.property(fc.nat(100_000), fc.nat(200_000), (quota, used) => {
-        const remaining = Number(rateLimitHeaders({ quota, used, now })['X-RateLimit-Remaining']);
-        expect(remaining).toBeGreaterThanOrEqual(0);
-        expect(remaining).toBe(Math.max(0, quota - used));
-      }),
-    );
-  });
-});
-
-describe('retryAfter', () => {
-  it('is the seconds until 00:00 UTC on the 1st, equal to X-RateLimit-Reset', () => {
-    const now = at('2026-11-30T23:00:00Z');
-    expect(retryAfter(now)).toBe('3600');
-    expect(retryAfter(now)).toBe(rateLimitHeaders({ quota: 500, used: 500, now })['X-RateLimit-Reset']);
-    expect(retryAfter(at('2026-12-31T23:59:59Z'))).toBe('1');
   });
 });

@@ -7,7 +7,7 @@ import { FREE_PROVIDER_CSV_COLUMNS, flattenProvider, toCsv } from '../../../../d
 import { identityRowsOf } from '../../../../data-contracts/identity-json';
 import type { Provider } from '../../../../data-contracts/types';
 import type { ListProvidersResult } from '../../../../lambdas/core/list-providers';
-import { listBody, listCsvBytes, listJsonBytes } from '../../../../lambdas/http/list-formats';
+import { ListBodyCache, listBody, listCsvBytes, listJsonBytes } from '../../../../lambdas/http/list-formats';
 
 /** Frozen views, as `core/present-provider.ts` shares them. */
 const views = Array.from({ length: 300 }, (_, i) =>
@@ -36,6 +36,8 @@ function page(data: Provider[], over: Partial<ListProvidersResult> = {}): ListPr
 }
 
 describe('list bodies', () => {
+  const bodies = new ListBodyCache();
+
   it('are the JSON of the envelope for repeated pages, changed envelopes and changed pages', () => {
     const cases = [
       page(views.slice(0, 50)),
@@ -52,25 +54,42 @@ describe('list bodies', () => {
       page([]),
     ];
     for (const result of cases) {
-      expect(listJsonBytes(result).toString('utf8')).toBe(JSON.stringify(listBody(result)));
+      expect(listJsonBytes(result, bodies).toString('utf8')).toBe(JSON.stringify(listBody(result)));
     }
   });
 
   it('answer a repeated page of shared views with the same bytes without rebuilding them', () => {
     const result = page(views.slice(0, 200));
-    const first = listJsonBytes(result);
-    expect(listJsonBytes(page(views.slice(0, 200)))).toBe(first);
+    const first = listJsonBytes(result, bodies);
+    expect(listJsonBytes(page(views.slice(0, 200)), bodies)).toBe(first);
   });
 
   it('are the CSV of the rows for repeated and changed pages', () => {
     const expected = (data: Provider[]) => toCsv(FREE_PROVIDER_CSV_COLUMNS, data.map(flattenProvider));
     for (const data of [views.slice(0, 120), views.slice(0, 120), views.slice(1, 121), views.slice(0, 3)]) {
-      expect(listCsvBytes(page(data, { format: 'csv' })).toString('utf8')).toBe(expected(data));
+      expect(listCsvBytes(page(data, { format: 'csv' }), bodies).toString('utf8')).toBe(expected(data));
     }
+  });
+
+  it('are built again, byte for byte the same, once the cache is cleared', () => {
+    const result = page(views.slice(0, 200));
+    const first = listJsonBytes(result, bodies);
+    bodies.clear();
+    const rebuilt = listJsonBytes(result, bodies);
+    expect(rebuilt).not.toBe(first);
+    expect(rebuilt.equals(first)).toBe(true);
+    expect(listJsonBytes(result, bodies)).toBe(rebuilt);
+  });
+
+  it('are not shared between two caches (two runtimes)', () => {
+    const result = page(views.slice(0, 200));
+    expect(listJsonBytes(result, new ListBodyCache())).not.toBe(listJsonBytes(result, new ListBodyCache()));
   });
 });
 
 describe('identity list bodies', () => {
+  const bodies = new ListBodyCache();
+
   it('are byte for byte the JSON of the envelope with the masked identity providers', () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({
       npi: String(1000000000 + i),
@@ -100,7 +119,7 @@ describe('identity list bodies', () => {
         rows: identityRowsOf(rows),
         ...over,
       } as ListProvidersResult;
-      expect(listJsonBytes(result).toString('utf8')).toBe(JSON.stringify(listBody(result)));
+      expect(listJsonBytes(result, bodies).toString('utf8')).toBe(JSON.stringify(listBody(result)));
     }
   });
 });

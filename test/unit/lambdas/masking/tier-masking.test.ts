@@ -3,7 +3,7 @@ import { SIGNAL_STATUSES, type Tier } from '../../../../data-contracts/constants
 import { FREE_PROVIDER_CSV_COLUMNS } from '../../../../data-contracts/csv';
 import { LOCKED_FIELD, providerFromRow, type VerticalRow } from '../../../../data-contracts/rows';
 import { listProviders } from '../../../../lambdas/core/list-providers';
-import { listBody, listCsv } from '../../../../lambdas/http/list-formats';
+import { ListBodyCache, listBody, listCsv } from '../../../../lambdas/http/list-formats';
 import { carriesPublishTier, resolveBoundary } from '../../../../lambdas/masking/publication-boundary';
 import { maskIdentityProvider, maskProvider } from '../../../../lambdas/masking/tier-masking';
 import { FAKE_KEYS, fakeDeps } from '../../../helpers/api-fake-deps';
@@ -140,7 +140,7 @@ describe('for any row and any free-tier request', () => {
           },
           deps,
         );
-        const out = req.format === 'csv' ? listCsv(result) : JSON.stringify(listBody(result));
+        const out = req.format === 'csv' ? listCsv(result, new ListBodyCache()) : JSON.stringify(listBody(result));
         expect(out).not.toContain(PAID);
         const paidNumbers = rows.flatMap((r) => [r.license_states_count, r.price_monthly_min, r.price_monthly_max]);
         for (const n of paidNumbers) if (n !== null) expect(out).not.toContain(String(n));
@@ -170,7 +170,7 @@ describe('for any paid request and any CSV request', () => {
             deps,
           );
           expect(boundaries).toEqual(['verified']);
-          const out = format === 'csv' ? listCsv(result) : JSON.stringify(listBody(result));
+          const out = format === 'csv' ? listCsv(result, new ListBodyCache()) : JSON.stringify(listBody(result));
           for (const row of rows.filter((r) => r.publish_tier !== 'verified')) {
             if (!rows.some((r) => r.publish_tier === 'verified' && r.entity_id === row.entity_id)) {
               expect(result.path === 'vertical' && result.data.some((p) => p.entity_id === row.entity_id)).toBe(false);

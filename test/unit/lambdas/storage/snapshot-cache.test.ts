@@ -4,15 +4,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LAYOUT_VERSION, manifestKey, POINTER_KEY, taxonomyKey } from '../../../../data-contracts/layout';
 import { SnapshotCache } from '../../../../lambdas/storage/snapshot-cache';
+import type { LogFields, Logger } from '../../../../platform/logger';
 import { FolderObjectStore } from '../../../../platform/object-store';
 
 let dir: string;
 let store: FolderObjectStore;
 let downloads = 0;
 
-async function publish(id: string): Promise<void> {
+async function publish(id: string, to: FolderObjectStore = store): Promise<void> {
   const key = taxonomyKey(id);
-  await store.put(key, 'parquet bytes', 'application/octet-stream');
+  await to.put(key, 'parquet bytes', 'application/octet-stream');
   const manifest = {
     layout_version: LAYOUT_VERSION,
     snapshot_id: id,
@@ -21,8 +22,30 @@ async function publish(id: string): Promise<void> {
     counts: { identity: 0, tracked: 0, verified: 0, taxonomies: 0, rejects: 0 },
     objects: [{ key, kind: 'taxonomy', bytes: 13, sha256: 'x' }],
   };
-  await store.put(manifestKey(id), JSON.stringify(manifest), 'application/json');
-  await store.put(POINTER_KEY, JSON.stringify({ snapshot_id: id, manifest_key: manifestKey(id) }), 'application/json');
+  await to.put(manifestKey(id), JSON.stringify(manifest), 'application/json');
+  await to.put(POINTER_KEY, JSON.stringify({ snapshot_id: id, manifest_key: manifestKey(id) }), 'application/json');
+}
+
+/** A logger whose `logged(message)` resolves with the fields of that event, once it is (or was) logged. */
+function eventLogger(): Logger & { logged(message: string): Promise<LogFields> } {
+  const seen = new Map<string, LogFields>();
+  const waiting = new Map<string, ((fields: LogFields) => void)[]>();
+  const record = (message: string, fields: LogFields = {}) => {
+    seen.set(message, fields);
+    for (const wake of waiting.get(message) ?? []) wake(fields);
+    waiting.delete(message);
+  };
+  return {
+    debug: record,
+    info: record,
+    warn: record,
+    error: record,
+    logged(message) {
+      const fields = seen.get(message);
+      if (fields !== undefined) return Promise.resolve(fields);
+      return new Promise((resolve) => waiting.set(message, [...(waiting.get(message) ?? []), resolve]));
+    },
+  };
 }
 
 beforeAll(async () => {
@@ -45,7 +68,9 @@ describe('the snapshot cache', () => {
     await publish(A);
     let now = 0;
     const closed: string[] = [];
+    const logger = eventLogger();
     const cache = new SnapshotCache<string>({
+      logger,
       store,
       cacheDir: path.join(dir, 'cache'),
       pointerTtlMs: 60_000,
@@ -74,10 +99,34 @@ describe('the snapshot cache', () => {
     expect(existsSync(p1)).toBe(true);
     expect(first.files.id).toBe(A);
     first.release();
-    await new Promise((r) => setTimeout(r, 50));
+    // Releasing the last lease of A closes its state and deletes its files, then logs the release.
+    expect(await logger.logged('snapshot_released')).toEqual({ snapshot_id: A });
     expect(closed).toEqual([A]);
     expect(existsSync(p1)).toBe(false);
     second.release();
+    await cache.close();
+  });
+
+  it('does not remember a failed download: the next request downloads again', async () => {
+    const C = '20260801T000000Z-cccccc';
+    const own = new FolderObjectStore(path.join(dir, 'retry-store'));
+    await publish(C, own);
+    const download = own.download.bind(own);
+    let failures = 1;
+    own.download = (key, file) => {
+      if (failures > 0) {
+        failures -= 1;
+        return Promise.reject(new Error('connection reset'));
+      }
+      return download(key, file);
+    };
+    const cache = new SnapshotCache({ store: own, cacheDir: path.join(dir, 'cache-retry'), open: async () => null });
+    const lease = await cache.acquire();
+    await expect(lease.files.localPath(taxonomyKey(C))).rejects.toThrow('connection reset');
+    const file = await lease.files.localPath(taxonomyKey(C));
+    expect(existsSync(file)).toBe(true);
+    expect(await lease.files.localPath(taxonomyKey(C))).toBe(file);
+    lease.release();
     await cache.close();
   });
 

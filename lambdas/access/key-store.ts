@@ -1,11 +1,7 @@
 /**
- * API keys: generation, hashing, the keys table (`KeyStore`) and the cached lookup the API uses per request.
- *
- * A key is `pf_` + base64url(32 random bytes). Only its SHA-256 hex digest is stored (as the table's partition
- * key), with a 10-character display prefix. The plaintext key is returned once, by `create` and `rotate`, and
- * never stored or logged.
+ * The keys table (DynamoDB): create, find, revoke, rotate and list keys. Every method takes the plaintext key and
+ * hashes it before any I/O; items are mapped to {@link ApiKeyRecord}s attribute by attribute here.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import {
   type AttributeValue,
   ConditionalCheckFailedException,
@@ -16,161 +12,24 @@ import {
   ScanCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import { KEY_STATUSES, type KeyStatus, type Plan, type Vertical } from '../../data-contracts/constants';
+import { KEYS_TABLE } from '../../data-contracts/tables';
+import type { KeyLookup } from '../core/ports';
 import {
-  KEY_STATUSES,
-  type KeyStatus,
-  PLAN_RULES,
-  PLANS,
-  type Plan,
-  VERTICALS,
-  type Vertical,
-} from '../../data-contracts/constants';
-import { API_KEY_PREFIX, KEYS_TABLE } from '../../data-contracts/tables';
+  type ApiKeyRecord,
+  type CreateKeyInput,
+  generateApiKey,
+  hashKey,
+  type IssuedKey,
+  isPlan,
+  isVertical,
+  isWellFormedKey,
+  KeyStoreError,
+  parseKeyScope,
+  toKeyPrefix,
+} from './api-key';
 
-/** Random bytes behind every key: 256 bits of entropy. */
-export const KEY_RANDOM_BYTES = 32;
-/** Characters of the key kept for display (`pf_` plus 7 random characters): enough to tell keys apart. */
-export const KEY_PREFIX_LENGTH = 10;
-
-// base64url of 32 bytes is 43 characters without padding.
-const KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
 const A = KEYS_TABLE.attributes;
-
-/** An API key as stored, without the key itself. What the API core sees. */
-export interface ApiKeyRecord {
-  /** SHA-256 hex digest of the key: the table's partition key and the usage counter's key. */
-  keyHash: string;
-  /** The first 10 characters of the key, for display. */
-  keyPrefix: string;
-  plan: Plan;
-  /** The bound vertical of a builder key; null for every other plan. */
-  vertical: Vertical | null;
-  /** Only `active` keys may call the API; `revoked` and `rotated` keys are `invalid_key`. */
-  status: KeyStatus;
-  /** ISO 8601 date-time. */
-  createdAt: string;
-  /** ISO 8601 date-time of the last status change. */
-  updatedAt: string;
-  /** For a `rotated` key: the hash of the key that replaced it. */
-  replacedBy?: string;
-  /** A free-text note for operators (who the key is for). */
-  label?: string;
-}
-
-/** The lookup the API core depends on. {@link KeyStore} and {@link CachedKeyLookup} implement it. */
-export interface KeyLookup {
-  /** The record of `rawKey` whatever its status, or null when no such key exists. */
-  findByKey(rawKey: string): Promise<ApiKeyRecord | null>;
-}
-
-/** What {@link KeyStore.create} and {@link KeyStore.rotate} return: the plaintext key, shown once. */
-export interface IssuedKey {
-  key: string;
-  record: ApiKeyRecord;
-}
-
-/** Input of {@link KeyStore.create}. */
-export interface CreateKeyInput {
-  plan: Plan;
-  /** Required for builder keys (the one vertical it may query); refused for other plans. */
-  vertical?: Vertical | null;
-  label?: string;
-}
-
-/** Stable reasons a key operation is refused; callers (the keys CLI) show the message as is. */
-export const KEY_ERROR_CODES = [
-  'invalid_plan',
-  'invalid_vertical',
-  'vertical_required',
-  'vertical_not_allowed',
-  'key_not_found',
-  'key_not_active',
-] as const;
-export type KeyErrorCode = (typeof KEY_ERROR_CODES)[number];
-
-/** A refused key operation. The message never contains a key. */
-export class KeyStoreError extends Error {
-  override readonly name = 'KeyStoreError';
-  constructor(
-    readonly code: KeyErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Generates a new plaintext API key: `pf_` + base64url of 32 random bytes from the OS CSPRNG. */
-export function generateApiKey(): string {
-  return `${API_KEY_PREFIX}${randomBytes(KEY_RANDOM_BYTES).toString('base64url')}`;
-}
-
-/** SHA-256 hex digest of a key: how a key is addressed in storage, logs (truncated) and metering. */
-export function hashKey(rawKey: string): string {
-  return createHash('sha256').update(rawKey, 'utf8').digest('hex');
-}
-
-/** True when `value` has the shape of a key this service issues. Cheap; says nothing about its status. */
-export function isWellFormedKey(value: string): boolean {
-  return KEY_PATTERN.test(value);
-}
-
-/** The display prefix of a key (first 10 characters). */
-export function toKeyPrefix(rawKey: string): string {
-  return rawKey.slice(0, KEY_PREFIX_LENGTH);
-}
-
-/** True when `value` is one of the contract's plans. */
-export function isPlan(value: unknown): value is Plan {
-  return typeof value === 'string' && (PLANS as readonly string[]).includes(value);
-}
-
-/** True when `value` is one of the contract's verticals. */
-export function isVertical(value: unknown): value is Vertical {
-  return typeof value === 'string' && (VERTICALS as readonly string[]).includes(value);
-}
-
-/** A plan with its bound vertical, checked. */
-export interface KeyScope {
-  plan: Plan;
-  vertical: Vertical | null;
-}
-
-/**
- * Checks a plan/vertical pairing from untrusted input (CLI flags, an admin request): a builder key is bound to
- * exactly one vertical, other plans to none. Throws {@link KeyStoreError} with a message fit for a user.
- *
- * @example
- * parseKeyScope('builder', 'glp1') // { plan: 'builder', vertical: 'glp1' }
- * parseKeyScope('free', 'glp1')    // throws vertical_not_allowed
- */
-export function parseKeyScope(plan: unknown, vertical: unknown): KeyScope {
-  if (!isPlan(plan)) {
-    throw new KeyStoreError(
-      'invalid_plan',
-      `unknown plan ${JSON.stringify(plan)}: expected one of ${PLANS.join(', ')}`,
-    );
-  }
-  const hasVertical = vertical !== undefined && vertical !== null && vertical !== '';
-  if (PLAN_RULES[plan].verticalBound) {
-    if (!hasVertical) {
-      throw new KeyStoreError(
-        'vertical_required',
-        `a ${plan} key is bound to one vertical: give one of ${VERTICALS.join(', ')}`,
-      );
-    }
-    if (!isVertical(vertical)) {
-      throw new KeyStoreError(
-        'invalid_vertical',
-        `unknown vertical ${JSON.stringify(vertical)}: expected one of ${VERTICALS.join(', ')}`,
-      );
-    }
-    return { plan, vertical };
-  }
-  if (hasVertical) {
-    throw new KeyStoreError('vertical_not_allowed', `a ${plan} key is not bound to a vertical: leave the vertical out`);
-  }
-  return { plan, vertical: null };
-}
 
 /** Dependencies of {@link KeyStore}. */
 export interface KeyStoreOptions {
@@ -190,7 +49,7 @@ export interface KeyStoreOptions {
  * const { key } = await store.create({ plan: 'builder', vertical: 'glp1' });
  * const record = await store.findByKey(key); // record.status === 'active'
  */
-export class KeyStore implements KeyLookup {
+export class KeyStore implements KeyLookup<ApiKeyRecord> {
   private readonly client: DynamoDBClient;
   private readonly tableName: string;
   private readonly now: () => Date;
@@ -400,90 +259,4 @@ function parseKeyItem(item: Record<string, AttributeValue>): ApiKeyRecord {
 
 function isKeyStatus(value: unknown): value is KeyStatus {
   return typeof value === 'string' && (KEY_STATUSES as readonly string[]).includes(value);
-}
-
-/** Options of {@link CachedKeyLookup}. */
-export interface CachedKeyLookupOptions {
-  /** How long an answer (hit or miss) is reused. Default 5 s: revocations take effect within this time. */
-  ttlSeconds?: number;
-  /** Most entries kept; the oldest is dropped first. Default 10,000. */
-  maxEntries?: number;
-  /** Clock in epoch milliseconds; tests inject one. Default `Date.now`. */
-  nowMs?: () => number;
-}
-
-interface CacheEntry {
-  record: ApiKeyRecord | null;
-  expiresAtMs: number;
-}
-
-/**
- * A {@link KeyLookup} with an in-process TTL cache in front of another lookup (the {@link KeyStore}). Misses are
- * cached too, so a flood of bad keys costs one read per key per TTL. Entries are addressed by the key's hash,
- * so no plaintext key stays in memory. Concurrent lookups of the same key share one read. Errors are not cached.
- *
- * @example
- * const keys = new CachedKeyLookup(new KeyStore({ client, tableName }), { ttlSeconds: 5 });
- */
-export class CachedKeyLookup implements KeyLookup {
-  private readonly entries = new Map<string, CacheEntry>();
-  private readonly inFlight = new Map<string, Promise<ApiKeyRecord | null>>();
-  private readonly ttlMs: number;
-  private readonly maxEntries: number;
-  private readonly nowMs: () => number;
-
-  constructor(
-    private readonly source: KeyLookup,
-    options: CachedKeyLookupOptions = {},
-  ) {
-    this.ttlMs = Math.max(0, (options.ttlSeconds ?? 5) * 1000);
-    this.maxEntries = Math.max(1, options.maxEntries ?? 10_000);
-    this.nowMs = options.nowMs ?? Date.now;
-  }
-
-  /** Number of cached answers (for tests and metrics). */
-  get size(): number {
-    return this.entries.size;
-  }
-
-  async findByKey(rawKey: string): Promise<ApiKeyRecord | null> {
-    const id = hashKey(rawKey);
-    const cached = this.entries.get(id);
-    if (cached && cached.expiresAtMs > this.nowMs()) return cached.record;
-    if (cached) this.entries.delete(id);
-
-    const pending = this.inFlight.get(id);
-    if (pending) return pending;
-    const lookup = this.source
-      .findByKey(rawKey)
-      .then((record) => {
-        this.remember(id, record);
-        return record;
-      })
-      .finally(() => this.inFlight.delete(id));
-    this.inFlight.set(id, lookup);
-    return lookup;
-  }
-
-  /** Forgets one key at once (after a revoke in the same process). */
-  invalidate(rawKey: string): void {
-    this.entries.delete(hashKey(rawKey));
-  }
-
-  /** Forgets everything. */
-  clear(): void {
-    this.entries.clear();
-  }
-
-  private remember(id: string, record: ApiKeyRecord | null): void {
-    if (this.ttlMs === 0) return;
-    // Map keeps insertion order: deleting first moves a refreshed key to the young end.
-    this.entries.delete(id);
-    this.entries.set(id, { record, expiresAtMs: this.nowMs() + this.ttlMs });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done) break;
-      this.entries.delete(oldest.value);
-    }
-  }
 }
