@@ -8,48 +8,7 @@ import {
 } from '../../../data-contracts/csv';
 import { lockedField } from '../../../data-contracts/rows';
 import type { Provider } from '../../../data-contracts/types';
-
-/** A strict RFC 4180 reader, independent of the writer, to check round trips. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let i = 0;
-  let quoted = false;
-  while (i < text.length) {
-    const ch = text[i] as string;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 2;
-      } else if (ch === '"') {
-        quoted = false;
-        i += 1;
-      } else {
-        field += ch;
-        i += 1;
-      }
-    } else if (ch === '"') {
-      quoted = true;
-      i += 1;
-    } else if (ch === ',') {
-      row.push(field);
-      field = '';
-      i += 1;
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i += 2;
-    } else {
-      field += ch;
-      i += 1;
-    }
-  }
-  if (field !== '' || row.length > 0) throw new Error('CSV does not end with CRLF');
-  return rows;
-}
+import { parseCsvTable } from '../../helpers/csv-body';
 
 describe('csvField', () => {
   it.each([
@@ -83,9 +42,9 @@ describe('csvField', () => {
           ['a', 'b'],
           cells.map(([a, b]) => ({ a, b })),
         );
-        const parsed = parseCsv(text);
-        expect(parsed[0]).toEqual(['a', 'b']);
-        parsed.slice(1).forEach((row, n) => {
+        const parsed = parseCsvTable(text);
+        expect(parsed.header).toEqual(['a', 'b']);
+        parsed.rows.forEach((row, n) => {
           const source = cells[n] as string[];
           expect(row).toEqual(source.map((v) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v)));
         });
@@ -139,7 +98,7 @@ describe('flattenProvider', () => {
     expect(Object.keys(record).sort()).toEqual([...FREE_PROVIDER_CSV_COLUMNS].sort());
     expect(record.oig_match).toBe('none');
     const text = toCsv(PAID_PROVIDER_CSV_COLUMNS, [record]);
-    const [, row] = parseCsv(text);
+    const [row] = parseCsvTable(text).rows;
     const byColumn = Object.fromEntries(PAID_PROVIDER_CSV_COLUMNS.map((c, i) => [c, row?.[i]]));
     expect(byColumn.certification_status).toBe('');
     expect(byColumn.price_monthly_min).toBe('');
