@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
-import { SNAPSHOT_RETENTION_TAG } from '../../../data-contracts/layout';
+import { SNAPSHOT_RETENTION_TAG, snapshotPrefix } from '../../../data-contracts/layout';
 import { buildSnapshot } from '../../../etl/build';
 import { runCli } from '../../../etl/cli';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
 import { rebuildStatic } from '../../../etl/rebuild-static';
 import { S3ObjectStore } from '../../../platform/object-store';
+import { CONTENT_TYPES, newSnapshotId, SnapshotPublisher } from '../../../platform/snapshot-protocol';
 import { type S3rverHandle, startS3rver } from '../../helpers/s3rver';
 import { currentOf, expectSnapshotComplete, REPO_ROOT } from './helpers';
 
@@ -67,12 +68,22 @@ describe('publishing to S3 (s3rver, real S3 client)', () => {
 
   it('tags superseded snapshots for expiry, keeping the current one and the newest older one untagged', async () => {
     const store = new S3ObjectStore(s3.client, s3.bucket, 'retention');
+    // Two older published snapshots (manifest and one object each: retention reads keys and manifests, not data),
+    // then a real build, which the hourly rebuild needs as the current snapshot.
     const ids: string[] = [];
-    for (const time of ['2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z', '2026-03-01T00:00:00Z']) {
-      ids.push(
-        (await buildSnapshot({ store, inputs: demoBuildInputs(REPO_ROOT), snapshotTime: new Date(time) })).snapshot_id,
-      );
+    for (const time of ['2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z']) {
+      const publisher = new SnapshotPublisher(store, newSnapshotId(new Date(time)));
+      const key = `${snapshotPrefix(publisher.snapshotId)}static/coverage.json`;
+      await publisher.putText(key, '{}', CONTENT_TYPES.json, { kind: 'static' });
+      await publisher.putManifest({
+        created_at: time,
+        sources: {},
+        counts: { identity: 0, tracked: 0, verified: 0, taxonomies: 0, rejects: 0 },
+      });
+      ids.push(publisher.snapshotId);
     }
+    const time = new Date('2026-03-01T00:00:00Z');
+    ids.push((await buildSnapshot({ store, inputs: demoBuildInputs(REPO_ROOT), snapshotTime: time })).snapshot_id);
     // A partial snapshot left by a failed run: objects but no manifest.
     const partial = '20251201T000000Z-partial1';
     await store.put(`snapshots/${partial}/static/coverage.json`, '{}', 'application/json');
