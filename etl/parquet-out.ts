@@ -9,7 +9,7 @@ import { PUBLISH_BOUNDARIES, type PublishBoundary, type Vertical } from '../data
 import { IDENTITY_TABLE, TAXONOMY_TABLE, VERTICAL_TABLE } from '../data-contracts/layout';
 import { sqlIdentifier, sqlPath } from '../platform/sql';
 import { appendRows, createTable, queryNumber, queryRows, runBound } from './duck';
-import type { VerticalRecord } from './sources/feed';
+import type { VerticalRecord } from './sources/vertical-record';
 
 /** zstd: smaller than snappy at a similar decode speed. https://duckdb.org/docs/stable/data/parquet/overview */
 const PARQUET_OPTIONS = '(FORMAT parquet, COMPRESSION zstd)' as const;

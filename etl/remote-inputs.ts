@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { S3ObjectStore } from '../platform/object-store';
+import { S3ObjectStore } from '../platform/s3-store';
 import type { BuildInputs } from './build';
 import { EtlInputError } from './errors';
 import { FEED_FILES } from './sources/feed';

@@ -12,7 +12,8 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createJsonLogger } from '../../platform/logger';
-import { createS3Client, type ObjectStore, S3ObjectStore } from '../../platform/object-store';
+import type { ObjectStore } from '../../platform/object-store';
+import { createS3Client, S3ObjectStore } from '../../platform/s3-store';
 import { type BuildSummary, buildSnapshot } from '../build';
 import { FEED_FILES } from '../sources/feed';
 import { loadEtlLambdaConfig } from './config';

@@ -3,7 +3,7 @@
  * public/sample.csv from the current snapshot. Config and clients are built once per execution environment.
  */
 import { createJsonLogger } from '../../platform/logger';
-import { createS3Client, S3ObjectStore } from '../../platform/object-store';
+import { createS3Client, S3ObjectStore } from '../../platform/s3-store';
 import { type RebuildStaticSummary, rebuildStatic } from '../rebuild-static';
 import { loadEtlLambdaConfig } from './config';
 

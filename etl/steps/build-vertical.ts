@@ -3,7 +3,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { appendRows, createTable, queryRows } from '../duck';
 import { loadVerticalTable } from '../parquet-out';
 import { indexLetters } from '../sources/fda';
-import { buildVerticalRecord, latestObservations, type OigMatch } from '../sources/feed';
+import { latestObservations } from '../sources/feed-rules';
+import { buildVerticalRecord, type OigMatch } from '../sources/vertical-record';
 import type { BuildContext } from './context';
 import type { SourcesRead } from './read-sources';
 

@@ -6,8 +6,10 @@
 import type { Hono } from 'hono';
 import type { MemoryPlan } from '../../data-contracts/memory-budget';
 import { createDuckDb, type DuckDb, type DuckDbOptions } from '../../platform/duckdb';
+import { FolderObjectStore } from '../../platform/folder-store';
 import type { Logger } from '../../platform/logger';
-import { createS3Client, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../../platform/object-store';
+import type { ObjectStore } from '../../platform/object-store';
+import { createS3Client, S3ObjectStore } from '../../platform/s3-store';
 import { CachedKeyLookup } from '../access/cached-key-lookup';
 import { createDynamoClient } from '../access/dynamo';
 import { KeyStore } from '../access/key-store';

@@ -1,7 +1,8 @@
 /**
  * Reads an identity serving index (format.ts) from a {@link ByteSource}: a query is a few lookups (the code, state
  * and city by binary search in their sorted tables, the list in the directory), one slice of a posting list (or of
- * a code's record range) and the page's records. Cost O(limit + log n), whatever the offset or the partition size.
+ * a code's record range) and the page's records (./page.ts). Cost O(limit + log n), whatever the offset or the
+ * partition size.
  *
  * The source can be swapped while the reader lives (the partition cache moves a partition between memory and the
  * file): every read goes through `this.source`, and what the reader remembers (decoded dictionary strings) is the
@@ -11,8 +12,7 @@
  * const reader = IdentityIndexReader.open(new FileSource(file));
  * reader.query({ code: '163W00000X', state: 'TX', city: null, limit: 50, offset: 0 }); // { total, rows }
  */
-import type { IdentityRowSink, IdentityRows, OigCells } from '../../data-contracts/identity-json';
-import type { IdentityRow } from '../../data-contracts/rows';
+import type { IdentityRows, OigCells } from '../../data-contracts/identity-json';
 import type { ByteSource } from './byte-source';
 import {
   ANY,
@@ -20,16 +20,15 @@ import {
   cityKey,
   DIRECTORY_ENTRY_BYTES,
   decodeFlag,
-  FLAG_OIG,
   IDENTITY_INDEX_MAGIC,
   IDENTITY_INDEX_VERSION,
   type IdentityIndexHeader,
   OIG_ENTRY_BYTES,
-  RECORD,
   REP_CODE,
   SECTIONS,
   type SectionName,
 } from './format';
+import { IdentityIndexPage, type PageSource } from './page';
 
 /** An identity query in index terms. */
 export interface IdentityIndexQuery {
@@ -50,10 +49,8 @@ export interface IdentityIndexResult {
 
 /** Cities decoded and kept per reader at most (the other dictionaries are small and kept whole). */
 const CITY_MEMO_LIMIT = 4096;
-/** A page's records are read in one positional read when they span at most this many bytes. */
-const SPAN_READ_BYTES = 256 * 1024;
 
-export class IdentityIndexReader {
+export class IdentityIndexReader implements PageSource {
   /** @internal */
   readonly sections: IdentityIndexHeader['sections'];
   private readonly counts: Record<'codes' | 'states' | 'cityKeys' | 'directory' | 'oig', number>;
@@ -254,147 +251,4 @@ export class IdentityIndexReader {
 
 function compare(a: number, b: number): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
- * The rows of one query, in NPI order, read from the index when asked for: as objects ({@link row}), or written
- * field by field into a sink from the index's bytes ({@link writeTo}: no object or string per row). The page reads
- * its records and names once, in one read each when they lie close together.
- */
-export class IdentityIndexPage implements IdentityRows {
-  readonly length: number;
-  /** The records' bytes: one span (`recordAt[i]` into it), or one buffer per record. */
-  private readonly recordSpan: Buffer | null;
-  private readonly recordBuffers: Buffer[] | null;
-  private readonly recordAt: Uint32Array;
-  /** The names' bytes: one span (`nameAt[i]` into it), or one buffer per name. */
-  private readonly nameSpan: Buffer | null;
-  private readonly nameBuffers: (Buffer | null)[] | null;
-  private readonly nameAt: Uint32Array;
-  private readonly nameLength: Uint32Array;
-
-  constructor(
-    private readonly reader: IdentityIndexReader,
-    private readonly records: Uint32Array,
-  ) {
-    const n = records.length;
-    this.length = n;
-    let min = Number.POSITIVE_INFINITY;
-    let max = -1;
-    for (let i = 0; i < n; i += 1) {
-      const r = records[i] as number;
-      if (r < min) min = r;
-      if (r > max) max = r;
-    }
-    const { source, sections } = reader;
-    const recordBase = sections.records[0];
-    const spanBytes = (max - min + 1) * RECORD.bytes;
-    this.recordAt = new Uint32Array(n);
-    this.recordSpan =
-      n > 0 && spanBytes <= SPAN_READ_BYTES ? source.slice(recordBase + min * RECORD.bytes, spanBytes) : null;
-    this.recordBuffers = this.recordSpan === null ? [] : null;
-    const nameStart = new Uint32Array(n);
-    this.nameLength = new Uint32Array(n);
-    let nameMin = Number.POSITIVE_INFINITY;
-    let nameMax = 0;
-    for (let i = 0; i < n; i += 1) {
-      const r = records[i] as number;
-      let buf: Buffer;
-      let at: number;
-      if (this.recordSpan !== null) {
-        buf = this.recordSpan;
-        at = (r - min) * RECORD.bytes;
-      } else {
-        buf = source.slice(recordBase + r * RECORD.bytes, RECORD.bytes);
-        at = 0;
-        this.recordBuffers?.push(buf);
-      }
-      this.recordAt[i] = at;
-      const start = buf.readUInt32LE(at + RECORD.nameStart);
-      const length = buf.readUInt32LE(at + RECORD.nameLength);
-      nameStart[i] = start;
-      this.nameLength[i] = length;
-      if (length > 0) {
-        if (start < nameMin) nameMin = start;
-        if (start + length > nameMax) nameMax = start + length;
-      }
-    }
-    const nameBase = sections.names[0];
-    this.nameAt = new Uint32Array(n);
-    if (nameMax > nameMin && nameMax - nameMin <= SPAN_READ_BYTES) {
-      this.nameSpan = source.slice(nameBase + nameMin, nameMax - nameMin);
-      this.nameBuffers = null;
-      for (let i = 0; i < n; i += 1) this.nameAt[i] = this.nameLength[i] === 0 ? 0 : (nameStart[i] as number) - nameMin;
-    } else {
-      this.nameSpan = null;
-      this.nameBuffers = Array.from({ length: n }, (_, i) =>
-        this.nameLength[i] === 0
-          ? null
-          : source.slice(nameBase + (nameStart[i] as number), this.nameLength[i] as number),
-      );
-    }
-  }
-
-  row(i: number): IdentityRow {
-    const { buf, at } = this.recordOf(i);
-    const flags = buf[at + RECORD.flags] as number;
-    const code = buf.readUInt32LE(at + RECORD.code);
-    const oig = (flags & FLAG_OIG) !== 0 ? this.reader.oigOf(this.records[i] as number) : null;
-    const name = this.nameOf(i);
-    return {
-      npi: buf.toString('latin1', at + RECORD.npi, at + RECORD.npi + 10),
-      name: name === null ? null : name.buf.toString('utf8', name.at, name.at + name.length),
-      taxonomy_code: this.reader.text('codes', code),
-      taxonomy_display: this.reader.display(code),
-      classification_key: this.reader.classificationKey,
-      is_primary: decodeFlag(flags & 3),
-      class_rep: decodeFlag((flags >> 2) & 3),
-      city: this.reader.city(buf.readUInt32LE(at + RECORD.city)),
-      state: this.reader.text('states', buf.readUInt16LE(at + RECORD.state)),
-      checked_at: this.reader.text('dates', buf.readUInt16LE(at + RECORD.date)),
-      oig_excluded: oig === null ? false : oig.oig_excluded,
-      oig_type: oig?.oig_type ?? null,
-      oig_date: oig?.oig_date ?? null,
-      oig_checked_at: oig?.oig_checked_at ?? null,
-    };
-  }
-
-  writeTo(sink: IdentityRowSink): void {
-    const { reader, recordSpan, recordBuffers, recordAt, nameSpan, nameBuffers, nameAt, nameLength } = this;
-    for (let i = 0; i < this.length; i += 1) {
-      const buf = recordSpan ?? ((recordBuffers as Buffer[])[i] as Buffer);
-      const at = recordSpan === null ? 0 : (recordAt[i] as number);
-      const flags = buf[at + RECORD.flags] as number;
-      const code = buf.readUInt32LE(at + RECORD.code);
-      const length = nameLength[i] as number;
-      const name = length === 0 ? null : (nameSpan ?? ((nameBuffers as (Buffer | null)[])[i] as Buffer));
-      sink.row(
-        buf,
-        at + RECORD.npi,
-        10,
-        name,
-        nameSpan === null ? 0 : (nameAt[i] as number),
-        length,
-        reader.text('codes', code),
-        reader.display(code),
-        reader.city(buf.readUInt32LE(at + RECORD.city)),
-        reader.text('states', buf.readUInt16LE(at + RECORD.state)),
-        reader.text('dates', buf.readUInt16LE(at + RECORD.date)),
-        (flags & FLAG_OIG) !== 0 ? reader.oigOf(this.records[i] as number) : null,
-      );
-    }
-  }
-
-  private recordOf(i: number): { buf: Buffer; at: number } {
-    return this.recordSpan !== null
-      ? { buf: this.recordSpan, at: this.recordAt[i] as number }
-      : { buf: (this.recordBuffers as Buffer[])[i] as Buffer, at: 0 };
-  }
-
-  private nameOf(i: number): { buf: Buffer; at: number; length: number } | null {
-    const length = this.nameLength[i] as number;
-    if (length === 0) return null;
-    if (this.nameSpan !== null) return { buf: this.nameSpan, at: this.nameAt[i] as number, length };
-    return { buf: (this.nameBuffers as (Buffer | null)[])[i] as Buffer, at: 0, length };
-  }
 }

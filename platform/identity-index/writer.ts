@@ -10,10 +10,10 @@
  * for (const row of rowsInCodeNpiOrder) writer.add(row);
  * await writeFile(file, writer.finish());
  */
+import { ByteBuilder, Dictionary, stringTable, U32Builder, u32Bytes } from './builders';
 import {
   ANY,
   cityKey,
-  DIRECTORY_ENTRY_BYTES,
   encodeFlag,
   FLAG_OIG,
   IDENTITY_INDEX_MAGIC,
@@ -26,109 +26,10 @@ import {
   SECTIONS,
   type SectionName,
 } from './format';
+import { ListBuilder } from './posting-lists';
 
 const NPI_PATTERN = /^[0-9]{10}$/;
 const U16_MAX = 0xffff;
-
-/** A growable byte buffer. */
-class ByteBuilder {
-  private buffer = Buffer.alloc(1 << 16);
-  length = 0;
-
-  reserve(bytes: number): Buffer {
-    if (this.length + bytes > this.buffer.length) {
-      const next = Buffer.alloc(Math.max(this.buffer.length * 2, this.length + bytes));
-      this.buffer.copy(next, 0, 0, this.length);
-      this.buffer = next;
-    }
-    return this.buffer;
-  }
-
-  writeString(value: string): number {
-    const bytes = Buffer.byteLength(value, 'utf8');
-    this.reserve(bytes).write(value, this.length, 'utf8');
-    this.length += bytes;
-    return bytes;
-  }
-
-  bytes(): Buffer {
-    return this.buffer.subarray(0, this.length);
-  }
-}
-
-/** A growable typed array of u32. */
-class U32Builder {
-  private values = new Uint32Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.values.length) {
-      const next = new Uint32Array(this.values.length * 2);
-      next.set(this.values);
-      this.values = next;
-    }
-    this.values[this.length++] = value;
-  }
-
-  /** Appends `count` zeros. */
-  extend(count: number): void {
-    if (this.length + count > this.values.length) {
-      const next = new Uint32Array(Math.max(this.values.length * 2, this.length + count));
-      next.set(this.values.subarray(0, this.length));
-      this.values = next;
-    }
-    this.length += count;
-  }
-
-  array(): Uint32Array {
-    return this.values.subarray(0, this.length);
-  }
-}
-
-/** Distinct strings in first-seen order (temporary ids from 1), later renumbered in byte order. */
-class Dictionary {
-  private readonly ids = new Map<string, number>();
-  readonly values: string[] = [];
-
-  /** The temporary id of `value`, 0 for NULL. */
-  idOf(value: string | null): number {
-    if (value === null) return ANY;
-    let id = this.ids.get(value);
-    if (id === undefined) {
-      this.values.push(value);
-      id = this.values.length;
-      this.ids.set(value, id);
-    }
-    return id;
-  }
-
-  /** The values in byte order, and the final id of every temporary id (index = temporary id). */
-  sorted(): { values: string[]; finalOf: Uint32Array } {
-    const order = this.values.map((value, i) => ({ value, bytes: Buffer.from(value, 'utf8'), temp: i + 1 }));
-    order.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
-    const finalOf = new Uint32Array(this.values.length + 1);
-    order.forEach((entry, i) => {
-      finalOf[entry.temp] = i + 1;
-    });
-    return { values: order.map((e) => e.value), finalOf };
-  }
-}
-
-function stringTable(values: readonly string[]): Buffer {
-  const encoded = values.map((v) => Buffer.from(v, 'utf8'));
-  const head = Buffer.alloc(4 + 4 * values.length);
-  head.writeUInt32LE(values.length, 0);
-  let end = 0;
-  encoded.forEach((bytes, i) => {
-    end += bytes.length;
-    head.writeUInt32LE(end, 4 + 4 * i);
-  });
-  return Buffer.concat([head, ...encoded]);
-}
-
-function u32Bytes(values: Uint32Array): Buffer {
-  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
-}
 
 /** Empty strings are NULL on the wire (data-contracts/rows.ts); the index stores them as NULL. */
 function text(value: string | null): string | null {
@@ -311,79 +212,6 @@ function rangeOf(first: number, count: number): Uint32Array {
   const out = new Uint32Array(count);
   for (let i = 0; i < count; i += 1) out[i] = first + i;
   return out;
-}
-
-/** Directory keys within one `t`: s * 2^32 + c (exact in a double: s < 2^16). */
-const keyOf = (s: number, c: number) => s * 0x100000000 + c;
-
-/**
- * Builds the posting lists and directory, group by group (one group per `t`, in ascending `t`). Each group's rows
- * arrive in NPI order; a stable counting pass per group keeps every list in that order.
- */
-class ListBuilder {
-  private readonly all = new U32Builder();
-  private readonly entries = new U32Builder();
-
-  constructor(
-    private readonly stateOf: Uint32Array,
-    private readonly cityOf: Uint32Array,
-  ) {}
-
-  addGroup(t: number, rows: Uint32Array, withAll: boolean): void {
-    const counts = new Map<number, number>();
-    const bump = (key: number) => counts.set(key, (counts.get(key) ?? 0) + 1);
-    const keysOf = (r: number, visit: (key: number) => void) => {
-      const s = this.stateOf[r] as number;
-      const c = this.cityOf[r] as number;
-      if (withAll) visit(keyOf(ANY, ANY));
-      if (c !== ANY) visit(keyOf(ANY, c));
-      if (s !== ANY) {
-        visit(keyOf(s, ANY));
-        if (c !== ANY) visit(keyOf(s, c));
-      }
-    };
-    for (const r of rows) keysOf(r, bump);
-    const sorted = [...counts.keys()].sort((a, b) => a - b);
-    const start = new Map<number, number>();
-    let at = this.all.length;
-    for (const key of sorted) {
-      const count = counts.get(key) as number;
-      const s = Math.floor(key / 0x100000000);
-      const c = key % 0x100000000;
-      this.entries.push(t);
-      this.entries.push(s);
-      this.entries.push(c);
-      this.entries.push(at);
-      this.entries.push(count);
-      start.set(key, at);
-      at += count;
-    }
-    const base = this.all.length;
-    const total = at - base;
-    this.all.extend(total);
-    const target = this.all.array();
-    const fill = new Map(start);
-    for (const r of rows) {
-      keysOf(r, (key) => {
-        const k = fill.get(key) as number;
-        target[k] = r;
-        fill.set(key, k + 1);
-      });
-    }
-    if (at !== base + total) throw new Error('identity index: posting count mismatch');
-  }
-
-  postings(): Uint32Array {
-    return this.all.array();
-  }
-
-  directory(): Buffer {
-    const values = this.entries.array();
-    if (values.length % 5 !== 0) throw new Error('identity index: bad directory');
-    const out = Buffer.alloc((values.length / 5) * DIRECTORY_ENTRY_BYTES);
-    for (let i = 0; i < values.length; i += 1) out.writeUInt32LE(values[i] as number, 4 * i);
-    return out;
-  }
 }
 
 function assemble(

@@ -19,8 +19,10 @@ import { monthKey } from '../../lambdas/access/quota';
 import { type ApiRuntime, createApiRuntime } from '../../lambdas/handlers/runtime';
 import { createLambdaHandler, type LambdaHandler } from '../../lambdas/http/lambda-adapter';
 import { type NodeServer, serveNode } from '../../lambdas/http/node-adapter';
+import { FolderObjectStore } from '../../platform/folder-store';
 import { createJsonLogger } from '../../platform/logger';
-import { FolderObjectStore, type ObjectStore, S3ObjectStore } from '../../platform/object-store';
+import type { ObjectStore } from '../../platform/object-store';
+import { S3ObjectStore } from '../../platform/s3-store';
 import { type DynaliteHandle, startDynalite } from './dynalite';
 import { type S3rverHandle, startS3rver } from './s3rver';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import { createS3Client } from '../../platform/object-store';
+import { createS3Client } from '../../platform/s3-store';
 
 export interface S3rverHandle {
   endpoint: string;

@@ -15,7 +15,7 @@ import { DEFAULT_CONFIG } from '../../infra/config';
 import { apiEnvironment } from '../../infra/constructs/api';
 import { createDynamoClient, ensureTables } from '../../lambdas/access/dynamo';
 import { KeyStore } from '../../lambdas/access/key-store';
-import { S3ObjectStore } from '../../platform/object-store';
+import { S3ObjectStore } from '../../platform/s3-store';
 import { publishEtlSnapshot } from '../helpers/api-test-env';
 import { startDynalite } from '../helpers/dynalite';
 import { startS3rver } from '../helpers/s3rver';

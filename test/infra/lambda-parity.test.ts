@@ -15,7 +15,7 @@ import { KeyStore } from '../../lambdas/access/key-store';
 import { type ApiRuntime, createApiRuntime } from '../../lambdas/handlers/runtime';
 import { type NodeServer, serveNode } from '../../lambdas/http/node-adapter';
 import { silentLogger } from '../../platform/logger';
-import { S3ObjectStore } from '../../platform/object-store';
+import { S3ObjectStore } from '../../platform/s3-store';
 import { publishEtlSnapshot } from '../helpers/api-test-env';
 import { type DynaliteHandle, startDynalite } from '../helpers/dynalite';
 import { type S3rverHandle, startS3rver } from '../helpers/s3rver';

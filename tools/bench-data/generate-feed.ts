@@ -12,15 +12,13 @@ import {
   createProviderNamer,
   drawBusinessMode,
   drawLegalName,
-  drawObservations,
   drawPlace,
   drawSyntheticNpi,
-  ensureSourcedSignal,
-  type Feed,
   NO_PLACE,
   type Place,
-  writeFeed,
 } from '../demo/feed-builder';
+import { type Feed, writeFeed } from '../demo/feed-csv';
+import { drawObservations, ensureSourcedSignal } from '../demo/feed-observations';
 import { createRandom, createWeightedPicker } from '../demo/random';
 import { US_STATES, type UsState } from '../demo/us-geography';
 

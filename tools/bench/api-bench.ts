@@ -31,65 +31,36 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createRandom } from '../demo/random';
+import { parseBenchOptions } from './api/bench-options';
 import {
   bundleServer,
   killRunningServers,
   MEMORY_BUDGET_ENV,
   peakRssBytes,
-  type RunningServer,
   SERVER_ENTRY,
   type ServerOptions,
-  type ServerRunner,
   startServer,
 } from './api/bench-server';
-import {
-  ensureSnapshot,
-  type HotPartition,
-  probeHotPartition,
-  readSnapshot,
-  type SnapshotDirs,
-} from './api/bench-snapshot';
+import { ensureSnapshot, probeHotPartition, readSnapshot, type SnapshotDirs } from './api/bench-snapshot';
+import { firstOk, measureColdIdentity } from './api/cold-start';
 import { request } from './api/http-load';
 import { CHECKS, checkIdentityAnswers } from './api/identity-check';
 import { drawIdentityWorkload, openIdentityViews } from './api/identity-workload';
-import { type ColdIdentity, judge, printReport } from './api/report';
+import { judge, printReport } from './api/report';
 import { buildScenarios, measureScenarios } from './api/scenarios';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const BENCH_DIR = path.join(REPO_ROOT, '.bench', 'api');
 /** Inside the repository, so the external packages resolve from its node_modules. */
 const SERVER_BUNDLE = path.join(BENCH_DIR, 'server.js');
-const MAX_ROWS = 9_000_000;
 const MB = 1024 ** 2;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      seconds: { type: 'string', default: '8' },
-      rows: { type: 'string', default: '1000000' },
-      providers: { type: 'string', default: '10000' },
-      connections: { type: 'string', default: '16' },
-      'budget-mb': { type: 'string' },
-      draws: { type: 'string', default: '4000' },
-      warmup: { type: 'string', default: '2' },
-      seed: { type: 'string', default: '1' },
-      tsx: { type: 'boolean', default: false },
-    },
-  });
-  const rows = positiveInt(values.rows, '--rows');
-  if (rows > MAX_ROWS) throw new Error(`--rows is at most ${MAX_ROWS.toLocaleString('en-US')}, got ${rows}`);
-  const providers = positiveInt(values.providers, '--providers');
-  const seconds = positiveNumber(values.seconds, '--seconds');
-  const warmup = positiveNumber(values.warmup, '--warmup');
-  const connections = positiveInt(values.connections, '--connections');
-  const draws = positiveInt(values.draws, '--draws');
-  const seed = positiveInt(values.seed, '--seed');
-  const budgetMb = values['budget-mb'] === undefined ? null : positiveInt(values['budget-mb'], '--budget-mb');
-  const runner: ServerRunner = values.tsx ? 'tsx' : 'bundle';
-
+  const { rows, providers, seconds, warmup, connections, draws, seed, budgetMb, runner } = parseBenchOptions(
+    process.argv.slice(2),
+  );
   const root = path.join(BENCH_DIR, providers === 10_000 ? `rows-${rows}` : `rows-${rows}-providers-${providers}`);
   const dirs: SnapshotDirs = {
     root,
@@ -263,65 +234,6 @@ function say(text: string): void {
 
 function mb(bytes: number): string {
   return (bytes / MB).toFixed(0);
-}
-
-function positiveInt(raw: string | undefined, name: string): number {
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
-  return n;
-}
-
-function positiveNumber(raw: string | undefined, name: string): number {
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
-  return n;
-}
-
-/** Polls `urlPath` until it answers 200; returns the milliseconds since `since`. */
-async function firstOk(agent: http.Agent, port: number, urlPath: string, key: string, since: number): Promise<number> {
-  for (;;) {
-    const res = await request(agent, port, urlPath, key).catch(() => null);
-    if (res?.status === 200) return performance.now() - since;
-    if (performance.now() - since > 120_000) throw new Error(`${urlPath} did not answer 200 within 120 s`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-/**
- * A fresh server process with an empty cache folder: once it listens, the wall time of its first identity query
- * of the largest partition (by its classification name), and of a second query of it.
- */
-async function measureColdIdentity(
-  options: ServerOptions,
-  cacheDir: string,
-  key: string,
-  hot: HotPartition,
-): Promise<ColdIdentity> {
-  await rm(cacheDir, { recursive: true, force: true });
-  let server: RunningServer | null = null;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  try {
-    server = await startServer(options);
-    const first = `/api/v1/providers?taxonomy=${encodeURIComponent(hot.classification)}&limit=50`;
-    let t = performance.now();
-    const res = await request(agent, server.port, first, key);
-    const firstMs = performance.now() - t;
-    t = performance.now();
-    await request(agent, server.port, `${first}&offset=50`, key);
-    const secondMs = performance.now() - t;
-    return {
-      path: first,
-      partition: hot.classificationKey,
-      partitionRows: hot.partitionRows,
-      firstMs,
-      secondMs,
-      status: res.status,
-      peakRss: await peakRssBytes(server.child.pid),
-    };
-  } finally {
-    agent.destroy();
-    await server?.stop();
-  }
 }
 
 main().catch((err: unknown) => {

@@ -24,8 +24,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { buildSnapshot } from '../../etl/build';
 import { demoBuildInputs } from '../../etl/demo-inputs';
 import { DEFAULT_MEMORY_BUDGET_MB, parseMemorySizeMb } from '../../etl/duck';
+import { FolderObjectStore } from '../../platform/folder-store';
 import { type Logger, silentLogger } from '../../platform/logger';
-import { FolderObjectStore } from '../../platform/object-store';
 import { generateNppesFile } from '../bench-data/generate-nppes';
 
 const NATIONAL_ROWS = 9_000_000;

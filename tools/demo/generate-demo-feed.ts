@@ -15,18 +15,15 @@ import {
   drawBusinessMode,
   drawInstant,
   drawLegalName,
-  drawObservations,
   drawPlace,
   drawSyntheticNpi,
-  ensureSourcedSignal,
-  FDA_SOURCE,
-  type Feed,
-  makeObservation,
   NO_PLACE,
   OBSERVATION_WINDOW,
   type Place,
-  writeFeed,
 } from './feed-builder';
+import { type Feed, writeFeed } from './feed-csv';
+import { drawObservations, ensureSourcedSignal, makeObservation } from './feed-observations';
+import { FDA_SOURCE } from './feed-tables';
 import { createRandom, createWeightedPicker } from './random';
 import { DEFAULT_SOURCE_DIR, type FdaCompany, type LeieNpi, loadSourceFacts, type SourceFacts } from './source-facts';
 import { US_STATES, type UsState } from './us-geography';

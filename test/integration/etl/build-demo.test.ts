@@ -5,7 +5,7 @@ import type { CoverageStats, SampleResponse } from '../../../data-contracts/type
 import { type BuildSummary, buildSnapshot } from '../../../etl/build';
 import { DEMO_LEIE_AS_OF, demoBuildInputs } from '../../../etl/demo-inputs';
 import { rebuildStatic } from '../../../etl/rebuild-static';
-import { FolderObjectStore } from '../../../platform/object-store';
+import { FolderObjectStore } from '../../../platform/folder-store';
 import {
   checkDb,
   currentOf,

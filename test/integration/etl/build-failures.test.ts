@@ -4,7 +4,8 @@ import { BUILD_STEPS, type BuildStep, buildSnapshot } from '../../../etl/build';
 import { parseCsv } from '../../../etl/csv-read';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
 import { EtlInputError } from '../../../etl/errors';
-import { FolderObjectStore, type ObjectInfo, type ObjectStore } from '../../../platform/object-store';
+import { FolderObjectStore } from '../../../platform/folder-store';
+import type { ObjectInfo, ObjectStore } from '../../../platform/object-store';
 import { currentOf, expectSnapshotComplete, REPO_ROOT, tempDir } from './helpers';
 
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures');

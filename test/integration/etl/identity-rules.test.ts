@@ -8,7 +8,7 @@ import path from 'node:path';
 import { buildSnapshot } from '../../../etl/build';
 import { parseCsv } from '../../../etl/csv-read';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
-import { FolderObjectStore } from '../../../platform/object-store';
+import { FolderObjectStore } from '../../../platform/folder-store';
 import { checkDb, REPO_ROOT, SOURCE_DATA, tempDir } from './helpers';
 
 const NP = '363L00000X'; // Nurse Practitioner

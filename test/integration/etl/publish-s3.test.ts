@@ -5,7 +5,7 @@ import { buildSnapshot } from '../../../etl/build';
 import { runCli } from '../../../etl/cli';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
 import { rebuildStatic } from '../../../etl/rebuild-static';
-import { S3ObjectStore } from '../../../platform/object-store';
+import { S3ObjectStore } from '../../../platform/s3-store';
 import { CONTENT_TYPES, newSnapshotId, SnapshotPublisher } from '../../../platform/snapshot-protocol';
 import { type S3rverHandle, startS3rver } from '../../helpers/s3rver';
 import { currentOf, expectSnapshotComplete, REPO_ROOT } from './helpers';

@@ -1,7 +1,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assertSafeKey, FolderObjectStore, type ObjectStore, S3ObjectStore } from '../../../platform/object-store';
+import { FolderObjectStore } from '../../../platform/folder-store';
+import { assertSafeKey, type ObjectStore } from '../../../platform/object-store';
+import { S3ObjectStore } from '../../../platform/s3-store';
 import { type S3rverHandle, startS3rver } from '../../helpers/s3rver';
 
 describe('assertSafeKey', () => {

@@ -11,7 +11,7 @@ import type { SnapshotManifest, SnapshotPointer } from '../../../data-contracts/
 import { buildSnapshot } from '../../../etl/build';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
 
-import { FolderObjectStore } from '../../../platform/object-store';
+import { FolderObjectStore } from '../../../platform/folder-store';
 import { sqlStringLiteral } from '../../../platform/sql';
 import { generateVerticalFeed } from '../../bench-data/generate-feed';
 import { generateNppesFile } from '../../bench-data/generate-nppes';

@@ -9,7 +9,7 @@ import type { SnapshotManifest } from '../../../../data-contracts/layout';
 import { type BuildSummary, buildSnapshot } from '../../../../etl/build';
 import { demoBuildInputs } from '../../../../etl/demo-inputs';
 import type { runFeedBuild as RunFeedBuild } from '../../../../etl/handlers/feed';
-import { FolderObjectStore } from '../../../../platform/object-store';
+import { FolderObjectStore } from '../../../../platform/folder-store';
 import { checkDb, currentOf, expectSnapshotComplete, REPO_ROOT, readJson, tempDir } from '../helpers';
 
 const FEED = path.join(REPO_ROOT, 'test', 'fixtures', 'feed-bad');

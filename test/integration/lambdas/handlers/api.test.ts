@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ENV } from '../../../../data-contracts/env';
 import { createDynamoClient, ensureTables } from '../../../../lambdas/access/dynamo';
 import { KeyStore } from '../../../../lambdas/access/key-store';
-import { S3ObjectStore } from '../../../../platform/object-store';
+import { S3ObjectStore } from '../../../../platform/s3-store';
 import { publishEtlSnapshot } from '../../../helpers/api-test-env';
 import { apiGatewayEvent } from '../../../helpers/apigw-event';
 import { type DynaliteHandle, startDynalite } from '../../../helpers/dynalite';

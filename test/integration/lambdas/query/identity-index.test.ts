@@ -25,9 +25,9 @@ import {
 import type { IdentityListQuery, ProviderData } from '../../../../lambdas/query/types';
 import { SnapshotCache } from '../../../../lambdas/storage/snapshot-cache';
 import { createDuckDb, type DuckDb } from '../../../../platform/duckdb';
+import { FolderObjectStore } from '../../../../platform/folder-store';
 import { FileSource } from '../../../../platform/identity-index/byte-source';
 import { IdentityIndexReader } from '../../../../platform/identity-index/reader';
-import { FolderObjectStore } from '../../../../platform/object-store';
 import { generateNppesFile } from '../../../../tools/bench-data/generate-nppes';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');

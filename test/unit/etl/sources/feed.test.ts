@@ -1,13 +1,9 @@
 import type { FeedObservationRow, FeedProviderRow } from '../../../../data-contracts/feed';
 import { FEED_OBSERVATION_COLUMNS, FEED_PROVIDER_COLUMNS } from '../../../../data-contracts/feed';
 import { indexLetters } from '../../../../etl/sources/fda';
-import {
-  buildVerticalRecord,
-  convertFeedCells,
-  isSourcedSignal,
-  latestObservations,
-  sampleRank,
-} from '../../../../etl/sources/feed';
+import { convertFeedCells } from '../../../../etl/sources/feed';
+import { isSourcedSignal, latestObservations } from '../../../../etl/sources/feed-rules';
+import { buildVerticalRecord, sampleRank } from '../../../../etl/sources/vertical-record';
 
 describe('feed cell conversion', () => {
   it('turns empty cells into null and numeric columns into numbers', () => {

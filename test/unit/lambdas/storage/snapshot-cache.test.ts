@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LAYOUT_VERSION, manifestKey, POINTER_KEY, taxonomyKey } from '../../../../data-contracts/layout';
 import { SnapshotCache } from '../../../../lambdas/storage/snapshot-cache';
+import { FolderObjectStore } from '../../../../platform/folder-store';
 import type { LogFields, Logger } from '../../../../platform/logger';
-import { FolderObjectStore } from '../../../../platform/object-store';
 
 let dir: string;
 let store: FolderObjectStore;

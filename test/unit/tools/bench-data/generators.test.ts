@@ -11,7 +11,8 @@ import {
 import { parseCsvRows as parseCsv } from '../../../../etl/csv-read';
 import { isValidNpi } from '../../../../etl/transforms/npi';
 import { generateVerticalFeed } from '../../../../tools/bench-data/generate-feed';
-import { generateNppesFile, NPPES_COLUMN_COUNT } from '../../../../tools/bench-data/generate-nppes';
+import { generateNppesFile } from '../../../../tools/bench-data/generate-nppes';
+import { NPPES_COLUMN_COUNT } from '../../../../tools/bench-data/nppes-columns';
 import {
   createCityPicker,
   expectedDistinctCities,

@@ -16,12 +16,8 @@ import {
 import { parseCsvRows as parseCsv } from '../../../../etl/csv-read';
 import { isValidNpi, makeNpi } from '../../../../etl/transforms/npi';
 import { formatCsv } from '../../../../tools/demo/csv-write';
-import {
-  isSourcedObservation,
-  latestBySignal,
-  OBSERVATION_HEADER,
-  PROVIDER_HEADER,
-} from '../../../../tools/demo/feed-builder';
+import { OBSERVATION_HEADER, PROVIDER_HEADER } from '../../../../tools/demo/feed-csv';
+import { isSourcedObservation, latestBySignal } from '../../../../tools/demo/feed-observations';
 import {
   DEMO_FEED_DIR,
   type DemoFeedReport,

@@ -1,0 +1,165 @@
+/**
+ * One query's page of an identity serving index (format.ts): the records the lookup in ./reader.ts found, read from
+ * the index's bytes and turned into rows (objects, or fields written straight into a sink).
+ */
+import type { IdentityRowSink, IdentityRows, OigCells } from '../../data-contracts/identity-json';
+import type { IdentityRow } from '../../data-contracts/rows';
+import type { ByteSource } from './byte-source';
+import { decodeFlag, FLAG_OIG, type IdentityIndexHeader, RECORD } from './format';
+
+/** A page's records are read in one positional read when they span at most this many bytes. */
+const SPAN_READ_BYTES = 256 * 1024;
+
+/** What a page reads through: the index's bytes and its decoded dictionaries (the reader, ./reader.ts). */
+export interface PageSource {
+  readonly source: ByteSource;
+  readonly sections: IdentityIndexHeader['sections'];
+  readonly classificationKey: string;
+  text(name: 'codes' | 'states' | 'dates' | 'oig_strings', id: number): string | null;
+  display(code: number): string | null;
+  city(id: number): string | null;
+  oigOf(record: number): OigCells | null;
+}
+
+/**
+ * The rows of one query, in NPI order, read from the index when asked for: as objects ({@link row}), or written
+ * field by field into a sink from the index's bytes ({@link writeTo}: no object or string per row). The page reads
+ * its records and names once, in one read each when they lie close together.
+ */
+export class IdentityIndexPage implements IdentityRows {
+  readonly length: number;
+  /** The records' bytes: one span (`recordAt[i]` into it), or one buffer per record. */
+  private readonly recordSpan: Buffer | null;
+  private readonly recordBuffers: Buffer[] | null;
+  private readonly recordAt: Uint32Array;
+  /** The names' bytes: one span (`nameAt[i]` into it), or one buffer per name. */
+  private readonly nameSpan: Buffer | null;
+  private readonly nameBuffers: (Buffer | null)[] | null;
+  private readonly nameAt: Uint32Array;
+  private readonly nameLength: Uint32Array;
+
+  constructor(
+    private readonly reader: PageSource,
+    private readonly records: Uint32Array,
+  ) {
+    const n = records.length;
+    this.length = n;
+    let min = Number.POSITIVE_INFINITY;
+    let max = -1;
+    for (let i = 0; i < n; i += 1) {
+      const r = records[i] as number;
+      if (r < min) min = r;
+      if (r > max) max = r;
+    }
+    const { source, sections } = reader;
+    const recordBase = sections.records[0];
+    const spanBytes = (max - min + 1) * RECORD.bytes;
+    this.recordAt = new Uint32Array(n);
+    this.recordSpan =
+      n > 0 && spanBytes <= SPAN_READ_BYTES ? source.slice(recordBase + min * RECORD.bytes, spanBytes) : null;
+    this.recordBuffers = this.recordSpan === null ? [] : null;
+    const nameStart = new Uint32Array(n);
+    this.nameLength = new Uint32Array(n);
+    let nameMin = Number.POSITIVE_INFINITY;
+    let nameMax = 0;
+    for (let i = 0; i < n; i += 1) {
+      const r = records[i] as number;
+      let buf: Buffer;
+      let at: number;
+      if (this.recordSpan !== null) {
+        buf = this.recordSpan;
+        at = (r - min) * RECORD.bytes;
+      } else {
+        buf = source.slice(recordBase + r * RECORD.bytes, RECORD.bytes);
+        at = 0;
+        this.recordBuffers?.push(buf);
+      }
+      this.recordAt[i] = at;
+      const start = buf.readUInt32LE(at + RECORD.nameStart);
+      const length = buf.readUInt32LE(at + RECORD.nameLength);
+      nameStart[i] = start;
+      this.nameLength[i] = length;
+      if (length > 0) {
+        if (start < nameMin) nameMin = start;
+        if (start + length > nameMax) nameMax = start + length;
+      }
+    }
+    const nameBase = sections.names[0];
+    this.nameAt = new Uint32Array(n);
+    if (nameMax > nameMin && nameMax - nameMin <= SPAN_READ_BYTES) {
+      this.nameSpan = source.slice(nameBase + nameMin, nameMax - nameMin);
+      this.nameBuffers = null;
+      for (let i = 0; i < n; i += 1) this.nameAt[i] = this.nameLength[i] === 0 ? 0 : (nameStart[i] as number) - nameMin;
+    } else {
+      this.nameSpan = null;
+      this.nameBuffers = Array.from({ length: n }, (_, i) =>
+        this.nameLength[i] === 0
+          ? null
+          : source.slice(nameBase + (nameStart[i] as number), this.nameLength[i] as number),
+      );
+    }
+  }
+
+  row(i: number): IdentityRow {
+    const { buf, at } = this.recordOf(i);
+    const flags = buf[at + RECORD.flags] as number;
+    const code = buf.readUInt32LE(at + RECORD.code);
+    const oig = (flags & FLAG_OIG) !== 0 ? this.reader.oigOf(this.records[i] as number) : null;
+    const name = this.nameOf(i);
+    return {
+      npi: buf.toString('latin1', at + RECORD.npi, at + RECORD.npi + 10),
+      name: name === null ? null : name.buf.toString('utf8', name.at, name.at + name.length),
+      taxonomy_code: this.reader.text('codes', code),
+      taxonomy_display: this.reader.display(code),
+      classification_key: this.reader.classificationKey,
+      is_primary: decodeFlag(flags & 3),
+      class_rep: decodeFlag((flags >> 2) & 3),
+      city: this.reader.city(buf.readUInt32LE(at + RECORD.city)),
+      state: this.reader.text('states', buf.readUInt16LE(at + RECORD.state)),
+      checked_at: this.reader.text('dates', buf.readUInt16LE(at + RECORD.date)),
+      oig_excluded: oig === null ? false : oig.oig_excluded,
+      oig_type: oig?.oig_type ?? null,
+      oig_date: oig?.oig_date ?? null,
+      oig_checked_at: oig?.oig_checked_at ?? null,
+    };
+  }
+
+  writeTo(sink: IdentityRowSink): void {
+    const { reader, recordSpan, recordBuffers, recordAt, nameSpan, nameBuffers, nameAt, nameLength } = this;
+    for (let i = 0; i < this.length; i += 1) {
+      const buf = recordSpan ?? ((recordBuffers as Buffer[])[i] as Buffer);
+      const at = recordSpan === null ? 0 : (recordAt[i] as number);
+      const flags = buf[at + RECORD.flags] as number;
+      const code = buf.readUInt32LE(at + RECORD.code);
+      const length = nameLength[i] as number;
+      const name = length === 0 ? null : (nameSpan ?? ((nameBuffers as (Buffer | null)[])[i] as Buffer));
+      sink.row(
+        buf,
+        at + RECORD.npi,
+        10,
+        name,
+        nameSpan === null ? 0 : (nameAt[i] as number),
+        length,
+        reader.text('codes', code),
+        reader.display(code),
+        reader.city(buf.readUInt32LE(at + RECORD.city)),
+        reader.text('states', buf.readUInt16LE(at + RECORD.state)),
+        reader.text('dates', buf.readUInt16LE(at + RECORD.date)),
+        (flags & FLAG_OIG) !== 0 ? reader.oigOf(this.records[i] as number) : null,
+      );
+    }
+  }
+
+  private recordOf(i: number): { buf: Buffer; at: number } {
+    return this.recordSpan !== null
+      ? { buf: this.recordSpan, at: this.recordAt[i] as number }
+      : { buf: (this.recordBuffers as Buffer[])[i] as Buffer, at: 0 };
+  }
+
+  private nameOf(i: number): { buf: Buffer; at: number; length: number } | null {
+    const length = this.nameLength[i] as number;
+    if (length === 0) return null;
+    if (this.nameSpan !== null) return { buf: this.nameSpan, at: this.nameAt[i] as number, length };
+    return { buf: (this.nameBuffers as (Buffer | null)[])[i] as Buffer, at: 0, length };
+  }
+}
