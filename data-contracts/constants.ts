@@ -73,6 +73,7 @@ export const ERROR_STATUS = {
   invalid_limit: 400,
   invalid_offset: 400,
   invalid_parameter: 400,
+  invalid_npi: 400,
   key_required: 401,
   invalid_key: 401,
   vertical_not_permitted: 403,
@@ -82,6 +83,9 @@ export const ERROR_STATUS = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** NPIs per batch lookup (`GET /npi?numbers=`). */
+export const NPI_BATCH_MAX = 100 as const;
 
 export const PAGE_LIMIT = { min: 1, max: 1000, default: 50 } as const;
 export const SAMPLE_SIZE = 50 as const;

@@ -16,6 +16,7 @@
  * snapshots/<id>/static/coverage.json | sample.json | sample.csv | openapi.json
  * snapshots/<id>/rejects/rejects.csv
  * snapshots/<id>/screens/oig-leie.parquet | fda-letters.parquet   the screening lists the build used (below)
+ * snapshots/<id>/npi/bucket=<digits>/records.jsonl.gz          the NPI lookup records of one NPI prefix (below)
  * ```
  *
  * Vertical partitions: `<boundary>` is `verified` (verified records only) or `tracked` (every record, verified
@@ -36,6 +37,13 @@
  * that reuses this snapshot (the feed Lambda) screens new vertical records against the same lists. The API does not
  * read them. `oig-leie`: npi, oig_type, oig_date, oig_checked_at (latest exclusion per NPI); `fda-letters`:
  * normalised, company, letter_date, issuing_office, url.
+ *
+ * NPI lookup buckets (`npi` objects): every active NPI with its full identity record and every deactivated NPI
+ * with its deactivation date, grouped by the NPI's first digits: as many digits as keep a bucket under
+ * {@link NPI_BUCKET_TARGET} NPIs ({@link npiBucketDigits}; every bucket of a snapshot has the same width, 4 digits
+ * at national scale: at most 2,000 buckets of about 4,500 NPIs). One gzipped JSON-lines file per bucket, one {@link NpiLookupLine} per
+ * line, sorted by NPI, each line starting with `{"npi":"<10 digits>"`: the API reads one bucket per lookup, keeps
+ * the unzipped bytes with their line offsets, and binary-searches the line (`lambdas/query/npi-buckets.ts`).
  */
 import type { PublishBoundary, Vertical } from './constants';
 
@@ -139,6 +147,74 @@ export function screenKey(snapshotId: string, name: ScreenName): string {
   return `${snapshotPrefix(snapshotId)}screens/${name}.parquet`;
 }
 
+/** The NPIs a bucket holds at most on average (the digits are chosen for it). */
+export const NPI_BUCKET_TARGET = 8192 as const;
+const NPI_BUCKET_PATTERN = /^[0-9]{1,6}$/;
+
+/**
+ * The bucket width (digits of the NPI prefix) for `count` NPIs: the fewest digits whose buckets hold at most
+ * {@link NPI_BUCKET_TARGET} NPIs on average. NPIs start with 1 or 2, so `d` digits make about 2 * 10^(d-1) buckets.
+ * @example npiBucketDigits(900) === 1; npiBucketDigits(9_000_000) === 4
+ */
+export function npiBucketDigits(count: number): number {
+  let digits = 1;
+  while (digits < 6 && count / (2 * 10 ** (digits - 1)) > NPI_BUCKET_TARGET) digits += 1;
+  return digits;
+}
+
+/** The bucket of a 10-digit NPI for a width. @example npiBucketOf('1234567893', 4) === '1234' */
+export function npiBucketOf(npi: string, digits: number): string {
+  return npi.slice(0, digits);
+}
+
+export function npiBucketKey(snapshotId: string, bucket: string): string {
+  const b = assertSegment(bucket, NPI_BUCKET_PATTERN, 'NPI bucket');
+  return `${snapshotPrefix(snapshotId)}npi/bucket=${b}/records.jsonl.gz`;
+}
+
+/** One line of an NPI bucket: an active NPI's identity record, or a deactivated NPI. Dates are `YYYY-MM-DD`. */
+export type NpiLookupLine = NpiActiveLine | NpiDeactivatedLine;
+
+/** The OIG cells of an NPI line (the identity rows' `oig_*` columns, same LEIE match). */
+export interface NpiOigCells {
+  oig_excluded: boolean;
+  oig_type: string | null;
+  oig_date: string | null;
+  oig_checked_at: string | null;
+}
+
+export interface NpiActiveLine extends NpiOigCells {
+  npi: string;
+  status: 'active';
+  /** NPPES Entity Type Code: 1 individual, 2 organisation. */
+  entity_type: 'individual' | 'organization';
+  /** The display name, built as the identity layer builds it. */
+  name: string;
+  organization_name: string | null;
+  last_name: string | null;
+  first_name: string | null;
+  /** Every non-empty taxonomy slot, in slot order. */
+  taxonomies: {
+    code: string;
+    display: string | null;
+    primary: boolean;
+    license_number: string | null;
+    license_state: string | null;
+  }[];
+  city: string | null;
+  state: string | null;
+  /** The practice location's 5-digit ZIP code. */
+  postal_code: string | null;
+  enumeration_date: string | null;
+  last_update_date: string | null;
+}
+
+export interface NpiDeactivatedLine extends NpiOigCells {
+  npi: string;
+  status: 'deactivated';
+  deactivation_date: string;
+}
+
 /** Prefix of every snapshot object. */
 export const SNAPSHOTS_PREFIX = 'snapshots/' as const;
 
@@ -165,6 +241,8 @@ export const MANIFEST_OBJECT_KINDS = [
   'rejects',
   /** Screening lists (before this kind existed they were listed as `static`; a reusing build accepts both). */
   'screen',
+  /** NPI lookup buckets (`npi_bucket` names the bucket). */
+  'npi',
 ] as const;
 export type ManifestObjectKind = (typeof MANIFEST_OBJECT_KINDS)[number];
 
@@ -182,6 +260,8 @@ export interface ManifestObject {
   state?: string | null;
   /** Identity partitions and their serving indexes. */
   classification_key?: string;
+  /** NPI lookup buckets. */
+  npi_bucket?: string;
 }
 
 /** Read / accepted / rejected counts for one source file. */

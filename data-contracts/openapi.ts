@@ -6,6 +6,7 @@
  * Component schema names follow the spec's shapes. Every response object is closed
  * (`additionalProperties: false`) so that contract tests catch stray or leaked fields.
  */
+
 import {
   API_BASE_PATH,
   API_VERSION,
@@ -22,6 +23,7 @@ import {
   TIERS,
   VERTICALS,
 } from './constants';
+import { npiPaths, npiSchemas } from './openapi-npi';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (type: string, extra: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...extra });
@@ -337,6 +339,7 @@ export const openApiDocument = {
   tags: [
     { name: 'providers', description: 'Keyed provider data' },
     { name: 'public', description: 'Public, no key' },
+    { name: 'npi', description: 'Keyed NPI lookups (NPPES identity records)' },
   ],
   paths: {
     '/providers': { get: listOperation },
@@ -348,6 +351,7 @@ export const openApiDocument = {
     '/sample': { get: sampleOperation },
     '/sample/': { get: { ...sampleOperation, operationId: 'getSampleSlash' } },
     '/openapi.json': { get: openapiOperation },
+    ...npiPaths,
   },
   components: {
     securitySchemes: {
@@ -587,6 +591,7 @@ export const openApiDocument = {
           generated_at: { type: 'string', format: 'date-time' },
         },
       },
+      ...npiSchemas,
       Error: {
         type: 'object',
         additionalProperties: false,

@@ -14,6 +14,8 @@ export const ROUTES = [
   { method: 'GET', path: '/coverage', operation: 'getCoverage', slashForm: true },
   { method: 'GET', path: '/sample', operation: 'getSample', slashForm: true },
   { method: 'GET', path: '/openapi.json', operation: 'getOpenApi', slashForm: false },
+  { method: 'GET', path: '/npi', operation: 'listNpis', slashForm: true },
+  { method: 'GET', path: '/npi/{npi}', operation: 'getNpi', slashForm: true },
 ] as const;
 
 export type Route = (typeof ROUTES)[number];

@@ -171,6 +171,86 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/npi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Up to 100 NPIs in one call
+         * @description One entry per NPI asked, in the order asked (duplicates included), each with its `status`. More than 100 NPIs, or none: 400 `invalid_parameter`. A malformed NPI does not refuse the batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status; when the month has fewer calls left than the batch asks, the whole batch is refused with 429 and nothing is counted.
+         */
+        get: operations["listNpis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/npi/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Up to 100 NPIs in one call
+         * @description One entry per NPI asked, in the order asked (duplicates included), each with its `status`. More than 100 NPIs, or none: 400 `invalid_parameter`. A malformed NPI does not refuse the batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status; when the month has fewer calls left than the batch asks, the whole batch is refused with 429 and nothing is counted.
+         */
+        get: operations["listNpisSlash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/npi/{npi}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One NPI: its NPPES identity record, or its deactivation
+         * @description Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per 200 or 410 (both serve data); 400, 401, 404 and 500 are not counted.
+         */
+        get: operations["getNpi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/npi/{npi}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One NPI: its NPPES identity record, or its deactivation
+         * @description Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per 200 or 410 (both serve data); 400, 401, 404 and 500 are not counted.
+         */
+        get: operations["getNpiSlash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -380,6 +460,92 @@ export type components = {
             /** Format: date-time */
             generated_at: string;
         };
+        /** @description One taxonomy slot of the NPPES record, in slot order. */
+        NpiTaxonomy: {
+            code: string;
+            /** @description NUCC display name; null for a code NUCC does not know. */
+            display: string | null;
+            primary: boolean;
+            license_number: string | null;
+            license_state: string | null;
+        };
+        NpiRecord: {
+            npi: string;
+            /** @constant */
+            status: "active";
+            /** @enum {string} */
+            entity_type: "individual" | "organization";
+            /** @description As on identity rows. */
+            name: string;
+            organization_name?: string | null;
+            last_name?: string | null;
+            first_name?: string | null;
+            taxonomies: components["schemas"]["NpiTaxonomy"][];
+            city?: string | null;
+            state?: string | null;
+            postal_code?: string | null;
+            /** Format: date */
+            enumeration_date?: string | null;
+            /** Format: date */
+            last_update_date?: string | null;
+            /** @constant */
+            layer: "identity";
+            /** @constant */
+            source: "NPPES";
+            oig: components["schemas"]["OigField"];
+            certification: components["schemas"]["LockedField"];
+            license: components["schemas"]["LockedField"];
+            fda: components["schemas"]["LockedField"];
+            price: components["schemas"]["LockedField"];
+        };
+        NpiDeactivated: {
+            npi: string;
+            /** @constant */
+            status: "deactivated";
+            /** Format: date */
+            deactivation_date: string;
+            /** @constant */
+            layer: "identity";
+            /** @constant */
+            source: "NPPES";
+            oig: components["schemas"]["OigField"];
+        };
+        NpiResponse: {
+            /** @enum {string} */
+            tier: "free" | "paid";
+            /** @enum {string} */
+            plan: "free" | "builder" | "developer" | "enterprise";
+            usage?: components["schemas"]["Usage"];
+            notice?: string;
+            data: components["schemas"]["NpiRecord"];
+        };
+        NpiDeactivatedResponse: {
+            /** @enum {string} */
+            tier: "free" | "paid";
+            /** @enum {string} */
+            plan: "free" | "builder" | "developer" | "enterprise";
+            usage?: components["schemas"]["Usage"];
+            notice?: string;
+            data: components["schemas"]["NpiDeactivated"];
+        };
+        /** @description `record` for `active` (NpiRecord) and `deactivated` (NpiDeactivated); `reason` otherwise. */
+        NpiBatchEntry: {
+            /** @description As asked. */
+            npi: string;
+            /** @enum {string} */
+            status: "active" | "deactivated" | "not_found" | "invalid";
+            record?: components["schemas"]["NpiRecord"] | components["schemas"]["NpiDeactivated"];
+            reason?: string;
+        };
+        NpiBatchResponse: {
+            /** @enum {string} */
+            tier: "free" | "paid";
+            /** @enum {string} */
+            plan: "free" | "builder" | "developer" | "enterprise";
+            usage?: components["schemas"]["Usage"];
+            notice?: string;
+            data: components["schemas"]["NpiBatchEntry"][];
+        };
         Error: {
             /** @description Human message. */
             error: string;
@@ -387,7 +553,7 @@ export type components = {
              * @description Stable code.
              * @enum {string}
              */
-            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "key_required" | "invalid_key" | "vertical_not_permitted" | "not_found" | "quota_exceeded" | "internal_error";
+            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "key_required" | "invalid_key" | "vertical_not_permitted" | "not_found" | "quota_exceeded" | "internal_error";
             hint?: string;
             upgrade?: string;
             /** @enum {string} */
@@ -404,7 +570,7 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    code?: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter";
+                    code?: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi";
                 };
             };
         };
@@ -781,6 +947,452 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+        };
+    };
+    listNpis: {
+        parameters: {
+            query: {
+                /**
+                 * @description Comma-separated NPIs, 1 to 100.
+                 * @example 1003633876,1114636115,1234567893
+                 */
+                numbers: string;
+                /** @description API key as a query parameter (discouraged). */
+                key?: components["parameters"]["key"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per NPI asked. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tier": "paid",
+                     *       "plan": "enterprise",
+                     *       "data": [
+                     *         {
+                     *           "npi": "1003633876",
+                     *           "status": "active",
+                     *           "record": {
+                     *             "npi": "1003633876",
+                     *             "status": "active",
+                     *             "entity_type": "individual",
+                     *             "name": "KYLEE FAWCETT",
+                     *             "organization_name": null,
+                     *             "last_name": "FAWCETT",
+                     *             "first_name": "KYLEE",
+                     *             "taxonomies": [
+                     *               {
+                     *                 "code": "390200000X",
+                     *                 "display": "Student in an Organized Health Care Education/Training Program",
+                     *                 "primary": true,
+                     *                 "license_number": null,
+                     *                 "license_state": null
+                     *               }
+                     *             ],
+                     *             "city": "PHOENIX",
+                     *             "state": "AZ",
+                     *             "postal_code": "85004",
+                     *             "enumeration_date": "2024-09-23",
+                     *             "last_update_date": "2026-06-15",
+                     *             "layer": "identity",
+                     *             "source": "NPPES",
+                     *             "oig": {
+                     *               "npi_match": "none",
+                     *               "note": "No match by NPI in the OIG LEIE. This is not a clearance: …"
+                     *             },
+                     *             "certification": {
+                     *               "locked": true,
+                     *               "unlock": "Paid field: …"
+                     *             },
+                     *             "license": {
+                     *               "locked": true,
+                     *               "unlock": "Paid field: …"
+                     *             },
+                     *             "fda": {
+                     *               "locked": true,
+                     *               "unlock": "Paid field: …"
+                     *             },
+                     *             "price": {
+                     *               "locked": true,
+                     *               "unlock": "Paid field: …"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "npi": "1234567893",
+                     *           "status": "not_found",
+                     *           "reason": "No NPPES record has this NPI."
+                     *         },
+                     *         {
+                     *           "npi": "12345",
+                     *           "status": "invalid",
+                     *           "reason": "An NPI is 10 digits."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NpiBatchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listNpisSlash: {
+        parameters: {
+            query: {
+                /**
+                 * @description Comma-separated NPIs, 1 to 100.
+                 * @example 1003633876,1114636115,1234567893
+                 */
+                numbers: string;
+                /** @description API key as a query parameter (discouraged). */
+                key?: components["parameters"]["key"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per NPI asked. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tier": "paid",
+                     *       "plan": "enterprise",
+                     *       "data": [
+                     *         {
+                     *           "npi": "1003633876",
+                     *           "status": "active",
+                     *           "record": {
+                     *             "npi": "1003633876",
+                     *             "status": "active",
+                     *             "entity_type": "individual",
+                     *             "name": "KYLEE FAWCETT",
+                     *             "organization_name": null,
+                     *             "last_name": "FAWCETT",
+                     *             "first_name": "KYLEE",
+                     *             "taxonomies": [
+                     *               {
+                     *                 "code": "390200000X",
+                     *                 "display": "Student in an Organized Health Care Education/Training Program",
+                     *                 "primary": true,
+                     *                 "license_number": null,
+                     *                 "license_state": null
+                     *               }
+                     *             ],
+                     *             "city": "PHOENIX",
+                     *             "state": "AZ",
+                     *             "postal_code": "85004",
+                     *             "enumeration_date": "2024-09-23",
+                     *             "last_update_date": "2026-06-15",
+                     *             "layer": "identity",
+                     *             "source": "NPPES",
+                     *             "oig": {
+                     *               "npi_match": "none",
+                     *               "note": "No match by NPI in the OIG LEIE. This is not a clearance: …"
+                     *             },
+                     *             "certification": {
+                     *               "locked": true,
+                     *               "unlock": "Paid field: …"
+                     *             },
+                     *             "license": {
+                     *               "locked": true,
+                     *               "unlock": "Paid field: …"
+                     *             },
+                     *             "fda": {
+                     *               "locked": true,
+                     *               "unlock": "Paid field: …"
+                     *             },
+                     *             "price": {
+                     *               "locked": true,
+                     *               "unlock": "Paid field: …"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "npi": "1234567893",
+                     *           "status": "not_found",
+                     *           "reason": "No NPPES record has this NPI."
+                     *         },
+                     *         {
+                     *           "npi": "12345",
+                     *           "status": "invalid",
+                     *           "reason": "An NPI is 10 digits."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NpiBatchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getNpi: {
+        parameters: {
+            query?: {
+                /** @description API key as a query parameter (discouraged). */
+                key?: components["parameters"]["key"];
+            };
+            header?: never;
+            path: {
+                /** @description A 10-digit NPI. */
+                npi: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An active NPI. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tier": "free",
+                     *       "plan": "free",
+                     *       "data": {
+                     *         "npi": "1003633876",
+                     *         "status": "active",
+                     *         "entity_type": "individual",
+                     *         "name": "KYLEE FAWCETT",
+                     *         "organization_name": null,
+                     *         "last_name": "FAWCETT",
+                     *         "first_name": "KYLEE",
+                     *         "taxonomies": [
+                     *           {
+                     *             "code": "390200000X",
+                     *             "display": "Student in an Organized Health Care Education/Training Program",
+                     *             "primary": true,
+                     *             "license_number": null,
+                     *             "license_state": null
+                     *           }
+                     *         ],
+                     *         "city": "PHOENIX",
+                     *         "state": "AZ",
+                     *         "postal_code": "85004",
+                     *         "enumeration_date": "2024-09-23",
+                     *         "last_update_date": "2026-06-15",
+                     *         "layer": "identity",
+                     *         "source": "NPPES",
+                     *         "oig": {
+                     *           "npi_match": "none",
+                     *           "note": "No match by NPI in the OIG LEIE. This is not a clearance: …"
+                     *         },
+                     *         "certification": {
+                     *           "locked": true,
+                     *           "unlock": "Paid field: …"
+                     *         },
+                     *         "license": {
+                     *           "locked": true,
+                     *           "unlock": "Paid field: …"
+                     *         },
+                     *         "fda": {
+                     *           "locked": true,
+                     *           "unlock": "Paid field: …"
+                     *         },
+                     *         "price": {
+                     *           "locked": true,
+                     *           "unlock": "Paid field: …"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NpiResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description A deactivated NPI: its deactivation date and the OIG screen. */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tier": "paid",
+                     *       "plan": "developer",
+                     *       "usage": {
+                     *         "used": 12,
+                     *         "quota": 25000
+                     *       },
+                     *       "data": {
+                     *         "npi": "1114636115",
+                     *         "status": "deactivated",
+                     *         "deactivation_date": "2026-06-15",
+                     *         "layer": "identity",
+                     *         "source": "NPPES",
+                     *         "oig": {
+                     *           "npi_match": "none",
+                     *           "note": "No match by NPI in the OIG LEIE. This is not a clearance: …"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NpiDeactivatedResponse"];
+                };
+            };
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getNpiSlash: {
+        parameters: {
+            query?: {
+                /** @description API key as a query parameter (discouraged). */
+                key?: components["parameters"]["key"];
+            };
+            header?: never;
+            path: {
+                /** @description A 10-digit NPI. */
+                npi: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An active NPI. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tier": "free",
+                     *       "plan": "free",
+                     *       "data": {
+                     *         "npi": "1003633876",
+                     *         "status": "active",
+                     *         "entity_type": "individual",
+                     *         "name": "KYLEE FAWCETT",
+                     *         "organization_name": null,
+                     *         "last_name": "FAWCETT",
+                     *         "first_name": "KYLEE",
+                     *         "taxonomies": [
+                     *           {
+                     *             "code": "390200000X",
+                     *             "display": "Student in an Organized Health Care Education/Training Program",
+                     *             "primary": true,
+                     *             "license_number": null,
+                     *             "license_state": null
+                     *           }
+                     *         ],
+                     *         "city": "PHOENIX",
+                     *         "state": "AZ",
+                     *         "postal_code": "85004",
+                     *         "enumeration_date": "2024-09-23",
+                     *         "last_update_date": "2026-06-15",
+                     *         "layer": "identity",
+                     *         "source": "NPPES",
+                     *         "oig": {
+                     *           "npi_match": "none",
+                     *           "note": "No match by NPI in the OIG LEIE. This is not a clearance: …"
+                     *         },
+                     *         "certification": {
+                     *           "locked": true,
+                     *           "unlock": "Paid field: …"
+                     *         },
+                     *         "license": {
+                     *           "locked": true,
+                     *           "unlock": "Paid field: …"
+                     *         },
+                     *         "fda": {
+                     *           "locked": true,
+                     *           "unlock": "Paid field: …"
+                     *         },
+                     *         "price": {
+                     *           "locked": true,
+                     *           "unlock": "Paid field: …"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NpiResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description A deactivated NPI: its deactivation date and the OIG screen. */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tier": "paid",
+                     *       "plan": "developer",
+                     *       "usage": {
+                     *         "used": 12,
+                     *         "quota": 25000
+                     *       },
+                     *       "data": {
+                     *         "npi": "1114636115",
+                     *         "status": "deactivated",
+                     *         "deactivation_date": "2026-06-15",
+                     *         "layer": "identity",
+                     *         "source": "NPPES",
+                     *         "oig": {
+                     *           "npi_match": "none",
+                     *           "note": "No match by NPI in the OIG LEIE. This is not a clearance: …"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NpiDeactivatedResponse"];
+                };
+            };
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
         };
     };
 }

@@ -46,7 +46,18 @@ export const NPPES_COLUMNS = {
   reactivation: 'NPI Reactivation Date',
 } as const;
 
+/**
+ * Columns read when the file has them, for the NPI lookup records only (NULL when absent): files cut down to the
+ * required columns, such as the benchmark's generated ones, still build.
+ */
+export const NPPES_LOOKUP_COLUMNS = {
+  postalCode: 'Provider Business Practice Location Address Postal Code',
+  enumerationDate: 'Provider Enumeration Date',
+} as const;
+
 export const taxonomyCodeColumn = (slot: number) => `Healthcare Provider Taxonomy Code_${slot}`;
+export const licenseNumberColumn = (slot: number) => `Provider License Number_${slot}`;
+export const licenseStateColumn = (slot: number) => `Provider License Number State Code_${slot}`;
 export const primarySwitchColumn = (slot: number) => `Healthcare Provider Primary Taxonomy Switch_${slot}`;
 
 export const NPPES_REQUIRED_COLUMNS: readonly string[] = [
@@ -73,7 +84,10 @@ export async function createNppesStage(connection: DuckDBConnection): Promise<vo
   await connection.run(
     `CREATE OR REPLACE TABLE nppes_stage (src INTEGER, npi VARCHAR, status TINYINT, reason VARCHAR, name VARCHAR,
       city VARCHAR, state VARCHAR, checked_at VARCHAR, primary_slot TINYINT,
-      ${SLOTS.map((s) => `c${s} VARCHAR`).join(', ')})`,
+      ${SLOTS.map((s) => `c${s} VARCHAR`).join(', ')},
+      entity_type VARCHAR, org_name VARCHAR, last_name VARCHAR, first_name VARCHAR, postal_code VARCHAR,
+      enumerated_on VARCHAR, deactivated_on VARCHAR,
+      ${SLOTS.map((s) => `l${s} VARCHAR, ls${s} VARCHAR`).join(', ')})`,
   );
 }
 
@@ -81,8 +95,12 @@ export async function createNppesStage(connection: DuckDBConnection): Promise<vo
  * The staging SELECT for one file: one output row per input record, in file order. Parameters: `$1` the file's
  * source number, `$2`..`$4` the statuses rejected, deactivated and active.
  */
-function stageSql(file: string): string {
+function stageSql(file: string, header: ReadonlySet<string>): string {
   const C = NPPES_COLUMNS;
+  const optional = (name: string) => (header.has(name) ? cleanTextSql(col(name)) : 'NULL::VARCHAR');
+  const lookups = SLOTS.map(
+    (s) => `${optional(licenseNumberColumn(s))} AS l${s}, upper(${optional(licenseStateColumn(s))}) AS ls${s}`,
+  ).join(',\n        ');
   const codes = SLOTS.map((s) => `nullif(upper(trim(${col(taxonomyCodeColumn(s))})), '') AS c${s}`).join(',\n      ');
   const primary = SLOTS.map((s) => `WHEN upper(trim(${col(primarySwitchColumn(s))})) = 'Y' THEN ${s}`).join(' ');
   const dateChecks = (
@@ -116,13 +134,19 @@ function stageSql(file: string): string {
         nullif(trim(${col(C.deactivation)}), '') AS deact_raw,
         nullif(trim(${col(C.reactivation)}), '') AS react_raw,
         CASE ${primary} END AS primary_slot,
-        ${codes}
+        ${codes},
+        ${cleanTextSql(col(C.lastName))} AS last_name,
+        ${cleanTextSql(col(C.firstName))} AS first_name,
+        substr(regexp_extract(${optional(NPPES_LOOKUP_COLUMNS.postalCode)}, '^[0-9]{5}'), 1, 5) AS postal_raw,
+        ${optional(NPPES_LOOKUP_COLUMNS.enumerationDate)} AS enum_raw,
+        ${lookups}
       FROM read_csv(${sqlPath(file)}, ${CSV_SCAN_OPTIONS})
     ), parsed AS (
       SELECT *,
         ${usDateSql('upd_raw')} AS upd,
         ${usDateSql('deact_raw')} AS deact,
         ${usDateSql('react_raw')} AS react,
+        ${usDateSql('enum_raw')} AS enumerated,
         ${npiCheckSql('npi')} AS npi_ok,
         CASE entity_type WHEN '1' THEN person_name WHEN '2' THEN org_name END AS name,
         coalesce(${SLOTS.map((s) => `c${s}`).join(', ')}) IS NOT NULL AS has_code
@@ -145,7 +169,11 @@ function stageSql(file: string): string {
     SELECT $1::INTEGER AS src, npi,
       CASE WHEN reason IS NOT NULL THEN $2::TINYINT WHEN deactivated THEN $3::TINYINT ELSE $4::TINYINT END AS status,
       reason, name, city, state, strftime(upd, '%Y-%m-%d') AS checked_at, primary_slot,
-      ${SLOTS.map((s) => `c${s}`).join(', ')}
+      ${SLOTS.map((s) => `c${s}`).join(', ')},
+      entity_type, org_name, last_name, first_name, nullif(postal_raw, '') AS postal_code,
+      strftime(enumerated, '%Y-%m-%d') AS enumerated_on,
+      CASE WHEN deactivated THEN strftime(deact, '%Y-%m-%d') END AS deactivated_on,
+      ${SLOTS.map((s) => `l${s}, ls${s}`).join(', ')}
     FROM judged`;
 }
 
@@ -166,7 +194,7 @@ export async function stageNppesFile(
   const base = await queryNumber(connection, 'SELECT count(*) FROM nppes_stage');
   await withCsvErrors(file, () =>
     withProgress(connection, onProgress, () =>
-      runBound(connection, `INSERT INTO nppes_stage ${stageSql(file)}`, [
+      runBound(connection, `INSERT INTO nppes_stage ${stageSql(file, new Set(header))}`, [
         src,
         NPPES_STATUS.rejected,
         NPPES_STATUS.deactivated,

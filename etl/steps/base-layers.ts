@@ -9,6 +9,7 @@ import {
   identityIndexKey,
   identityPartitionKey,
   type ManifestObject,
+  npiBucketKey,
   SCREEN_NAMES,
   type ScreenName,
   screenKey,
@@ -20,7 +21,9 @@ import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-prot
 import { displayPath } from '../csv-read';
 import { EtlInputError } from '../errors';
 import { writeIdentityIndexFiles } from '../identity-index-out';
+import { writeNpiBucketFiles } from '../npi-out';
 import { type VerticalFile, writeIdentityFiles, writeTaxonomyFile } from '../parquet-out';
+import { buildNpiLookupTable } from '../sources/npi-lookup';
 import { buildIdentityTable, createNppesStage, identityClassificationKeys, stageNppesFile } from '../sources/nppes';
 import { loadTaxonomyTable, readNucc } from '../sources/nucc';
 import type { BuildContext, PendingUpload } from './context';
@@ -43,9 +46,12 @@ export interface BaseLayers {
   stageIdentitySources(ctx: BuildContext): Promise<void>;
   /** The local copy of a screening list to reuse, or null when the list is built from its input files. */
   reusedScreen(name: ScreenName): string | null;
-  /** Identity step: the identity table (fresh); nothing to do when reusing. */
+  /** Identity step: the identity and NPI lookup tables (fresh); nothing to do when reusing. */
   buildIdentity(ctx: BuildContext): Promise<void>;
-  /** Parquet step: the identity, identity-index and taxonomy objects (and, when reusing, the screening lists). */
+  /**
+   * Parquet step: the identity, identity-index, NPI lookup and taxonomy objects (and, when reusing, the screening
+   * lists).
+   */
   writeLayers(ctx: BuildContext, outDir: string): Promise<BaseLayerFiles>;
   /** Vertical partitions carried over into the new snapshot: when reusing, those of verticals the feed lacks. */
   carriedVerticals(feedVerticals: ReadonlySet<string>): VerticalFile[];
@@ -92,6 +98,7 @@ class FreshLayers implements BaseLayers {
     const identity = await buildIdentityTable(ctx.connection);
     this.identityNpis = identity.npis;
     this.classificationKeys = await identityClassificationKeys(ctx.connection);
+    await buildNpiLookupTable(ctx.connection);
   }
 
   async writeLayers(ctx: BuildContext, outDir: string): Promise<BaseLayerFiles> {
@@ -123,6 +130,14 @@ class FreshLayers implements BaseLayers {
         file: w.file,
         contentType: CONTENT_TYPES.binary,
         meta: { kind: 'identity_index', rows: w.rows, classification_key: w.classification_key },
+      });
+    }
+    for (const w of await writeNpiBucketFiles(connection, path.join(outDir, 'npi'))) {
+      uploads.push({
+        key: npiBucketKey(snapshotId, w.bucket),
+        file: w.file,
+        contentType: CONTENT_TYPES.binary,
+        meta: { kind: 'npi', rows: w.rows, npi_bucket: w.bucket },
       });
     }
     const taxonomy = await writeTaxonomyFile(connection, path.join(outDir, 'taxonomy.parquet'));
@@ -167,11 +182,12 @@ class ReusedLayers implements BaseLayers {
   }
 
   async loadBase(ctx: BuildContext): Promise<void> {
-    // Identity, taxonomy, vertical and screening objects of the current snapshot, downloaded for re-upload and reuse.
+    // Identity, NPI lookup, taxonomy, vertical and screening objects of the current snapshot, downloaded for re-upload and reuse.
     const wanted = this.current.manifest.objects.filter(
       (o) =>
         o.kind === 'identity' ||
         o.kind === 'identity_index' ||
+        o.kind === 'npi' ||
         o.kind === 'taxonomy' ||
         o.kind === 'vertical' ||
         o.kind === 'screen' ||
@@ -203,7 +219,8 @@ class ReusedLayers implements BaseLayers {
       const key = object.key.replace(snapshotPrefix(this.reusedFrom), snapshotPrefix(ctx.snapshotId));
       const { key: _old, bytes: _b, sha256: _s, ...meta } = object;
       if (this.screenOf(object) !== undefined) meta.kind = 'screen';
-      const contentType = object.kind === 'identity_index' ? CONTENT_TYPES.binary : CONTENT_TYPES.parquet;
+      const binary = object.kind === 'identity_index' || object.kind === 'npi';
+      const contentType = binary ? CONTENT_TYPES.binary : CONTENT_TYPES.parquet;
       uploads.push({ key, file, contentType, meta });
       if (object.kind === 'identity') identityFiles.push(file);
     }

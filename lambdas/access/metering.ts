@@ -41,8 +41,9 @@ export interface DynamoMeterOptions {
 const U = USAGE_TABLE.attributes;
 
 /**
- * The DynamoDB meter. One conditional `UpdateItem` per metered call:
- * `ADD used :one SET expires_at = :exp` if `attribute_not_exists(used) OR used < :quota`.
+ * The DynamoDB meter. One conditional `UpdateItem` per metered call (or batch of `n` calls):
+ * `ADD used :n SET expires_at = :exp` if `attribute_not_exists(used) OR used <= :quota - n` (the bound is
+ * computed here: a condition cannot add), so `n` calls are granted all together or not at all, never past the quota.
  *
  * @example
  * const meter = new DynamoMeter({ client, tableName: 'pf-usage', logger });
@@ -70,10 +71,13 @@ export class DynamoMeter implements Meter {
     return this.failureCount;
   }
 
-  async consume(keyHash: string, plan: Plan, now: Date): Promise<MeterResult> {
+  async consume(keyHash: string, plan: Plan, now: Date, count = 1): Promise<MeterResult> {
     const quota = PLAN_RULES[plan].monthlyQuota;
     if (quota === null) return { outcome: 'unmetered' };
     const resetSeconds = secondsUntilReset(now);
+    if (!Number.isInteger(count) || count < 1) throw new RangeError(`count must be a positive integer: ${count}`);
+    // More than a whole month's quota: refused without a round trip (a new counter would otherwise accept it).
+    if (count > quota) return { outcome: 'exceeded', used: quota, quota, resetSeconds };
 
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -91,15 +95,16 @@ export class DynamoMeter implements Meter {
           new UpdateItemCommand({
             TableName: this.tableName,
             Key: { [U.keyHash]: { S: keyHash }, [U.month]: { S: monthKey(now) } },
-            UpdateExpression: 'ADD #used :one SET #expires = :exp',
-            ConditionExpression: 'attribute_not_exists(#used) OR #used < :quota',
+            UpdateExpression: 'ADD #used :n SET #expires = :exp',
+            ConditionExpression: 'attribute_not_exists(#used) OR #used <= :bound',
             ExpressionAttributeNames: { '#used': U.used, '#expires': U.expiresAt },
             ExpressionAttributeValues: {
-              ':one': { N: '1' },
-              ':quota': { N: String(quota) },
+              ':n': { N: String(count) },
+              ':bound': { N: String(quota - count) },
               ':exp': { N: String(usageExpiry(now)) },
             },
             ReturnValues: 'UPDATED_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
           { abortSignal: controller.signal },
         ),
@@ -111,7 +116,10 @@ export class DynamoMeter implements Meter {
     } catch (err) {
       // The condition failing is the quota being used up, not an error (STYLE §3: translate it here).
       if (err instanceof ConditionalCheckFailedException) {
-        return { outcome: 'exceeded', used: quota, quota, resetSeconds };
+        // A refused batch may leave calls unused: report the counter as it is when the store returns it.
+        const old = Number(err.Item?.[U.used]?.N);
+        const used = Number.isFinite(old) ? Math.min(old, quota) : quota;
+        return { outcome: 'exceeded', used, quota, resetSeconds };
       }
       const reason = controller.signal.aborted ? 'timeout' : 'error';
       const errorName = reason === 'timeout' ? 'TimeoutError' : nameOf(err);

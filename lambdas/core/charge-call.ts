@@ -21,18 +21,29 @@ const UPGRADE: Partial<Record<Plan, string>> = {
 };
 
 /**
- * Counts one call of `principal`. Throws 429 `quota_exceeded` (with `usage` and the rate-limit state, whatever
- * the plan) when the month's quota is used up.
+ * Counts one call of `principal` (or `count`, a batch, all or none). Throws 429 `quota_exceeded` (with `usage`
+ * and the rate-limit state, whatever the plan) when the month's quota is used up, or has fewer than `count` left.
  */
-export async function chargeCall(principal: Principal, deps: Pick<CoreDeps, 'meter' | 'clock'>): Promise<Charge> {
-  const result = await deps.meter.consume(principal.keyHash, principal.plan, deps.clock());
+export async function chargeCall(
+  principal: Principal,
+  deps: Pick<CoreDeps, 'meter' | 'clock'>,
+  count = 1,
+): Promise<Charge> {
+  const result =
+    count === 1
+      ? await deps.meter.consume(principal.keyHash, principal.plan, deps.clock())
+      : await deps.meter.consume(principal.keyHash, principal.plan, deps.clock(), count);
   switch (result.outcome) {
     case 'unmetered':
     case 'unavailable':
       return {};
     case 'exceeded': {
       const upgrade = UPGRADE[principal.plan];
-      throw new ApiError('quota_exceeded', 'The monthly call quota of this key is used up.', {
+      const message =
+        count === 1
+          ? 'The monthly call quota of this key is used up.'
+          : `This batch counts ${count} calls, more than the month's quota has left.`;
+      throw new ApiError('quota_exceeded', message, {
         hint: 'The quota resets at 00:00 UTC on the 1st; see the Retry-After header.',
         plan: principal.plan,
         usage: { used: result.used, quota: result.quota },

@@ -34,9 +34,12 @@ export type MeterResult =
   /** The counter could not be reached in time: serve the call without rate-limit headers. */
   | { outcome: 'unavailable' };
 
-/** Counts one call against the key's UTC-month quota; fails open by answering `unavailable`. */
+/**
+ * Counts `count` calls (default 1) against the key's UTC-month quota, all or none: `exceeded` when fewer than
+ * `count` calls are left. Fails open by answering `unavailable`.
+ */
 export interface Meter {
-  consume(keyHash: string, plan: Plan, now: Date): Promise<MeterResult>;
+  consume(keyHash: string, plan: Plan, now: Date, count?: number): Promise<MeterResult>;
 }
 
 /** The clock of the use cases. */

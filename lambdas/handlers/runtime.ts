@@ -19,6 +19,7 @@ import { ProviderViews } from '../core/present-provider';
 import { type AppOptions, createApp } from '../http/app';
 import { ListBodyCache } from '../http/list-formats';
 import { IdentityPartitions } from '../query/identity-partitions';
+import { NpiBuckets } from '../query/npi-buckets';
 import { createSnapshotSource, VerticalMatchCache } from '../query/provider-queries';
 import { closeSnapshotTables, openSnapshotTables, type SnapshotTables } from '../query/snapshot-tables';
 import { SnapshotCache } from '../storage/snapshot-cache';
@@ -131,11 +132,12 @@ export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRunt
     residentBytes: options.memory.identityResidentBytes,
     logger: options.logger,
   });
+  const npi = new NpiBuckets();
   const snapshots = new SnapshotCache<SnapshotTables>({
     store,
     cacheDir: options.cacheDir,
     pointerTtlMs: options.pointerTtlSeconds * 1000,
-    open: (files) => openSnapshotTables(files, db, identity),
+    open: (files) => openSnapshotTables(files, db, identity, npi),
     close: (tables) => closeSnapshotTables(tables),
     logger: options.logger,
     ...(options.nowMs ? { nowMs: options.nowMs } : {}),

@@ -20,6 +20,7 @@ import { ApiError, internalError } from '../core/api-error';
 import type { Credentials } from '../core/authenticate';
 import { getProvider } from '../core/get-provider';
 import { listProviders } from '../core/list-providers';
+import { getNpi, lookupNpis } from '../core/lookup-npi';
 import type { CoreDeps } from '../core/ports';
 import { getCoverage, getSample } from '../core/public-objects';
 import { detailBody, ListBodyCache, listCsvBytes, listJsonBytes } from './list-formats';
@@ -131,6 +132,28 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
     },
 
     getOpenApi: () => jsonResponse(200, OPENAPI_BYTES, { cacheControl: DOCUMENT_CACHE }),
+
+    // NPI lookups: an active NPI is 200, a deactivated one 410 (both serve data and are metered).
+    getNpi: async (c) => {
+      const { rateLimit, status, ...body } = await getNpi(
+        { credentials: credentialsOf(c), npi: c.req.param('npi') ?? '' },
+        deps,
+      );
+      const headers = rateLimit ? rateLimitHeaders(rateLimit) : undefined;
+      return jsonResponse(status === 'active' ? 200 : 410, body, {
+        cacheControl: NO_STORE,
+        ...(headers ? { headers } : {}),
+      });
+    },
+
+    listNpis: async (c) => {
+      const { rateLimit, ...body } = await lookupNpis(
+        { credentials: credentialsOf(c), numbers: c.req.query('numbers') },
+        deps,
+      );
+      const headers = rateLimit ? rateLimitHeaders(rateLimit) : undefined;
+      return jsonResponse(200, body, { cacheControl: NO_STORE, ...(headers ? { headers } : {}) });
+    },
   };
   // One handler per route of the contract's table; Hono writes `{id}` as `:id` and answers HEAD from GET.
   for (const route of ROUTES) api.on(route.method, honoPath(route.path), operations[route.operation]);

@@ -9,7 +9,7 @@
  */
 import { LIVE_VERTICALS, type PublishBoundary, VERTICAL_STATUS } from '../../data-contracts/constants';
 import { type IdentityRows, identityRowsOf } from '../../data-contracts/identity-json';
-import { staticKey } from '../../data-contracts/layout';
+import { type NpiLookupLine, npiBucketKey, npiBucketOf, staticKey } from '../../data-contracts/layout';
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { SnapshotCache } from '../storage/snapshot-cache';
 import type { SnapshotTables, VerticalLayer } from './snapshot-tables';
@@ -128,6 +128,15 @@ export class SnapshotProviderData implements ProviderData {
           offset: query.offset,
         }),
     );
+  }
+
+  async findNpi(npi: string): Promise<NpiLookupLine | null> {
+    const digits = this.tables.npiBucketDigits;
+    if (digits === null) return null;
+    const key = npiBucketKey(this.snapshotId, npiBucketOf(npi, digits));
+    // No bucket object: no NPI of that prefix in the snapshot.
+    if (!this.tables.files.has(key)) return null;
+    return this.tables.npi.find(key, () => this.tables.files.localPath(key), npi);
   }
 
   readStatic(name: StaticName): Promise<Buffer> {

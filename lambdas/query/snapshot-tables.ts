@@ -16,6 +16,7 @@ import type { DuckDb } from '../../platform/duckdb';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
 import type { SnapshotFiles } from '../storage/snapshot-files';
 import type { IdentityPartitions } from './identity-partitions';
+import { NpiBuckets } from './npi-buckets';
 import type { TaxonomyResolution } from './types';
 
 /** A NUCC code: 10 characters, digits and capital letters (compared upper-cased). */
@@ -45,6 +46,10 @@ export interface SnapshotTables {
   readonly identityPartitions: ReadonlyMap<string, IdentityPartition>;
   /** The process's open identity indexes (shared by every snapshot). */
   readonly identity: IdentityPartitions;
+  /** The process's held NPI lookup buckets (shared by every snapshot). */
+  readonly npi: NpiBuckets;
+  /** The width of this snapshot's NPI buckets, or null when it has none (older snapshots). */
+  readonly npiBucketDigits: number | null;
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
 }
 
@@ -68,6 +73,7 @@ export async function openSnapshotTables(
   files: SnapshotFiles,
   db: DuckDb,
   identity: IdentityPartitions,
+  npi: NpiBuckets = new NpiBuckets(),
 ): Promise<SnapshotTables> {
   // One read serves both boundaries: a `tracked` partition holds every record of its vertical and state, the
   // `verified` one the verified subset of the same rows (etl/parquet-out.ts), so the verified layer is the tracked
@@ -99,13 +105,16 @@ export async function openSnapshotTables(
     vertical,
     identityPartitions,
     identity,
+    npi,
+    npiBucketDigits: files.objectsOf('npi')[0]?.npi_bucket?.length ?? null,
     resolveTaxonomy: (value) => resolveTaxonomy(value, taxonomy),
   };
 }
 
-/** Releases a snapshot's state once no request holds it: closes its identity indexes. */
+/** Releases a snapshot's state once no request holds it: closes its identity indexes, drops its NPI buckets. */
 export async function closeSnapshotTables(tables: SnapshotTables): Promise<void> {
   tables.identity.forget(snapshotPrefix(tables.files.id));
+  tables.npi.forget(snapshotPrefix(tables.files.id));
 }
 
 /**

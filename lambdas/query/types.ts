@@ -5,6 +5,7 @@
  */
 import type { BusinessMode, PublishBoundary, Vertical } from '../../data-contracts/constants';
 import type { IdentityRows } from '../../data-contracts/identity-json';
+import type { NpiLookupLine } from '../../data-contracts/layout';
 import type { VerticalRow } from '../../data-contracts/rows';
 
 /** A page of the vertical layer, ordered by name then entity_id. */
@@ -54,6 +55,8 @@ export interface ProviderData {
   /** A page of identity rows, read from the index when the wire format asks for them. */
   listIdentity(query: IdentityListQuery): Promise<{ total: number; rows: IdentityRows }>;
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
+  /** The NPI lookup line of a valid 10-digit NPI, or null when the snapshot has none (never issued, rejected). */
+  findNpi(npi: string): Promise<NpiLookupLine | null>;
   /** The bytes of one of the snapshot's static objects. */
   readStatic(name: StaticName): Promise<Buffer>;
 }

@@ -168,6 +168,34 @@ describe.each(PLANS)('the %s tier', (plan) => {
   });
 });
 
+describe('NPI lookups (real NPIs of nppes_sample.csv)', () => {
+  it.each(PLANS)('match NpiResponse (200) and NpiDeactivatedResponse (410) for the %s tier', async (plan) => {
+    const k = bearer(env.keys[plan]);
+    const { body } = await check('/npi/{npi}', '/npi/1003633876', 200, k);
+    expect(body.data).toMatchObject({ npi: '1003633876', status: 'active', certification: { locked: true } });
+    await check('/npi/{npi}/', '/npi/1003633876/', 200, k);
+    const gone = await check('/npi/{npi}', '/npi/1114636115', 410, k);
+    expect(gone.body.data).toMatchObject({ status: 'deactivated', deactivation_date: '2026-06-15' });
+  });
+
+  it('match the contract for 404, 400 invalid_npi, 401 and the batch', async () => {
+    const k = bearer(env.keys.developer);
+    expect((await check('/npi/{npi}', '/npi/1234567893', 404, k)).body.code).toBe('not_found');
+    expect((await check('/npi/{npi}', '/npi/12345', 400, k)).body.code).toBe('invalid_npi');
+    await check('/npi/{npi}', '/npi/1003633876', 401);
+    const { body } = await check('/npi', '/npi?numbers=1003633876,1114636115,1234567893,12345', 200, k);
+    expect((body.data as { status: string }[]).map((e) => e.status)).toEqual([
+      'active',
+      'deactivated',
+      'not_found',
+      'invalid',
+    ]);
+    await check('/npi/', '/npi/?numbers=1003633876', 200, k);
+    const tooMany = Array.from({ length: 101 }, () => '1003633876').join(',');
+    expect((await check('/npi', `/npi?numbers=${tooMany}`, 400, k)).body.code).toBe('invalid_parameter');
+  });
+});
+
 describe('tier-specific and keyless responses', () => {
   it('match the contract for a free key with include=tracked', async () => {
     const { body } = await check('/providers', '/providers?vertical=glp1&include=tracked', 200, bearer(env.keys.free));
@@ -191,6 +219,7 @@ describe('tier-specific and keyless responses', () => {
       ['/providers', '/providers?vertical=glp1&offset=x', 'invalid_offset'],
       ['/providers', '/providers?state=TX', 'invalid_parameter'],
       ['/providers/{id}', `/providers/${verified.slug}?include=x`, 'invalid_parameter'],
+      ['/npi/{npi}', '/npi/1234567890', 'invalid_npi'],
     ];
     for (const [docPath, url, code] of cases) {
       const { body } = await check(docPath, url, 400, k);

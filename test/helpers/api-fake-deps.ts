@@ -39,6 +39,7 @@ export function fakeDeps(options: FakeOptions = {}): CoreDeps {
       return { total: all.length, rows: identityRowsOf(all.slice(q.offset, q.offset + q.limit)) };
     },
     resolveTaxonomy: () => ({ kind: 'unknown' }),
+    findNpi: async () => null,
     readStatic: async () => Buffer.from('{}'),
   };
   return {

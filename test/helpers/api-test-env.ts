@@ -40,6 +40,8 @@ export interface ApiTestEnvOptions {
   meterTimeoutMs?: number;
   /** The process memory budget in MB. Default the local default (`LOCAL_BUDGET_MB`). */
   memoryBudgetMb?: number;
+  /** Inputs that replace the named snapshot's (its time is kept). */
+  inputs?: BuildInputs;
 }
 
 /** A running API for a test file. */
@@ -72,7 +74,7 @@ export async function startApiTestEnv(options: ApiTestEnvOptions): Promise<ApiTe
     store = new FolderObjectStore(path.join(work, 'data'));
   }
   const snapshot = SNAPSHOTS[options.snapshot ?? 'demo'];
-  await publishEtlSnapshot(store, snapshot.time, snapshot.inputs());
+  await publishEtlSnapshot(store, snapshot.time, options.inputs ?? snapshot.inputs());
 
   const dynalite = await startDynalite();
   const client = createDynamoClient({ endpoint: dynalite.endpoint });

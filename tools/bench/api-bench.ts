@@ -48,6 +48,7 @@ import { firstOk, measureColdIdentity } from './api/cold-start';
 import { request } from './api/http-load';
 import { CHECKS, checkIdentityAnswers } from './api/identity-check';
 import { drawIdentityWorkload, openIdentityViews } from './api/identity-workload';
+import { buildNpiScenarios } from './api/npi-scenarios';
 import { judge, printReport } from './api/report';
 import { buildScenarios, measureScenarios } from './api/scenarios';
 
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
       data: { slug: string }[];
     }
   ).data.map((p) => p.slug);
-  const scenarios = buildScenarios(hot, slugs, workload);
+  const scenarios = [...buildScenarios(hot, slugs, workload), ...(await buildNpiScenarios(dirs.data, manifest, rng))];
   say(`server peak RSS after the cold start and the checks: ${mb(await peakRssBytes(server.child.pid))} MB`);
   for (const s of scenarios) {
     const res = await request(agent, server.port, s.urls.paths[0] as string, key);

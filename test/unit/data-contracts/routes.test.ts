@@ -33,6 +33,8 @@ describe('the route table', () => {
       '/api/v1/coverage',
       '/api/v1/sample',
       '/api/v1/openapi.json',
+      '/api/v1/npi',
+      '/api/v1/npi/{npi}',
     ]);
   });
 });

@@ -70,9 +70,11 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
     expect(tracked).toHaveLength(4);
     for (const { entity_id } of tracked) expect(String(entity_id)).toMatch(/^glp1-9000/);
 
-    // Identity partitions, serving indexes, taxonomy and screening lists are the base snapshot's, byte for byte.
+    // Identity partitions, serving indexes, NPI lookup buckets, taxonomy and screening lists are the base snapshot's,
+    // byte for byte.
     const baseManifest = await readJson<SnapshotManifest>(store, base.manifest_key);
-    const reusedKinds = new Set(['identity', 'identity_index', 'taxonomy', 'screen']);
+    const reusedKinds = new Set(['identity', 'identity_index', 'npi', 'taxonomy', 'screen']);
+    expect(manifest.objects.filter((o) => o.kind === 'npi').length).toBeGreaterThan(0);
     const digestsOf = (m: SnapshotManifest) =>
       m.objects
         .filter((o) => reusedKinds.has(o.kind))

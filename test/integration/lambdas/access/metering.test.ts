@@ -103,6 +103,35 @@ describe('DynamoMeter over dynalite', () => {
     expect(counted.map((r) => r.used).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => 481 + i));
   });
 
+  it('counts a batch of n calls in one update, or refuses it whole when fewer than n are left', async () => {
+    const keyHash = newKeyHash();
+    await seedUsage(client, keyHash, 400);
+    expect(await meter.consume(keyHash, 'free', NOW, 100)).toMatchObject({ outcome: 'counted', used: 500 });
+    const other = newKeyHash();
+    await seedUsage(client, other, 450);
+    // 50 left: a batch of 51 is refused and nothing is counted (the next batch of 50 still fits). DynamoDB returns
+    // the old counter with the refusal; dynalite does not, so `used` is not checked here.
+    expect(await meter.consume(other, 'free', NOW, 51)).toMatchObject({ outcome: 'exceeded', quota: 500 });
+    expect(await meter.consume(other, 'free', NOW, 50)).toMatchObject({ outcome: 'counted', used: 500 });
+    // More than a whole month's quota on a fresh counter: refused, not granted by attribute_not_exists.
+    expect(await meter.consume(newKeyHash(), 'free', NOW, 501)).toMatchObject({ outcome: 'exceeded' });
+  });
+
+  it('never over-grants batches near the quota under 50 parallel calls', async () => {
+    const keyHash = newKeyHash();
+    await seedUsage(client, keyHash, 300);
+    // 200 left, 50 parallel batches of 7: exactly 28 fit (196 calls), the other 22 are refused whole.
+    const results = await Promise.all(Array.from({ length: 50 }, () => meter.consume(keyHash, 'free', NOW, 7)));
+    const counted = results.filter((r): r is Extract<MeterResult, { outcome: 'counted' }> => r.outcome === 'counted');
+    expect(counted).toHaveLength(28);
+    expect(results.filter((r) => r.outcome === 'exceeded')).toHaveLength(22);
+    expect(counted.map((r) => r.used).sort((a, b) => a - b)).toEqual(Array.from({ length: 28 }, (_, i) => 307 + 7 * i));
+    const item = await client.send(
+      new GetItemCommand({ TableName: tables.usageTable, Key: { key_hash: { S: keyHash }, month: { S: '2026-11' } } }),
+    );
+    expect(item.Item?.used?.N).toBe('496');
+  });
+
   it('starts a new counter in a new UTC month', async () => {
     const keyHash = newKeyHash();
     const lastSecond = new Date('2026-11-30T23:59:59Z');

@@ -1,0 +1,273 @@
+/**
+ * The NPI lookup part of the OpenAPI document (`openapi.ts` spreads it in): `GET /npi/{npi}` and the batch
+ * `GET /npi?numbers=`, their schemas and examples. Kept apart so the lookups read as one addition to the contract.
+ */
+import { NPI_BATCH_MAX } from './constants';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (type: string, extra: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...extra });
+const errorResponse = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const rateLimitHeaders = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Used': { $ref: '#/components/headers/X-RateLimit-Used' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+const NPI = { type: 'string', pattern: '^[0-9]{10}$' } as const;
+const DATE = nullable('string', { format: 'date' });
+
+const NPI_RULES =
+  'Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with ' +
+  'its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything ' +
+  'but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, ' +
+  'the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per ' +
+  '200 or 410 (both serve data); 400, 401, 404 and 500 are not counted.';
+
+const EXAMPLE_ACTIVE = {
+  tier: 'free',
+  plan: 'free',
+  data: {
+    npi: '1003633876',
+    status: 'active',
+    entity_type: 'individual',
+    name: 'KYLEE FAWCETT',
+    organization_name: null,
+    last_name: 'FAWCETT',
+    first_name: 'KYLEE',
+    taxonomies: [
+      {
+        code: '390200000X',
+        display: 'Student in an Organized Health Care Education/Training Program',
+        primary: true,
+        license_number: null,
+        license_state: null,
+      },
+    ],
+    city: 'PHOENIX',
+    state: 'AZ',
+    postal_code: '85004',
+    enumeration_date: '2024-09-23',
+    last_update_date: '2026-06-15',
+    layer: 'identity',
+    source: 'NPPES',
+    oig: { npi_match: 'none', note: 'No match by NPI in the OIG LEIE. This is not a clearance: …' },
+    certification: { locked: true, unlock: 'Paid field: …' },
+    license: { locked: true, unlock: 'Paid field: …' },
+    fda: { locked: true, unlock: 'Paid field: …' },
+    price: { locked: true, unlock: 'Paid field: …' },
+  },
+};
+
+const npiParameter = {
+  name: 'npi',
+  in: 'path',
+  required: true,
+  description: 'A 10-digit NPI.',
+  schema: { type: 'string', minLength: 1, maxLength: 200 },
+};
+
+const npiOperation = {
+  operationId: 'getNpi',
+  summary: 'One NPI: its NPPES identity record, or its deactivation',
+  description: NPI_RULES,
+  tags: ['npi'],
+  parameters: [npiParameter, { $ref: '#/components/parameters/key' }],
+  responses: {
+    '200': {
+      description: 'An active NPI.',
+      headers: rateLimitHeaders,
+      content: { 'application/json': { schema: ref('NpiResponse'), example: EXAMPLE_ACTIVE } },
+    },
+    '400': errorResponse('BadRequest'),
+    '401': errorResponse('Unauthorized'),
+    '404': errorResponse('NotFound'),
+    '410': {
+      description: 'A deactivated NPI: its deactivation date and the OIG screen.',
+      headers: rateLimitHeaders,
+      content: {
+        'application/json': {
+          schema: ref('NpiDeactivatedResponse'),
+          example: {
+            tier: 'paid',
+            plan: 'developer',
+            usage: { used: 12, quota: 25000 },
+            data: {
+              npi: '1114636115',
+              status: 'deactivated',
+              deactivation_date: '2026-06-15',
+              layer: 'identity',
+              source: 'NPPES',
+              oig: { npi_match: 'none', note: 'No match by NPI in the OIG LEIE. This is not a clearance: …' },
+            },
+          },
+        },
+      },
+    },
+    '429': errorResponse('QuotaExceeded'),
+    '500': errorResponse('InternalError'),
+  },
+};
+
+const batchOperation = {
+  operationId: 'listNpis',
+  summary: `Up to ${NPI_BATCH_MAX} NPIs in one call`,
+  description:
+    `One entry per NPI asked, in the order asked (duplicates included), each with its \`status\`. ` +
+    `More than ${NPI_BATCH_MAX} NPIs, or none: 400 \`invalid_parameter\`. A malformed NPI does not refuse the ` +
+    'batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status; when the month has fewer ' +
+    'calls left than the batch asks, the whole batch is refused with 429 and nothing is counted.',
+  tags: ['npi'],
+  parameters: [
+    {
+      name: 'numbers',
+      in: 'query',
+      required: true,
+      description: `Comma-separated NPIs, 1 to ${NPI_BATCH_MAX}.`,
+      schema: { type: 'string' },
+      example: '1003633876,1114636115,1234567893',
+    },
+    { $ref: '#/components/parameters/key' },
+  ],
+  responses: {
+    '200': {
+      description: 'One entry per NPI asked.',
+      headers: rateLimitHeaders,
+      content: {
+        'application/json': {
+          schema: ref('NpiBatchResponse'),
+          example: {
+            tier: 'paid',
+            plan: 'enterprise',
+            data: [
+              { npi: '1003633876', status: 'active', record: EXAMPLE_ACTIVE.data },
+              { npi: '1234567893', status: 'not_found', reason: 'No NPPES record has this NPI.' },
+              { npi: '12345', status: 'invalid', reason: 'An NPI is 10 digits.' },
+            ],
+          },
+        },
+      },
+    },
+    '400': errorResponse('BadRequest'),
+    '401': errorResponse('Unauthorized'),
+    '429': errorResponse('QuotaExceeded'),
+    '500': errorResponse('InternalError'),
+  },
+};
+
+/** The lookup paths, trailing-slash forms included. */
+export const npiPaths = {
+  '/npi': { get: batchOperation },
+  '/npi/': { get: { ...batchOperation, operationId: 'listNpisSlash' } },
+  '/npi/{npi}': { get: npiOperation },
+  '/npi/{npi}/': { get: { ...npiOperation, operationId: 'getNpiSlash' } },
+} as const;
+
+const envelope = {
+  tier: { type: 'string', enum: ['free', 'paid'] },
+  plan: { type: 'string', enum: ['free', 'builder', 'developer', 'enterprise'] },
+  usage: ref('Usage'),
+  notice: { type: 'string' },
+};
+
+/** The lookups' schemas. */
+export const npiSchemas = {
+  NpiTaxonomy: {
+    type: 'object',
+    additionalProperties: false,
+    description: 'One taxonomy slot of the NPPES record, in slot order.',
+    required: ['code', 'display', 'primary', 'license_number', 'license_state'],
+    properties: {
+      code: { type: 'string' },
+      display: nullable('string', { description: 'NUCC display name; null for a code NUCC does not know.' }),
+      primary: { type: 'boolean' },
+      license_number: nullable('string'),
+      license_state: nullable('string'),
+    },
+  },
+  NpiRecord: {
+    type: 'object',
+    additionalProperties: false,
+    required: [
+      'npi',
+      'status',
+      'entity_type',
+      'name',
+      'taxonomies',
+      'layer',
+      'source',
+      'oig',
+      'certification',
+      'license',
+      'fda',
+      'price',
+    ],
+    properties: {
+      npi: NPI,
+      status: { const: 'active' },
+      entity_type: { type: 'string', enum: ['individual', 'organization'] },
+      name: { type: 'string', description: 'As on identity rows.' },
+      organization_name: nullable('string'),
+      last_name: nullable('string'),
+      first_name: nullable('string'),
+      taxonomies: { type: 'array', items: ref('NpiTaxonomy') },
+      city: nullable('string'),
+      state: nullable('string'),
+      postal_code: nullable('string', { pattern: '^[0-9]{5}$' }),
+      enumeration_date: DATE,
+      last_update_date: DATE,
+      layer: { const: 'identity' },
+      source: { const: 'NPPES' },
+      oig: ref('OigField'),
+      certification: ref('LockedField'),
+      license: ref('LockedField'),
+      fda: ref('LockedField'),
+      price: ref('LockedField'),
+    },
+  },
+  NpiDeactivated: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['npi', 'status', 'deactivation_date', 'layer', 'source', 'oig'],
+    properties: {
+      npi: NPI,
+      status: { const: 'deactivated' },
+      deactivation_date: { type: 'string', format: 'date' },
+      layer: { const: 'identity' },
+      source: { const: 'NPPES' },
+      oig: ref('OigField'),
+    },
+  },
+  NpiResponse: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['tier', 'plan', 'data'],
+    properties: { ...envelope, data: ref('NpiRecord') },
+  },
+  NpiDeactivatedResponse: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['tier', 'plan', 'data'],
+    properties: { ...envelope, data: ref('NpiDeactivated') },
+  },
+  NpiBatchEntry: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['npi', 'status'],
+    description: '`record` for `active` (NpiRecord) and `deactivated` (NpiDeactivated); `reason` otherwise.',
+    properties: {
+      npi: { type: 'string', description: 'As asked.' },
+      status: { type: 'string', enum: ['active', 'deactivated', 'not_found', 'invalid'] },
+      record: { oneOf: [ref('NpiRecord'), ref('NpiDeactivated')] },
+      reason: { type: 'string' },
+    },
+  },
+  NpiBatchResponse: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['tier', 'plan', 'data'],
+    properties: {
+      ...envelope,
+      data: { type: 'array', maxItems: NPI_BATCH_MAX, items: ref('NpiBatchEntry') },
+    },
+  },
+} as const;

@@ -1,0 +1,68 @@
+/**
+ * The NPI lookup records (`npi` objects of data-contracts/layout.ts) from the staged NPPES rows: one JSON line per
+ * NPI whose latest non-rejected row is active (its full identity record) or deactivated (its deactivation date),
+ * with the OIG match of the identity rows (`oig_match`, the same LEIE rule). Rejected NPIs get no line: a lookup
+ * answers 404 for them, as for an NPI never issued.
+ *
+ * Taxonomies: every non-empty slot in slot order, with the NUCC display name, `primary` when the slot is the
+ * record's primary slot (the first slot with switch `Y`, as in the identity layer), and the slot's license number
+ * and state. A code held in two slots (one license per state, say) is listed twice: the slots are the record.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { npiBucketDigits } from '../../data-contracts/layout';
+import { queryNumber, runBound } from '../duck';
+import { NPPES_STATUS, TAXONOMY_SLOTS } from './nppes';
+
+const SLOTS = Array.from({ length: TAXONOMY_SLOTS }, (_, i) => i + 1);
+
+/**
+ * Creates `npi_lookup (bucket, npi, line)`: the line is the `NpiLookupLine` JSON of data-contracts/layout.ts, `npi`
+ * first; the bucket the NPI's prefix of the width its count calls for. Returns the number of NPIs (active and
+ * deactivated).
+ */
+export async function buildNpiLookupTable(connection: DuckDBConnection): Promise<number> {
+  const digits = npiBucketDigits(
+    await queryNumber(connection, 'SELECT count(DISTINCT npi) FROM nppes_stage WHERE status < $1', [
+      NPPES_STATUS.rejected,
+    ]),
+  );
+  const list = (prefix: string) => `[${SLOTS.map((s) => `${prefix}${s}`).join(', ')}]`;
+  const oig = `oig_excluded := o.npi IS NOT NULL, oig_type := o.oig_type, oig_date := o.oig_date,
+    oig_checked_at := o.oig_checked_at`;
+  // The latest non-rejected row per NPI decides (file listed last, then the later row), as for the identity layer.
+  await runBound(
+    connection,
+    `
+    CREATE OR REPLACE TABLE npi_lookup AS
+    WITH nucc AS (
+      SELECT map(list(code), list(display_name)) AS display_of FROM taxonomy
+    ), latest AS (
+      SELECT * FROM nppes_stage WHERE status < $1
+      QUALIFY row_number() OVER (PARTITION BY npi ORDER BY src DESC, rowid DESC) = 1
+    ), slots AS (
+      SELECT l.*, ${list('c')} AS codes, ${list('l')} AS lics, ${list('ls')} AS lstates FROM latest l
+    )
+    SELECT left(s.npi, $3) AS bucket, s.npi,
+      CASE WHEN s.status = $2 THEN to_json(struct_pack(
+        npi := s.npi, status := 'active',
+        entity_type := CASE s.entity_type WHEN '1' THEN 'individual' ELSE 'organization' END,
+        name := s.name,
+        organization_name := CASE s.entity_type WHEN '2' THEN s.org_name END,
+        last_name := CASE s.entity_type WHEN '1' THEN s.last_name END,
+        first_name := CASE s.entity_type WHEN '1' THEN s.first_name END,
+        taxonomies := list_filter(list_transform(range(1, ${TAXONOMY_SLOTS + 1}), i -> struct_pack(
+          code := s.codes[i],
+          display := map_extract_value(nucc.display_of, s.codes[i]),
+          "primary" := coalesce(s.primary_slot = i, false),
+          license_number := s.lics[i],
+          license_state := s.lstates[i])), t -> t.code IS NOT NULL),
+        city := s.city, state := s.state, postal_code := s.postal_code,
+        enumeration_date := s.enumerated_on, last_update_date := s.checked_at,
+        ${oig}))
+      ELSE to_json(struct_pack(npi := s.npi, status := 'deactivated', deactivation_date := s.deactivated_on, ${oig}))
+      END::VARCHAR AS line
+    FROM slots s CROSS JOIN nucc LEFT JOIN oig_match o ON o.npi = s.npi`,
+    [NPPES_STATUS.rejected, NPPES_STATUS.active, digits],
+  );
+  return queryNumber(connection, 'SELECT count(*) FROM npi_lookup');
+}

@@ -1,0 +1,46 @@
+/**
+ * Parsing of the NPI lookups' input: one NPI (path) and the batch's `numbers` list. A malformed single NPI is 400
+ * `invalid_npi`; in a batch it is an `invalid` entry, and only the list itself (empty, or over
+ * {@link NPI_BATCH_MAX}) refuses the call.
+ */
+import { NPI_BATCH_MAX } from '../../data-contracts/constants';
+import { isValidNpi } from '../../data-contracts/npi-check';
+import { ApiError } from './api-error';
+
+/** Why an NPI is malformed, or null when it is a valid NPI. */
+export function npiProblem(npi: string): string | null {
+  if (!/^[0-9]{10}$/.test(npi)) return 'An NPI is 10 digits.';
+  if (!isValidNpi(npi)) return 'The check digit fails (Luhn over 80840 and the NPI).';
+  return null;
+}
+
+/** The NPI of the path, or 400 `invalid_npi`. */
+export function parseNpi(raw: string): string {
+  const problem = npiProblem(raw);
+  if (problem !== null) {
+    throw new ApiError('invalid_npi', `Not a valid NPI. ${problem}`, {
+      hint: 'An NPI is 10 digits whose last digit is the Luhn check digit of 80840 and the first nine.',
+    });
+  }
+  return raw;
+}
+
+/**
+ * The batch's NPIs in the order asked (duplicates kept), each trimmed; 400 `invalid_parameter` when `numbers` is
+ * missing, empty, or lists more than {@link NPI_BATCH_MAX}.
+ * @example parseNpiList('1003633876, 1114636115') // ['1003633876', '1114636115']
+ */
+export function parseNpiList(numbers: string | undefined): string[] {
+  const list = (numbers ?? '').split(',').map((n) => n.trim());
+  if (list.length === 1 && list[0] === '') {
+    throw new ApiError('invalid_parameter', 'numbers is required: comma-separated NPIs.', {
+      hint: '/npi?numbers=1003633876,1114636115',
+    });
+  }
+  if (list.length > NPI_BATCH_MAX) {
+    throw new ApiError('invalid_parameter', `numbers lists ${list.length} NPIs; at most ${NPI_BATCH_MAX} per call.`, {
+      hint: `Split the list into calls of ${NPI_BATCH_MAX}.`,
+    });
+  }
+  return list;
+}
