@@ -9,7 +9,7 @@ export type paths = {
         };
         /**
          * List providers (vertical path or identity path)
-         * @description With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` otherwise). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls refused with 400, 401, 403, 404, 429 or 500 are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers.
+         * @description With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` otherwise). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["listProviders"];
         put?: never;
@@ -29,7 +29,7 @@ export type paths = {
         };
         /**
          * List providers (vertical path or identity path)
-         * @description With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` otherwise). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls refused with 400, 401, 403, 404, 429 or 500 are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers.
+         * @description With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` otherwise). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["listProvidersSlash"];
         put?: never;
@@ -49,7 +49,7 @@ export type paths = {
         };
         /**
          * One provider by entity_id or slug
-         * @description Tiering is identical to the list. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls refused with 400, 401, 403, 404, 429 or 500 are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers.
+         * @description Tiering is identical to the list. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["getProvider"];
         put?: never;
@@ -69,7 +69,7 @@ export type paths = {
         };
         /**
          * One provider by entity_id or slug
-         * @description Tiering is identical to the list. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls refused with 400, 401, 403, 404, 429 or 500 are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers.
+         * @description Tiering is identical to the list. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["getProviderSlash"];
         put?: never;
@@ -305,6 +305,13 @@ export type components = {
             publish_boundary: "verified" | "tracked";
             usage?: components["schemas"]["Usage"];
             notice?: string;
+            /** @description The snapshot the answer was read from (also `X-Snapshot-Id`). */
+            snapshot_id: string;
+            /**
+             * Format: date-time
+             * @description The data as-of time: the snapshot time, equal to the `generated_at` of that snapshot’s coverage.
+             */
+            as_of: string;
             pagination: components["schemas"]["Pagination"];
             filters?: components["schemas"]["Filters"];
             data: components["schemas"]["Provider"][];
@@ -316,6 +323,13 @@ export type components = {
             plan?: "free" | "builder" | "developer" | "enterprise";
             usage?: components["schemas"]["Usage"];
             notice?: string;
+            /** @description The snapshot the answer was read from (also `X-Snapshot-Id`). */
+            snapshot_id: string;
+            /**
+             * Format: date-time
+             * @description The data as-of time: the snapshot time, equal to the `generated_at` of that snapshot’s coverage.
+             */
+            as_of: string;
             /** @constant */
             layer: "identity";
             pagination: components["schemas"]["Pagination"];
@@ -331,6 +345,13 @@ export type components = {
             publish_boundary: "verified" | "tracked";
             usage?: components["schemas"]["Usage"];
             notice?: string;
+            /** @description The snapshot the answer was read from (also `X-Snapshot-Id`). */
+            snapshot_id: string;
+            /**
+             * Format: date-time
+             * @description The data as-of time: the snapshot time, equal to the `generated_at` of that snapshot’s coverage.
+             */
+            as_of: string;
             data: components["schemas"]["Provider"];
         };
         SampleResponse: {
@@ -396,7 +417,17 @@ export type components = {
         };
     };
     responses: {
-        /** @description Invalid parameter. */
+        /** @description The `If-None-Match` tag is current: no body, not counted against the quota. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Invalid or unknown parameter (an unknown one is named, with a close allowed name in `hint`). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -479,6 +510,8 @@ export type components = {
         include: "tracked";
         /** @description API key as a query parameter (discouraged). */
         key: string;
+        /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+        "If-None-Match": string;
     };
     requestBodies: never;
     headers: {
@@ -492,6 +525,12 @@ export type components = {
         "X-RateLimit-Reset": number;
         /** @description On 429 only: seconds until the quota resets. */
         "Retry-After": number;
+        /** @description The answer’s tag: snapshot, path, query without the key, plan and format. Weak on metered JSON. */
+        ETag: string;
+        /** @description The snapshot the answer was read from. */
+        "X-Snapshot-Id": string;
+        /** @description The data as-of time (the snapshot time), ISO 8601 UTC. */
+        "X-Data-As-Of": string;
     };
     pathItems: never;
 };
@@ -520,7 +559,10 @@ export interface operations {
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -533,6 +575,9 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -540,6 +585,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -570,7 +616,10 @@ export interface operations {
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -583,6 +632,9 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -590,6 +642,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -605,7 +658,10 @@ export interface operations {
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path: {
                 /** @description An `entity_id` or a `slug`. */
                 id: string;
@@ -621,12 +677,16 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProviderDetailResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -642,7 +702,10 @@ export interface operations {
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path: {
                 /** @description An `entity_id` or a `slug`. */
                 id: string;
@@ -658,12 +721,16 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProviderDetailResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];

@@ -5,7 +5,7 @@ import { createApp } from '../../../../lambdas/http/app';
 import { ListBodyCache, listBody, listJson } from '../../../../lambdas/http/list-formats';
 import { csvFilename } from '../../../../lambdas/http/responses';
 import { createJsonLogger } from '../../../../platform/logger';
-import { FAKE_KEYS, FAKE_VERTICAL_ROWS, fakeDeps } from '../../../helpers/api-fake-deps';
+import { FAKE_KEYS, FAKE_VERSION, FAKE_VERTICAL_ROWS, fakeDeps } from '../../../helpers/api-fake-deps';
 
 const rows: VerticalRow[] = FAKE_VERTICAL_ROWS;
 
@@ -93,8 +93,8 @@ describe('list bodies', () => {
         const input = { credentials: { keyParam: plan }, query: { vertical: 'glp1', include } };
         const first = await listProviders(input, deps);
         const again = await listProviders(input, deps);
-        expect(listJson(first, bodies)).toBe(JSON.stringify(listBody(first)));
-        expect(listJson(again, bodies)).toBe(listJson(first, bodies));
+        expect(listJson(first, bodies, FAKE_VERSION)).toBe(JSON.stringify(listBody(first, FAKE_VERSION)));
+        expect(listJson(again, bodies, FAKE_VERSION)).toBe(listJson(first, bodies, FAKE_VERSION));
       }
     }
   });
