@@ -213,6 +213,7 @@ const coverageOperation = {
   security: [],
   responses: {
     '200': { description: 'Coverage figures.', content: { 'application/json': { schema: ref('CoverageStats') } } },
+    '400': errorResponse('BadRequest'),
     '500': errorResponse('InternalError'),
   },
 };
@@ -250,6 +251,7 @@ const openapiOperation = {
       description: 'The OpenAPI 3.1 document.',
       content: { 'application/json': { schema: { type: 'object' } } },
     },
+    '400': errorResponse('BadRequest'),
   },
 };
 

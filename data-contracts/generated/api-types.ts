@@ -756,6 +756,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoverageStats"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -777,6 +778,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoverageStats"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -848,6 +850,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            400: components["responses"]["BadRequest"];
         };
     };
 }
