@@ -3,16 +3,17 @@
  * `GET /npi?numbers=`, their schemas and examples. Kept apart so the lookups read as one addition to the contract.
  */
 import { NPI_BATCH_MAX } from './constants';
+import {
+  DATA_VERSION_RULES,
+  dataVersionHeaders,
+  dataVersionProperties,
+  errorResponse,
+  notModified,
+  nullable,
+  rateLimitHeaders,
+  ref,
+} from './openapi-parts';
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const nullable = (type: string, extra: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...extra });
-const errorResponse = (name: string) => ({ $ref: `#/components/responses/${name}` });
-const rateLimitHeaders = {
-  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
-  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
-  'X-RateLimit-Used': { $ref: '#/components/headers/X-RateLimit-Used' },
-  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
-};
 const NPI = { type: 'string', pattern: '^[0-9]{10}$' } as const;
 const DATE = nullable('string', { format: 'date' });
 
@@ -26,6 +27,8 @@ const NPI_RULES =
 const EXAMPLE_ACTIVE = {
   tier: 'free',
   plan: 'free',
+  snapshot_id: '20261101T000000Z-ez401deg',
+  as_of: '2026-11-01T00:00:00Z',
   data: {
     npi: '1003633876',
     status: 'active',
@@ -69,27 +72,34 @@ const npiParameter = {
 const npiOperation = {
   operationId: 'getNpi',
   summary: 'One NPI: its NPPES identity record, or its deactivation',
-  description: NPI_RULES,
+  description: `${NPI_RULES} ${DATA_VERSION_RULES}`,
   tags: ['npi'],
-  parameters: [npiParameter, { $ref: '#/components/parameters/key' }],
+  parameters: [
+    npiParameter,
+    { $ref: '#/components/parameters/key' },
+    { $ref: '#/components/parameters/If-None-Match' },
+  ],
   responses: {
     '200': {
       description: 'An active NPI.',
-      headers: rateLimitHeaders,
+      headers: { ...rateLimitHeaders, ...dataVersionHeaders },
       content: { 'application/json': { schema: ref('NpiResponse'), example: EXAMPLE_ACTIVE } },
     },
+    '304': notModified,
     '400': errorResponse('BadRequest'),
     '401': errorResponse('Unauthorized'),
     '404': errorResponse('NotFound'),
     '410': {
       description: 'A deactivated NPI: its deactivation date and the OIG screen.',
-      headers: rateLimitHeaders,
+      headers: { ...rateLimitHeaders, ...dataVersionHeaders },
       content: {
         'application/json': {
           schema: ref('NpiDeactivatedResponse'),
           example: {
             tier: 'paid',
             plan: 'developer',
+            snapshot_id: '20261101T000000Z-ez401deg',
+            as_of: '2026-11-01T00:00:00Z',
             usage: { used: 12, quota: 25000 },
             data: {
               npi: '1114636115',
@@ -115,7 +125,8 @@ const batchOperation = {
     `One entry per NPI asked, in the order asked (duplicates included), each with its \`status\`. ` +
     `More than ${NPI_BATCH_MAX} NPIs, or none: 400 \`invalid_parameter\`. A malformed NPI does not refuse the ` +
     'batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status; when the month has fewer ' +
-    'calls left than the batch asks, the whole batch is refused with 429 and nothing is counted.',
+    'calls left than the batch asks, the whole batch is refused with 429 and nothing is counted. ' +
+    DATA_VERSION_RULES,
   tags: ['npi'],
   parameters: [
     {
@@ -127,17 +138,20 @@ const batchOperation = {
       example: '1003633876,1114636115,1234567893',
     },
     { $ref: '#/components/parameters/key' },
+    { $ref: '#/components/parameters/If-None-Match' },
   ],
   responses: {
     '200': {
       description: 'One entry per NPI asked.',
-      headers: rateLimitHeaders,
+      headers: { ...rateLimitHeaders, ...dataVersionHeaders },
       content: {
         'application/json': {
           schema: ref('NpiBatchResponse'),
           example: {
             tier: 'paid',
             plan: 'enterprise',
+            snapshot_id: '20261101T000000Z-ez401deg',
+            as_of: '2026-11-01T00:00:00Z',
             data: [
               { npi: '1003633876', status: 'active', record: EXAMPLE_ACTIVE.data },
               { npi: '1234567893', status: 'not_found', reason: 'No NPPES record has this NPI.' },
@@ -147,6 +161,7 @@ const batchOperation = {
         },
       },
     },
+    '304': notModified,
     '400': errorResponse('BadRequest'),
     '401': errorResponse('Unauthorized'),
     '429': errorResponse('QuotaExceeded'),
@@ -240,14 +255,14 @@ export const npiSchemas = {
   NpiResponse: {
     type: 'object',
     additionalProperties: false,
-    required: ['tier', 'plan', 'data'],
-    properties: { ...envelope, data: ref('NpiRecord') },
+    required: ['tier', 'plan', 'snapshot_id', 'as_of', 'data'],
+    properties: { ...envelope, ...dataVersionProperties, data: ref('NpiRecord') },
   },
   NpiDeactivatedResponse: {
     type: 'object',
     additionalProperties: false,
-    required: ['tier', 'plan', 'data'],
-    properties: { ...envelope, data: ref('NpiDeactivated') },
+    required: ['tier', 'plan', 'snapshot_id', 'as_of', 'data'],
+    properties: { ...envelope, ...dataVersionProperties, data: ref('NpiDeactivated') },
   },
   NpiBatchEntry: {
     type: 'object',
@@ -264,9 +279,10 @@ export const npiSchemas = {
   NpiBatchResponse: {
     type: 'object',
     additionalProperties: false,
-    required: ['tier', 'plan', 'data'],
+    required: ['tier', 'plan', 'snapshot_id', 'as_of', 'data'],
     properties: {
       ...envelope,
+      ...dataVersionProperties,
       data: { type: 'array', maxItems: NPI_BATCH_MAX, items: ref('NpiBatchEntry') },
     },
   },

@@ -24,17 +24,16 @@ import {
   VERTICALS,
 } from './constants';
 import { npiPaths, npiSchemas } from './openapi-npi';
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const nullable = (type: string, extra: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...extra });
-const errorResponse = (name: string) => ({ $ref: `#/components/responses/${name}` });
-
-const rateLimitHeaders = {
-  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
-  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
-  'X-RateLimit-Used': { $ref: '#/components/headers/X-RateLimit-Used' },
-  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
-};
+import {
+  DATA_VERSION_RULES,
+  dataVersionHeaders,
+  dataVersionProperties,
+  errorResponse,
+  notModified,
+  nullable,
+  rateLimitHeaders,
+  ref,
+} from './openapi-parts';
 
 const TRACKED_RULES =
   '`include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay ' +
@@ -43,8 +42,8 @@ const TRACKED_RULES =
 
 const QUOTA_RULES =
   'Quota: only calls that serve data (200) are counted, one each, against the key\u2019s UTC-month counter; ' +
-  'the free plan is counted and enforced too, enterprise is unmetered. Calls refused with 400, 401, 403, 404, ' +
-  '429 or 500 are not counted. Metering fails open: when the counter is unavailable the call is served ' +
+  'the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, ' +
+  '401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served ' +
   'without rate-limit headers.';
 
 const listParameters = [
@@ -111,6 +110,7 @@ const listParameters = [
   },
   { $ref: '#/components/parameters/include' },
   { $ref: '#/components/parameters/key' },
+  { $ref: '#/components/parameters/If-None-Match' },
 ];
 
 const listOperation = {
@@ -120,13 +120,14 @@ const listOperation = {
     'With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: ' +
     'identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` ' +
     `otherwise). ${TRACKED_RULES} A Builder key may use the identity path: it is not vertical data. ` +
-    `Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). ${QUOTA_RULES}`,
+    `Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). ${QUOTA_RULES} ` +
+    DATA_VERSION_RULES,
   tags: ['providers'],
   parameters: listParameters,
   responses: {
     '200': {
       description: 'A page of providers.',
-      headers: rateLimitHeaders,
+      headers: { ...rateLimitHeaders, ...dataVersionHeaders },
       content: {
         'application/json': { schema: { oneOf: [ref('ProviderListResponse'), ref('IdentityListResponse')] } },
         'text/csv': {
@@ -140,6 +141,7 @@ const listOperation = {
         },
       },
     },
+    '304': notModified,
     '400': errorResponse('BadRequest'),
     '401': errorResponse('Unauthorized'),
     '403': errorResponse('Forbidden'),
@@ -151,7 +153,7 @@ const listOperation = {
 const detailOperation = {
   operationId: 'getProvider',
   summary: 'One provider by entity_id or slug',
-  description: `Tiering is identical to the list. ${TRACKED_RULES} ${QUOTA_RULES}`,
+  description: `Tiering is identical to the list. ${TRACKED_RULES} ${QUOTA_RULES} ${DATA_VERSION_RULES}`,
   tags: ['providers'],
   parameters: [
     {
@@ -163,13 +165,15 @@ const detailOperation = {
     },
     { $ref: '#/components/parameters/include' },
     { $ref: '#/components/parameters/key' },
+    { $ref: '#/components/parameters/If-None-Match' },
   ],
   responses: {
     '200': {
       description: 'The provider.',
-      headers: rateLimitHeaders,
+      headers: { ...rateLimitHeaders, ...dataVersionHeaders },
       content: { 'application/json': { schema: ref('ProviderDetailResponse') } },
     },
+    '304': notModified,
     '400': errorResponse('BadRequest'),
     '401': errorResponse('Unauthorized'),
     '404': errorResponse('NotFound'),
@@ -187,6 +191,7 @@ const coverageOperation = {
   security: [],
   responses: {
     '200': { description: 'Coverage figures.', content: { 'application/json': { schema: ref('CoverageStats') } } },
+    '400': errorResponse('BadRequest'),
     '500': errorResponse('InternalError'),
   },
 };
@@ -224,6 +229,7 @@ const openapiOperation = {
       description: 'The OpenAPI 3.1 document.',
       content: { 'application/json': { schema: { type: 'object' } } },
     },
+    '400': errorResponse('BadRequest'),
   },
 };
 
@@ -332,7 +338,9 @@ export const openApiDocument = {
       'Every provider endpoint requires an API key; `/coverage` and `/sample` are public. ' +
       'Both the trailing-slash and non-trailing-slash forms of every path are served. ' +
       'Error codes are stable; `invalid_parameter` covers a malformed parameter that the other codes do not ' +
-      '(`format`, `include`, `state`, or a list call with neither `vertical` nor `taxonomy`).',
+      '(`format`, `include`, `state`, or a list call with neither `vertical` nor `taxonomy`) and an unknown ' +
+      'query parameter: every route accepts only its documented parameters and `key`, and the `hint` of an unknown ' +
+      'one suggests the allowed name it is close to (Did you mean `limit`?).',
   },
   servers: [{ url: API_BASE_PATH, description: 'Relative to the deployment host' }],
   security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }],
@@ -384,6 +392,13 @@ export const openApiDocument = {
         description: 'API key as a query parameter (discouraged).',
         schema: { type: 'string' },
       },
+      'If-None-Match': {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description: 'ETags of answers already held; the current one gets 304 (`*` is not honoured).',
+        schema: { type: 'string' },
+      },
     },
     headers: {
       'X-RateLimit-Limit': intHeader('The plan\u2019s monthly quota. Metered plans (builder, developer) only.'),
@@ -391,9 +406,26 @@ export const openApiDocument = {
       'X-RateLimit-Used': intHeader('Calls used this UTC month, including this one.'),
       'X-RateLimit-Reset': intHeader('Seconds until the quota resets at 00:00 UTC on the 1st.'),
       'Retry-After': intHeader('On 429 only: seconds until the quota resets.'),
+      ETag: {
+        description:
+          'The answer\u2019s tag: snapshot, path, query without the key, plan and format. Weak on metered JSON.',
+        schema: { type: 'string', pattern: '^(W/)?"[A-Za-z0-9_-]+"$' },
+      },
+      'X-Snapshot-Id': { description: 'The snapshot the answer was read from.', schema: { type: 'string' } },
+      'X-Data-As-Of': {
+        description: 'The data as-of time (the snapshot time), ISO 8601 UTC.',
+        schema: { type: 'string', format: 'date-time' },
+      },
     },
     responses: {
-      BadRequest: errorResponseOf('Invalid parameter.', codesWithStatus(400)),
+      NotModified: {
+        description: 'The `If-None-Match` tag is current: no body, not counted against the quota.',
+        headers: dataVersionHeaders,
+      },
+      BadRequest: errorResponseOf(
+        'Invalid or unknown parameter (an unknown one is named, with a close allowed name in `hint`).',
+        codesWithStatus(400),
+      ),
       Unauthorized: errorResponseOf('Missing or invalid API key.', codesWithStatus(401)),
       Forbidden: errorResponseOf('The plan does not permit the request.', codesWithStatus(403)),
       NotFound: errorResponseOf('No active provider matches.', codesWithStatus(404)),
@@ -510,9 +542,10 @@ export const openApiDocument = {
       ProviderListResponse: {
         type: 'object',
         additionalProperties: false,
-        required: ['tier', 'plan', 'publish_boundary', 'pagination', 'data'],
+        required: ['tier', 'plan', 'publish_boundary', 'snapshot_id', 'as_of', 'pagination', 'data'],
         properties: {
           ...envelopeProperties,
+          ...dataVersionProperties,
           pagination: ref('Pagination'),
           filters: ref('Filters'),
           data: { type: 'array', items: ref('Provider') },
@@ -521,12 +554,13 @@ export const openApiDocument = {
       IdentityListResponse: {
         type: 'object',
         additionalProperties: false,
-        required: ['layer', 'pagination', 'data'],
+        required: ['layer', 'snapshot_id', 'as_of', 'pagination', 'data'],
         properties: {
           tier: envelopeProperties.tier,
           plan: envelopeProperties.plan,
           usage: envelopeProperties.usage,
           notice: envelopeProperties.notice,
+          ...dataVersionProperties,
           layer: { const: 'identity' },
           pagination: ref('Pagination'),
           filters: ref('Filters'),
@@ -536,8 +570,8 @@ export const openApiDocument = {
       ProviderDetailResponse: {
         type: 'object',
         additionalProperties: false,
-        required: ['tier', 'plan', 'publish_boundary', 'data'],
-        properties: { ...envelopeProperties, data: ref('Provider') },
+        required: ['tier', 'plan', 'publish_boundary', 'snapshot_id', 'as_of', 'data'],
+        properties: { ...envelopeProperties, ...dataVersionProperties, data: ref('Provider') },
       },
       SampleResponse: {
         type: 'object',

@@ -6,6 +6,7 @@
  */
 import { API_BASE_PATH } from '../data-contracts/constants';
 import { PUBLIC_KEYS } from '../data-contracts/layout';
+import { OPERATION_RULES } from '../data-contracts/query-parameters';
 
 /** The static objects behind the public endpoints, as CloudFront origin paths (S3 keys with a leading `/`). */
 export const STATIC_ORIGIN_PATHS = {
@@ -31,11 +32,15 @@ const json = (value: unknown): string => JSON.stringify(value);
 /**
  * Viewer request: maps the public paths to the static objects, keeps only a normalised `format` in the query
  * string (the cache key), and answers anything else under the static patterns with the contract's JSON error
- * body, so `/api/v1/coveragex` is a JSON 404 as it would be from the API.
+ * body, so `/api/v1/coveragex` is a JSON 404 as it would be from the API. An unknown query parameter gets the
+ * API's 400 `invalid_parameter`, with the allowed names of the OpenAPI document and the same "Did you mean"
+ * rule as `lambdas/http/unknown-parameters.ts` (written again here in ES5 for CloudFront; a test compares the two).
  */
 export const STATIC_REQUEST_FUNCTION_CODE = `
 var COVERAGE = ${json(STATIC_PUBLIC_PATHS.coverage)};
 var SAMPLE = ${json(STATIC_PUBLIC_PATHS.sample)};
+var COVERAGE_PARAMS = ${json(OPERATION_RULES.getCoverage.queryParameters)};
+var SAMPLE_PARAMS = ${json(OPERATION_RULES.getSample.queryParameters)};
 function jsonError(statusCode, statusDescription, code, message) {
   return {
     statusCode: statusCode,
@@ -47,17 +52,56 @@ function jsonError(statusCode, statusDescription, code, message) {
     body: { encoding: 'text', data: JSON.stringify({ error: message, code: code }) }
   };
 }
+function distance(a, b) {
+  var cols = b.length + 1, d = [], i, j;
+  for (i = 0; i <= a.length; i++) for (j = 0; j <= b.length; j++) d[i * cols + j] = i === 0 ? j : j === 0 ? i : 0;
+  for (i = 1; i <= a.length; i++) {
+    for (j = 1; j <= b.length; j++) {
+      var cost = a.charAt(i - 1) === b.charAt(j - 1) ? 0 : 1;
+      var best = Math.min(d[(i - 1) * cols + j] + 1, d[i * cols + j - 1] + 1, d[(i - 1) * cols + j - 1] + cost);
+      if (i > 1 && j > 1 && a.charAt(i - 1) === b.charAt(j - 2) && a.charAt(i - 2) === b.charAt(j - 1)) {
+        best = Math.min(best, d[(i - 2) * cols + j - 2] + 1);
+      }
+      d[i * cols + j] = best;
+    }
+  }
+  return d[a.length * cols + b.length];
+}
+function unknownParameter(query, allowed) {
+  for (var name in query) {
+    if (name === '' || allowed.indexOf(name) !== -1) continue;
+    var closest = null, closestDistance = Infinity;
+    for (var k = 0; k < allowed.length; k++) {
+      var dist = distance(name.toLowerCase(), allowed[k].toLowerCase());
+      if (dist <= Math.max(1, Math.floor(allowed[k].length / 3)) && dist < closestDistance) {
+        closest = allowed[k];
+        closestDistance = dist;
+      }
+    }
+    var list = 'This route takes: ' + allowed.join(', ') + '.';
+    var shown = JSON.stringify(name.length > 40 ? name.slice(0, 40) + '\u2026' : name).slice(1, -1);
+    var response = jsonError(400, 'Bad Request', 'invalid_parameter', 'Unknown query parameter \u0060' + shown + '\u0060.');
+    var hint = closest === null ? list : 'Did you mean \u0060' + closest + '\u0060? ' + list;
+    response.body.data = JSON.stringify({ error: JSON.parse(response.body.data).error, code: 'invalid_parameter', hint: hint });
+    return response;
+  }
+  return null;
+}
 function handler(event) {
   var request = event.request;
   var uri = request.uri;
   var formatParam = request.querystring.format;
   var format = formatParam && formatParam.value !== '' ? formatParam.value : 'json';
-  if (uri === COVERAGE || uri === COVERAGE + '/') {
+  var isCoverage = uri === COVERAGE || uri === COVERAGE + '/';
+  var isSample = uri === SAMPLE || uri === SAMPLE + '/';
+  var refusal = isCoverage || isSample ? unknownParameter(request.querystring, isCoverage ? COVERAGE_PARAMS : SAMPLE_PARAMS) : null;
+  if (refusal !== null) return refusal;
+  if (isCoverage) {
     request.uri = ${json(STATIC_ORIGIN_PATHS.coverage)};
     request.querystring = {};
     return request;
   }
-  if (uri === SAMPLE || uri === SAMPLE + '/') {
+  if (isSample) {
     if (format !== 'json' && format !== 'csv') {
       return jsonError(400, 'Bad Request', 'invalid_parameter', 'format must be json or csv');
     }

@@ -9,7 +9,7 @@ export type paths = {
         };
         /**
          * List providers (vertical path or identity path)
-         * @description With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` otherwise). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls refused with 400, 401, 403, 404, 429 or 500 are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers.
+         * @description With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` otherwise). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["listProviders"];
         put?: never;
@@ -29,7 +29,7 @@ export type paths = {
         };
         /**
          * List providers (vertical path or identity path)
-         * @description With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` otherwise). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls refused with 400, 401, 403, 404, 429 or 500 are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers.
+         * @description With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` otherwise). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["listProvidersSlash"];
         put?: never;
@@ -49,7 +49,7 @@ export type paths = {
         };
         /**
          * One provider by entity_id or slug
-         * @description Tiering is identical to the list. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls refused with 400, 401, 403, 404, 429 or 500 are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers.
+         * @description Tiering is identical to the list. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["getProvider"];
         put?: never;
@@ -69,7 +69,7 @@ export type paths = {
         };
         /**
          * One provider by entity_id or slug
-         * @description Tiering is identical to the list. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls refused with 400, 401, 403, 404, 429 or 500 are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers.
+         * @description Tiering is identical to the list. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["getProviderSlash"];
         put?: never;
@@ -180,7 +180,7 @@ export type paths = {
         };
         /**
          * Up to 100 NPIs in one call
-         * @description One entry per NPI asked, in the order asked (duplicates included), each with its `status`. More than 100 NPIs, or none: 400 `invalid_parameter`. A malformed NPI does not refuse the batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status; when the month has fewer calls left than the batch asks, the whole batch is refused with 429 and nothing is counted.
+         * @description One entry per NPI asked, in the order asked (duplicates included), each with its `status`. More than 100 NPIs, or none: 400 `invalid_parameter`. A malformed NPI does not refuse the batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status; when the month has fewer calls left than the batch asks, the whole batch is refused with 429 and nothing is counted. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["listNpis"];
         put?: never;
@@ -200,7 +200,7 @@ export type paths = {
         };
         /**
          * Up to 100 NPIs in one call
-         * @description One entry per NPI asked, in the order asked (duplicates included), each with its `status`. More than 100 NPIs, or none: 400 `invalid_parameter`. A malformed NPI does not refuse the batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status; when the month has fewer calls left than the batch asks, the whole batch is refused with 429 and nothing is counted.
+         * @description One entry per NPI asked, in the order asked (duplicates included), each with its `status`. More than 100 NPIs, or none: 400 `invalid_parameter`. A malformed NPI does not refuse the batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status; when the month has fewer calls left than the batch asks, the whole batch is refused with 429 and nothing is counted. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["listNpisSlash"];
         put?: never;
@@ -220,7 +220,7 @@ export type paths = {
         };
         /**
          * One NPI: its NPPES identity record, or its deactivation
-         * @description Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per 200 or 410 (both serve data); 400, 401, 404 and 500 are not counted.
+         * @description Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per 200 or 410 (both serve data); 400, 401, 404 and 500 are not counted. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["getNpi"];
         put?: never;
@@ -240,7 +240,7 @@ export type paths = {
         };
         /**
          * One NPI: its NPPES identity record, or its deactivation
-         * @description Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per 200 or 410 (both serve data); 400, 401, 404 and 500 are not counted.
+         * @description Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per 200 or 410 (both serve data); 400, 401, 404 and 500 are not counted. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["getNpiSlash"];
         put?: never;
@@ -385,6 +385,13 @@ export type components = {
             publish_boundary: "verified" | "tracked";
             usage?: components["schemas"]["Usage"];
             notice?: string;
+            /** @description The snapshot the answer was read from (also `X-Snapshot-Id`). */
+            snapshot_id: string;
+            /**
+             * Format: date-time
+             * @description The data as-of time: the snapshot time, equal to the `generated_at` of that snapshot’s coverage.
+             */
+            as_of: string;
             pagination: components["schemas"]["Pagination"];
             filters?: components["schemas"]["Filters"];
             data: components["schemas"]["Provider"][];
@@ -396,6 +403,13 @@ export type components = {
             plan?: "free" | "builder" | "developer" | "enterprise";
             usage?: components["schemas"]["Usage"];
             notice?: string;
+            /** @description The snapshot the answer was read from (also `X-Snapshot-Id`). */
+            snapshot_id: string;
+            /**
+             * Format: date-time
+             * @description The data as-of time: the snapshot time, equal to the `generated_at` of that snapshot’s coverage.
+             */
+            as_of: string;
             /** @constant */
             layer: "identity";
             pagination: components["schemas"]["Pagination"];
@@ -411,6 +425,13 @@ export type components = {
             publish_boundary: "verified" | "tracked";
             usage?: components["schemas"]["Usage"];
             notice?: string;
+            /** @description The snapshot the answer was read from (also `X-Snapshot-Id`). */
+            snapshot_id: string;
+            /**
+             * Format: date-time
+             * @description The data as-of time: the snapshot time, equal to the `generated_at` of that snapshot’s coverage.
+             */
+            as_of: string;
             data: components["schemas"]["Provider"];
         };
         SampleResponse: {
@@ -517,6 +538,13 @@ export type components = {
             plan: "free" | "builder" | "developer" | "enterprise";
             usage?: components["schemas"]["Usage"];
             notice?: string;
+            /** @description The snapshot the answer was read from (also `X-Snapshot-Id`). */
+            snapshot_id: string;
+            /**
+             * Format: date-time
+             * @description The data as-of time: the snapshot time, equal to the `generated_at` of that snapshot’s coverage.
+             */
+            as_of: string;
             data: components["schemas"]["NpiRecord"];
         };
         NpiDeactivatedResponse: {
@@ -526,6 +554,13 @@ export type components = {
             plan: "free" | "builder" | "developer" | "enterprise";
             usage?: components["schemas"]["Usage"];
             notice?: string;
+            /** @description The snapshot the answer was read from (also `X-Snapshot-Id`). */
+            snapshot_id: string;
+            /**
+             * Format: date-time
+             * @description The data as-of time: the snapshot time, equal to the `generated_at` of that snapshot’s coverage.
+             */
+            as_of: string;
             data: components["schemas"]["NpiDeactivated"];
         };
         /** @description `record` for `active` (NpiRecord) and `deactivated` (NpiDeactivated); `reason` otherwise. */
@@ -544,6 +579,13 @@ export type components = {
             plan: "free" | "builder" | "developer" | "enterprise";
             usage?: components["schemas"]["Usage"];
             notice?: string;
+            /** @description The snapshot the answer was read from (also `X-Snapshot-Id`). */
+            snapshot_id: string;
+            /**
+             * Format: date-time
+             * @description The data as-of time: the snapshot time, equal to the `generated_at` of that snapshot’s coverage.
+             */
+            as_of: string;
             data: components["schemas"]["NpiBatchEntry"][];
         };
         Error: {
@@ -562,7 +604,17 @@ export type components = {
         };
     };
     responses: {
-        /** @description Invalid parameter. */
+        /** @description The `If-None-Match` tag is current: no body, not counted against the quota. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Invalid or unknown parameter (an unknown one is named, with a close allowed name in `hint`). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -645,6 +697,8 @@ export type components = {
         include: "tracked";
         /** @description API key as a query parameter (discouraged). */
         key: string;
+        /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+        "If-None-Match": string;
     };
     requestBodies: never;
     headers: {
@@ -658,6 +712,12 @@ export type components = {
         "X-RateLimit-Reset": number;
         /** @description On 429 only: seconds until the quota resets. */
         "Retry-After": number;
+        /** @description The answer’s tag: snapshot, path, query without the key, plan and format. Weak on metered JSON. */
+        ETag: string;
+        /** @description The snapshot the answer was read from. */
+        "X-Snapshot-Id": string;
+        /** @description The data as-of time (the snapshot time), ISO 8601 UTC. */
+        "X-Data-As-Of": string;
     };
     pathItems: never;
 };
@@ -686,7 +746,10 @@ export interface operations {
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -699,6 +762,9 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -706,6 +772,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -736,7 +803,10 @@ export interface operations {
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -749,6 +819,9 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -756,6 +829,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -771,7 +845,10 @@ export interface operations {
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path: {
                 /** @description An `entity_id` or a `slug`. */
                 id: string;
@@ -787,12 +864,16 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProviderDetailResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -808,7 +889,10 @@ export interface operations {
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path: {
                 /** @description An `entity_id` or a `slug`. */
                 id: string;
@@ -824,12 +908,16 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProviderDetailResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -855,6 +943,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoverageStats"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -876,6 +965,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoverageStats"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -947,6 +1037,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            400: components["responses"]["BadRequest"];
         };
     };
     listNpis: {
@@ -960,7 +1051,10 @@ export interface operations {
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -973,6 +1067,9 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -980,6 +1077,8 @@ export interface operations {
                      * @example {
                      *       "tier": "paid",
                      *       "plan": "enterprise",
+                     *       "snapshot_id": "20261101T000000Z-ez401deg",
+                     *       "as_of": "2026-11-01T00:00:00Z",
                      *       "data": [
                      *         {
                      *           "npi": "1003633876",
@@ -1046,6 +1145,7 @@ export interface operations {
                     "application/json": components["schemas"]["NpiBatchResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["QuotaExceeded"];
@@ -1063,7 +1163,10 @@ export interface operations {
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1076,6 +1179,9 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1083,6 +1189,8 @@ export interface operations {
                      * @example {
                      *       "tier": "paid",
                      *       "plan": "enterprise",
+                     *       "snapshot_id": "20261101T000000Z-ez401deg",
+                     *       "as_of": "2026-11-01T00:00:00Z",
                      *       "data": [
                      *         {
                      *           "npi": "1003633876",
@@ -1149,6 +1257,7 @@ export interface operations {
                     "application/json": components["schemas"]["NpiBatchResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["QuotaExceeded"];
@@ -1161,7 +1270,10 @@ export interface operations {
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path: {
                 /** @description A 10-digit NPI. */
                 npi: string;
@@ -1177,6 +1289,9 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1184,6 +1299,8 @@ export interface operations {
                      * @example {
                      *       "tier": "free",
                      *       "plan": "free",
+                     *       "snapshot_id": "20261101T000000Z-ez401deg",
+                     *       "as_of": "2026-11-01T00:00:00Z",
                      *       "data": {
                      *         "npi": "1003633876",
                      *         "status": "active",
@@ -1234,6 +1351,7 @@ export interface operations {
                     "application/json": components["schemas"]["NpiResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1244,6 +1362,9 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1251,6 +1372,8 @@ export interface operations {
                      * @example {
                      *       "tier": "paid",
                      *       "plan": "developer",
+                     *       "snapshot_id": "20261101T000000Z-ez401deg",
+                     *       "as_of": "2026-11-01T00:00:00Z",
                      *       "usage": {
                      *         "used": 12,
                      *         "quota": 25000
@@ -1281,7 +1404,10 @@ export interface operations {
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path: {
                 /** @description A 10-digit NPI. */
                 npi: string;
@@ -1297,6 +1423,9 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1304,6 +1433,8 @@ export interface operations {
                      * @example {
                      *       "tier": "free",
                      *       "plan": "free",
+                     *       "snapshot_id": "20261101T000000Z-ez401deg",
+                     *       "as_of": "2026-11-01T00:00:00Z",
                      *       "data": {
                      *         "npi": "1003633876",
                      *         "status": "active",
@@ -1354,6 +1485,7 @@ export interface operations {
                     "application/json": components["schemas"]["NpiResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -1364,6 +1496,9 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1371,6 +1506,8 @@ export interface operations {
                      * @example {
                      *       "tier": "paid",
                      *       "plan": "developer",
+                     *       "snapshot_id": "20261101T000000Z-ez401deg",
+                     *       "as_of": "2026-11-01T00:00:00Z",
                      *       "usage": {
                      *         "used": 12,
                      *         "quota": 25000

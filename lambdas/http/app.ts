@@ -8,21 +8,28 @@
  *
  * Choices: a path with or without a trailing slash is the same route (`strict: false`); an unknown path and a
  * method other than GET/HEAD both answer a JSON 404 `not_found` (the contract's code table has no 405 code).
+ *
+ * Every route runs behind one guard ({@link guardOf}), driven by the OpenAPI document (query-parameters.ts):
+ * unknown query parameters are refused (400), and on a keyed route the key is checked first (401), one snapshot
+ * is pinned for the whole request, an `If-None-Match` naming the current tag answers 304 without running (or
+ * metering) the use case, and every 200 carries `ETag`, `X-Snapshot-Id` and `X-Data-As-Of` (data-version.ts).
  */
 
-import type { Context, Handler } from 'hono';
+import type { Context, Handler, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { API_BASE_PATH } from '../../data-contracts/constants';
 import openApiJson from '../../data-contracts/openapi.json';
+import { OPERATION_RULES } from '../../data-contracts/query-parameters';
 import { type OperationId, ROUTES } from '../../data-contracts/routes';
 import { redactUrl } from '../../platform/logger';
 import { ApiError, internalError } from '../core/api-error';
-import type { Credentials } from '../core/authenticate';
+import { authenticate, type Credentials } from '../core/authenticate';
 import { getProvider } from '../core/get-provider';
 import { listProviders } from '../core/list-providers';
 import { getNpi, lookupNpis } from '../core/lookup-npi';
 import type { CoreDeps } from '../core/ports';
 import { getCoverage, getSample } from '../core/public-objects';
+import { type DataVersion, dataVersionFields, dataVersionHeaders, entityTag, ifNoneMatchHits } from './data-version';
 import { detailBody, ListBodyCache, listCsvBytes, listJsonBytes } from './list-formats';
 import {
   csvFilename,
@@ -31,9 +38,11 @@ import {
   errorResponse,
   jsonResponse,
   NO_STORE,
+  notModifiedResponse,
   PUBLIC_CACHE,
   rateLimitHeaders,
 } from './responses';
+import { assertKnownParameters } from './unknown-parameters';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -48,6 +57,9 @@ export interface AppOptions {
 
 const OPENAPI_BYTES = Buffer.from(JSON.stringify(openApiJson), 'utf8');
 const CEILING_BODY = Buffer.from(JSON.stringify({ ok: true, data: [] }), 'utf8');
+/** The statuses of answers that serve data: they carry the data-version headers (and are metered). */
+const SERVES_DATA = new Set([200, 410]);
+
 /** The routes as the 404 hint lists them: `/providers, /providers/{id}, …`. */
 const ROUTE_LIST = ROUTES.map((route) => route.path).join(', ');
 
@@ -64,6 +76,25 @@ function credentialsOf(c: Context): Credentials {
   };
 }
 
+/** What the guard hands a keyed route's handler: the use cases' dependencies over the pinned snapshot, and its version. */
+interface KeyedRequest {
+  deps: CoreDeps;
+  version: DataVersion;
+}
+type ApiEnv = { Variables: { keyed: KeyedRequest } };
+
+/** The pinned snapshot of a keyed route; set by the guard before the handler runs. */
+function keyedRequest(c: Context<ApiEnv>): KeyedRequest {
+  const keyed = c.get('keyed');
+  if (keyed === undefined) throw new Error('a keyed handler ran without its guard');
+  return keyed;
+}
+
+/** Parameter names in request order, repeated ones included (the use cases read the first value). */
+function parameterNames(c: Context): IterableIterator<string> {
+  return new URL(c.req.url).searchParams.keys();
+}
+
 function pathAndQuery(c: Context): string {
   const url = c.req.url;
   const q = url.indexOf('?');
@@ -76,7 +107,7 @@ function pathAndQuery(c: Context): string {
  */
 export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   const app = new Hono({ strict: false });
-  const api = new Hono({ strict: false });
+  const api = new Hono<ApiEnv>({ strict: false });
   const bodies = options.bodies ?? new ListBodyCache();
 
   // One log line per request: never the key (the `key` parameter is redacted; headers are not logged).
@@ -91,8 +122,34 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
     });
   });
 
-  const operations: Record<OperationId, Handler> = {
+  /** The guard of a route: see the file's comment. Only an answer that serves data (200, an NPI's 410) gets the
+   * data-version headers. */
+  const guardOf = (operation: OperationId): MiddlewareHandler<ApiEnv> => {
+    const rules = OPERATION_RULES[operation];
+    return async (c, next) => {
+      if (!rules.keyed) {
+        assertKnownParameters(parameterNames(c), rules.queryParameters);
+        return next();
+      }
+      const principal = await authenticate(credentialsOf(c), deps);
+      assertKnownParameters(parameterNames(c), rules.queryParameters);
+      return deps.snapshots.withSnapshot(async (data) => {
+        const version = { snapshotId: data.snapshotId, asOf: data.asOf };
+        const etag = entityTag({ version, path: c.req.path, query: c.req.query(), principal });
+        const headers = dataVersionHeaders(version, etag);
+        // Not metered: the key was checked, no data is served (README "Data versions and caching").
+        if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return notModifiedResponse(headers);
+        c.set('keyed', { deps: { ...deps, snapshots: { withSnapshot: (work) => work(data) } }, version });
+        await next();
+        if (SERVES_DATA.has(c.res.status))
+          for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+      });
+    };
+  };
+
+  const operations: Record<OperationId, Handler<ApiEnv>> = {
     listProviders: async (c) => {
+      const { deps, version } = keyedRequest(c);
       const result = await listProviders({ credentials: credentialsOf(c), query: c.req.query() }, deps);
       const headers = result.rateLimit ? rateLimitHeaders(result.rateLimit) : undefined;
       if (result.format === 'csv') {
@@ -103,19 +160,23 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
           ...(headers ? { headers } : {}),
         });
       }
-      return jsonResponse(200, listJsonBytes(result, bodies), {
+      return jsonResponse(200, listJsonBytes(result, bodies, version), {
         cacheControl: NO_STORE,
         ...(headers ? { headers } : {}),
       });
     },
 
     getProvider: async (c) => {
+      const { deps, version } = keyedRequest(c);
       const result = await getProvider(
         { credentials: credentialsOf(c), id: c.req.param('id') ?? '', query: c.req.query() },
         deps,
       );
       const headers = result.rateLimit ? rateLimitHeaders(result.rateLimit) : undefined;
-      return jsonResponse(200, detailBody(result), { cacheControl: NO_STORE, ...(headers ? { headers } : {}) });
+      return jsonResponse(200, detailBody(result, version), {
+        cacheControl: NO_STORE,
+        ...(headers ? { headers } : {}),
+      });
     },
 
     getCoverage: async () => {
@@ -135,11 +196,14 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
 
     // NPI lookups: an active NPI is 200, a deactivated one 410 (both serve data and are metered).
     getNpi: async (c) => {
-      const { rateLimit, status, ...body } = await getNpi(
+      const { deps, version } = keyedRequest(c);
+      const { rateLimit, status, ...result } = await getNpi(
         { credentials: credentialsOf(c), npi: c.req.param('npi') ?? '' },
         deps,
       );
       const headers = rateLimit ? rateLimitHeaders(rateLimit) : undefined;
+      const { data, ...envelope } = result;
+      const body = { ...envelope, ...dataVersionFields(version), data };
       return jsonResponse(status === 'active' ? 200 : 410, body, {
         cacheControl: NO_STORE,
         ...(headers ? { headers } : {}),
@@ -147,16 +211,21 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
     },
 
     listNpis: async (c) => {
-      const { rateLimit, ...body } = await lookupNpis(
+      const { deps, version } = keyedRequest(c);
+      const { rateLimit, ...result } = await lookupNpis(
         { credentials: credentialsOf(c), numbers: c.req.query('numbers') },
         deps,
       );
       const headers = rateLimit ? rateLimitHeaders(rateLimit) : undefined;
+      const { data, ...envelope } = result;
+      const body = { ...envelope, ...dataVersionFields(version), data };
       return jsonResponse(200, body, { cacheControl: NO_STORE, ...(headers ? { headers } : {}) });
     },
   };
-  // One handler per route of the contract's table; Hono writes `{id}` as `:id` and answers HEAD from GET.
-  for (const route of ROUTES) api.on(route.method, honoPath(route.path), operations[route.operation]);
+  // One guard and handler per route of the contract's table; Hono writes `{id}` as `:id` and answers HEAD from GET.
+  for (const route of ROUTES) {
+    api.on(route.method, honoPath(route.path), guardOf(route.operation), operations[route.operation]);
+  }
 
   if (options.benchCeiling) {
     app.get('/__bench/ceiling', () => jsonResponse(200, CEILING_BODY, { cacheControl: NO_STORE }));

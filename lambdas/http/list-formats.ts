@@ -21,14 +21,19 @@ import type {
 import type { GetProviderResult } from '../core/get-provider';
 import type { ListProvidersResult } from '../core/list-providers';
 import { maskIdentityProvider } from '../masking/tier-masking';
+import { type DataVersion, dataVersionFields } from './data-version';
 
-/** The JSON envelope of a list page. */
-export function listBody(result: ListProvidersResult): ProviderListResponse | IdentityListResponse {
+/** The JSON envelope of a list page, read from the snapshot `version`. */
+export function listBody(
+  result: ListProvidersResult,
+  version: DataVersion,
+): ProviderListResponse | IdentityListResponse {
   const common = {
     tier: result.tier,
     plan: result.plan,
     ...(result.usage ? { usage: result.usage } : {}),
     ...(result.notice ? { notice: result.notice } : {}),
+    ...dataVersionFields(version),
   };
   if (result.path === 'vertical') {
     return {
@@ -154,13 +159,13 @@ function csvLine(provider: Provider, columns: readonly string[], memo: WeakMap<o
  * The JSON bytes of a list page: the same bytes as `JSON.stringify(listBody(result))`, with the rows' bytes reused
  * from earlier responses (per row, and whole bodies of recent pages).
  */
-export function listJsonBytes(result: ListProvidersResult, cache: ListBodyCache): Buffer {
+export function listJsonBytes(result: ListProvidersResult, cache: ListBodyCache, version: DataVersion): Buffer {
   if (result.path === 'identity') {
     // The envelope without its rows, then the rows' bytes written straight from the rows (`data` is last).
-    const head = JSON.stringify(listBody({ ...result, rows: identityRowsOf([]) }));
+    const head = JSON.stringify(listBody({ ...result, rows: identityRowsOf([]) }, version));
     return identityProvidersJson(result.rows, head.slice(0, -'[]}'.length), '}');
   }
-  const { data, ...envelope } = listBody(result) as ProviderListResponse;
+  const { data, ...envelope } = listBody(result, version) as ProviderListResponse;
   const head = JSON.stringify(envelope);
   return cache.page(data, `json ${head}`, () => {
     // `data` is the envelope's last key, so it goes just before the closing brace.
@@ -175,8 +180,8 @@ export function listJsonBytes(result: ListProvidersResult, cache: ListBodyCache)
 }
 
 /** {@link listJsonBytes} as text. */
-export function listJson(result: ListProvidersResult, cache: ListBodyCache): string {
-  return listJsonBytes(result, cache).toString('utf8');
+export function listJson(result: ListProvidersResult, cache: ListBodyCache, version: DataVersion): string {
+  return listJsonBytes(result, cache, version).toString('utf8');
 }
 
 /** The CSV bytes of a list page, in the caller's tier's column set. */
@@ -199,14 +204,15 @@ export function listCsv(result: ListProvidersResult, cache: ListBodyCache): stri
   return listCsvBytes(result, cache).toString('utf8');
 }
 
-/** The JSON envelope of a detail response. */
-export function detailBody(result: GetProviderResult): ProviderDetailResponse {
+/** The JSON envelope of a detail response, read from the snapshot `version`. */
+export function detailBody(result: GetProviderResult, version: DataVersion): ProviderDetailResponse {
   return {
     tier: result.tier,
     plan: result.plan,
     publish_boundary: result.publishBoundary,
     ...(result.usage ? { usage: result.usage } : {}),
     ...(result.notice ? { notice: result.notice } : {}),
+    ...dataVersionFields(version),
     data: result.data,
   };
 }

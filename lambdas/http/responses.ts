@@ -56,6 +56,14 @@ export function csvResponse(
   });
 }
 
+/** 304 Not Modified: no body, the validator and data-version headers (RFC 9110 §15.4.5), never stored. */
+export function notModifiedResponse(headers: HeaderMap): Response {
+  return new Response(null, {
+    status: 304,
+    headers: { ...headers, 'Cache-Control': NO_STORE, 'X-Content-Type-Options': 'nosniff' },
+  });
+}
+
 /** An error body with its status; a 429 carries the rate-limit headers and `Retry-After`. */
 export function errorResponse(status: number, body: ErrorBody, rateLimit?: RateLimitState): Response {
   const headers = rateLimit ? { ...rateLimitHeaders(rateLimit), 'Retry-After': String(rateLimit.resetSeconds) } : {};

@@ -79,12 +79,14 @@ export class VerticalMatchCache {
 /** {@link ProviderData} over one snapshot's tables. */
 export class SnapshotProviderData implements ProviderData {
   readonly snapshotId: string;
+  readonly asOf: string;
 
   constructor(
     private readonly tables: SnapshotTables,
     private readonly matchCache: VerticalMatchCache,
   ) {
     this.snapshotId = tables.files.id;
+    this.asOf = tables.files.manifest.created_at;
   }
 
   async listVertical(query: VerticalListQuery): Promise<Page<VerticalRow>> {

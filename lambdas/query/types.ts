@@ -49,6 +49,8 @@ export type TaxonomyResolution =
 /** Read access to one pinned snapshot. */
 export interface ProviderData {
   readonly snapshotId: string;
+  /** The snapshot time (the manifest's `created_at`, which is also the coverage's `generated_at`): the data's as-of time. */
+  readonly asOf: string;
   listVertical(query: VerticalListQuery): Promise<Page<VerticalRow>>;
   /** One record by entity_id (preferred) or slug within the boundary, live verticals only. */
   findVertical(id: string, boundary: PublishBoundary): Promise<VerticalRow | null>;

@@ -220,6 +220,8 @@ describe('tier-specific and keyless responses', () => {
       ['/providers', '/providers?state=TX', 'invalid_parameter'],
       ['/providers/{id}', `/providers/${verified.slug}?include=x`, 'invalid_parameter'],
       ['/npi/{npi}', '/npi/1234567890', 'invalid_npi'],
+      ['/providers', '/providers?vertical=glp1&limt=5', 'invalid_parameter'],
+      ['/providers/{id}/', `/providers/${verified.slug}/?inclde=tracked`, 'invalid_parameter'],
     ];
     for (const [docPath, url, code] of cases) {
       const { body } = await check(docPath, url, 400, k);
@@ -238,6 +240,9 @@ describe('tier-specific and keyless responses', () => {
     await check('/sample/', '/sample/', 200);
     const { body } = await check('/sample', '/sample?format=xml', 400);
     expect(body.code).toBe('invalid_parameter');
+    const unknown = await check('/sample', '/sample?formt=csv', 400);
+    expect(unknown.body.hint).toContain('Did you mean `format`?');
+    await check('/coverage', '/coverage?x=1', 400);
     await check('/openapi.json', '/openapi.json', 200);
     const sample = parseCsvTable(await (await env.get('/api/v1/sample?format=csv')).text());
     expect(sample.header).toEqual([...PAID_PROVIDER_CSV_COLUMNS]);
@@ -262,5 +267,73 @@ describe('tier-specific and keyless responses', () => {
     const body: unknown = await res.json();
     const validate = ajv.compile({ $ref: `${DOC_ID}#/components/schemas/Error` });
     expect(validate(body)).toBe(true);
+  });
+});
+
+/** The response object of `path`'s GET for `status`, its `$ref` resolved. */
+function responseOf(path: string, status: number): Doc | undefined {
+  const response = doc.paths[path]?.get?.responses?.[String(status)];
+  if (response?.$ref) return doc.components.responses[String(response.$ref).split('/').pop() as string];
+  return response;
+}
+
+/** A header object of the document, its `$ref` resolved. */
+function headerOf(header: Doc): Doc {
+  return header.$ref ? doc.components.headers[String(header.$ref).split('/').pop() as string] : header;
+}
+
+const DATA_VERSION_HEADERS = ['ETag', 'X-Snapshot-Id', 'X-Data-As-Of'];
+const keyedPaths = Object.keys(doc.paths).filter((p) => doc.paths[p].get.security === undefined);
+
+describe('data versions in the document and on the wire', () => {
+  it('are documented on every keyed operation: the headers of 200 and 304, If-None-Match, a 304 without body', () => {
+    expect(keyedPaths.sort()).toEqual([
+      '/npi',
+      '/npi/',
+      '/npi/{npi}',
+      '/npi/{npi}/',
+      '/providers',
+      '/providers/',
+      '/providers/{id}',
+      '/providers/{id}/',
+    ]);
+    for (const path of keyedPaths) {
+      const operation = doc.paths[path].get;
+      for (const status of [200, 304]) {
+        expect({ path, status, headers: Object.keys(responseOf(path, status)?.headers ?? {}) }).toEqual({
+          path,
+          status,
+          headers: expect.arrayContaining(DATA_VERSION_HEADERS),
+        });
+      }
+      expect(responseOf(path, 304)?.content).toBeUndefined();
+      const names = operation.parameters.map((p: Doc) => p.$ref ?? p.name);
+      expect(names).toContain('#/components/parameters/If-None-Match');
+    }
+    for (const path of Object.keys(doc.paths).filter((p) => !keyedPaths.includes(p))) {
+      expect({ path, has304: responseOf(path, 304) !== undefined }).toEqual({ path, has304: false });
+    }
+  });
+
+  it('send the documented headers, valid against their schemas, on a 200 of every format and on a 304', async () => {
+    const schemaOf = (name: string) => ajv.compile(headerOf(responseOf('/providers', 200)?.headers[name]).schema);
+    const key = bearer(env.keys.developer);
+    for (const url of [
+      '/providers?vertical=glp1&limit=2',
+      '/providers?vertical=glp1&limit=2&format=csv',
+      `/providers/${verified.slug}`,
+    ]) {
+      const res = await env.get(`/api/v1${url}`, key);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      const conditional = await env.get(`/api/v1${url}`, { ...key, 'if-none-match': res.headers.get('etag') ?? '' });
+      expect(conditional.status).toBe(304);
+      for (const answer of [res, conditional]) {
+        for (const name of DATA_VERSION_HEADERS) {
+          const value = answer.headers.get(name);
+          expect({ url, name, valid: value !== null && schemaOf(name)(value) }).toEqual({ url, name, valid: true });
+        }
+      }
+    }
   });
 });

@@ -4,6 +4,7 @@ import { identityRowsOf } from '../../data-contracts/identity-json';
 import type { IdentityRow, VerticalRow } from '../../data-contracts/rows';
 import type { CoreDeps, KeyRecord, MeterResult } from '../../lambdas/core/ports';
 import { ProviderViews } from '../../lambdas/core/present-provider';
+import type { DataVersion } from '../../lambdas/http/data-version';
 import type { ProviderData, VerticalListQuery } from '../../lambdas/query/types';
 import { silentLogger } from '../../platform/logger';
 
@@ -24,6 +25,7 @@ export function fakeDeps(options: FakeOptions = {}): CoreDeps {
     b === 'verified' ? rows.filter((r) => r.publish_tier === 'verified') : rows;
   const data: ProviderData = {
     snapshotId: '20260615T000000Z-unitfake',
+    asOf: '2026-06-15T00:00:00Z',
     async listVertical(q: VerticalListQuery) {
       options.boundaries?.push(q.boundary);
       if (options.failWith) throw options.failWith;
@@ -51,6 +53,9 @@ export function fakeDeps(options: FakeOptions = {}): CoreDeps {
     views: new ProviderViews(),
   };
 }
+
+/** The data version of the fake snapshot, for body builders called outside the app. */
+export const FAKE_VERSION: DataVersion = { snapshotId: '20260615T000000Z-unitfake', asOf: '2026-06-15T00:00:00Z' };
 
 export const FAKE_KEYS: Record<string, KeyRecord> = {
   free: { keyHash: 'hf', plan: 'free', vertical: null, status: 'active' },

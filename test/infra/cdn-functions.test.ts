@@ -3,12 +3,16 @@
  * (https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/functions-event-structure.html).
  */
 import { runInNewContext } from 'node:vm';
+import fc from 'fast-check';
+import { OPERATION_RULES } from '../../data-contracts/query-parameters';
 import {
   SAMPLE_CSV_FILENAME,
   STATIC_ORIGIN_PATHS,
   STATIC_REQUEST_FUNCTION_CODE,
   STATIC_RESPONSE_FUNCTION_CODE,
 } from '../../infra/cdn-functions';
+import type { ApiError } from '../../lambdas/core/api-error';
+import { assertKnownParameters } from '../../lambdas/http/unknown-parameters';
 
 type Query = Record<string, { value: string }>;
 type Headers = Record<string, { value: string }>;
@@ -50,7 +54,7 @@ describe('static viewer-request function', () => {
   it.each(['/api/v1/sample', '/api/v1/sample/'])('maps %s to the JSON sample, and ?format=csv to the CSV', (uri) => {
     expect((viewerRequest(uri) as CfRequest).uri).toBe(STATIC_ORIGIN_PATHS.sampleJson);
     expect((viewerRequest(uri, { format: { value: 'json' } }) as CfRequest).uri).toBe(STATIC_ORIGIN_PATHS.sampleJson);
-    const csv = viewerRequest(uri, { format: { value: 'csv' }, other: { value: 'x' } }) as CfRequest;
+    const csv = viewerRequest(uri, { format: { value: 'csv' }, key: { value: 'x' } }) as CfRequest;
     expect(csv.uri).toBe(STATIC_ORIGIN_PATHS.sampleCsv);
     expect(csv.querystring).toEqual({ format: { value: 'csv' } });
   });
@@ -110,5 +114,46 @@ describe('static viewer-response function', () => {
       },
     );
     expect(out.headers['content-disposition']?.value).toBe('attachment; filename="x.csv"');
+  });
+});
+
+describe('unknown parameters at the edge', () => {
+  /** The API's own refusal of `names` on a route, as a body (lambdas/http/unknown-parameters.ts). */
+  const apiRefusal = (names: string[], allowed: readonly string[]): unknown => {
+    try {
+      assertKnownParameters(names, allowed);
+      return null;
+    } catch (err) {
+      return (err as ApiError).toBody();
+    }
+  };
+  const edgeRefusal = (uri: string, names: string[]): unknown => {
+    const out = viewerRequest(uri, Object.fromEntries(names.map((n) => [n, { value: '1' }]))) as CfResponse;
+    return out.statusCode === 400 ? JSON.parse(out.body?.data ?? '') : null;
+  };
+
+  it.each([
+    ['/api/v1/coverage', ['x']],
+    ['/api/v1/coverage/', ['kye']],
+    ['/api/v1/coverage', ['key']],
+    ['/api/v1/sample', ['formt']],
+    ['/api/v1/sample/', ['FORMAT']],
+    ['/api/v1/sample', ['key', 'zip']],
+    ['/api/v1/sample', [`${'q'.repeat(50)}\n`]],
+  ])('answer %s with %j as the API does', (uri, names) => {
+    const allowed = OPERATION_RULES[uri.includes('coverage') ? 'getCoverage' : 'getSample'].queryParameters;
+    const expected = apiRefusal(names, allowed);
+    expect(edgeRefusal(uri, names)).toEqual(expected);
+    if (names[0] === 'formt')
+      expect(expected).toMatchObject({ hint: expect.stringContaining('Did you mean `format`?') });
+  });
+
+  it('agree with the API on any parameter name', () => {
+    const allowed = OPERATION_RULES.getSample.queryParameters;
+    fc.assert(
+      fc.property(fc.string({ maxLength: 10 }), (name) => {
+        expect(edgeRefusal('/api/v1/sample', [name])).toEqual(apiRefusal([name], allowed));
+      }),
+    );
   });
 });

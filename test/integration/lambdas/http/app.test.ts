@@ -320,6 +320,138 @@ describe.each(CASES)('the API on the $name snapshot', (snap) => {
     });
   });
 
+  describe('unknown query parameters', () => {
+    it.each([
+      ['/providers?vertical=glp1&limt=5', 'limt', 'limit'],
+      ['/providers?vertical=glp1&LIMIT=5', 'LIMIT', 'limit'],
+      ['/providers?vertical=glp1&verticle=glp1', 'verticle', 'vertical'],
+      ['/providers?vertical=glp1&zip=77001', 'zip', null],
+      ['/providers?taxonomy=Counselor&businessmode=online', 'businessmode', 'business_mode'],
+      ['/providers/x?inclde=tracked', 'inclde', 'include'],
+      ['/sample?formt=csv', 'formt', 'format'],
+      ['/coverage?state=TX', 'state', null],
+      ['/coverage/?kye=1', 'kye', 'key'],
+      ['/openapi.json?format=yaml', 'format', null],
+    ])('refuse %s with 400 invalid_parameter naming %s, hinting %s', async (url, name, meant) => {
+      const res = await env.get(`${BASE}${url}`, bearer(env.keys.developer));
+      expect(res.status).toBe(400);
+      const body = await json(res);
+      expect(body).toMatchObject({ code: 'invalid_parameter', error: `Unknown query parameter \`${name}\`.` });
+      if (meant === null) expect(body.hint).not.toContain('Did you mean');
+      else expect(body.hint).toMatch(new RegExp(`^Did you mean \`${meant}\`\\? This route takes: `));
+      expect(res.headers.get('etag')).toBeNull();
+    });
+
+    it('check the key first (401), are not metered, and let key= and a repeated parameter through', async () => {
+      const key = (await env.keyStore.create({ plan: 'developer' })).key;
+      expect((await env.get(`${BASE}/providers?vertical=glp1&limt=5`)).status).toBe(401);
+      expect((await env.get(`${BASE}/providers?vertical=glp1&limt=5`, bearer(key))).status).toBe(400);
+      const repeated = await env.get(`${BASE}/providers?vertical=glp1&limit=2&limit=7&key=${key}`);
+      expect(repeated.status).toBe(200);
+      expect((await json(repeated)).pagination.limit).toBe(2);
+      expect(repeated.headers.get('x-ratelimit-used')).toBe('1');
+      for (const url of ['/coverage?key=x', '/sample?format=csv&key=x', '/openapi.json?key=x']) {
+        expect((await env.get(`${BASE}${url}`)).status).toBe(200);
+      }
+    });
+  });
+
+  describe('data versions', () => {
+    const tagOf = async (url: string, key: string, headers: Record<string, string> = {}) => {
+      const res = await env.get(`${BASE}${url}`, { ...bearer(key), ...headers });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      return res.headers.get('etag') as string;
+    };
+
+    it('name the snapshot and its as-of time (the coverage generated_at) in every keyed answer', async () => {
+      const id = env.runtime.snapshots.currentId;
+      const asOf = (await json(await env.get(`${BASE}/coverage`))).generated_at;
+      expect(asOf).toBe(SNAPSHOTS[snap.name].time.toISOString().replace('.000Z', 'Z'));
+      const taxonomy = encodeURIComponent(snap.classification);
+      for (const url of [
+        '/providers?vertical=glp1&limit=2',
+        `/providers?taxonomy=${taxonomy}&limit=2`,
+        `/providers/${verified[0]?.slug}`,
+        '/providers?vertical=glp1&format=csv&limit=2',
+        `/providers?taxonomy=${taxonomy}&format=csv&limit=2`,
+      ]) {
+        const res = await env.get(`${BASE}${url}`, bearer(env.keys.free));
+        expect(res.status).toBe(200);
+        expect(res.headers.get('x-snapshot-id')).toBe(id);
+        expect(res.headers.get('x-data-as-of')).toBe(asOf);
+        expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]+"$/);
+        if (url.includes('format=csv')) expect(await res.text()).not.toContain(String(id));
+        else expect(await json(res)).toMatchObject({ snapshot_id: id, as_of: asOf });
+      }
+      for (const url of ['/coverage', '/sample', '/openapi.json']) {
+        expect((await env.get(`${BASE}${url}`)).headers.get('x-snapshot-id')).toBeNull();
+      }
+    });
+
+    it('give one ETag to the same request across calls, key forms and keys of the same plan', async () => {
+      const other = (await env.keyStore.create({ plan: 'developer' })).key;
+      const url = '/providers?vertical=glp1&state=TX&limit=3';
+      const tag = await tagOf(url, env.keys.developer);
+      expect(tag).toMatch(/^W\/"/);
+      expect(await tagOf(url, env.keys.developer)).toBe(tag);
+      expect(await tagOf(url, other)).toBe(tag);
+      expect(await tagOf('/providers/?limit=3&state=TX&vertical=glp1', other)).toBe(tag);
+      const byParam = await env.get(`${BASE}${url}&key=${other}`);
+      expect(byParam.headers.get('etag')).toBe(tag);
+      const enterprise = await tagOf(url, env.keys.enterprise);
+      expect(enterprise).toMatch(/^"/);
+      expect(await tagOf(url, env.keys.enterprise)).toBe(enterprise);
+    });
+
+    it('change the ETag with the query, the format and the plan', async () => {
+      const tags = [
+        await tagOf('/providers?vertical=glp1&limit=3', env.keys.enterprise),
+        await tagOf('/providers?vertical=glp1&limit=4', env.keys.enterprise),
+        await tagOf('/providers?vertical=glp1&limit=3&offset=1', env.keys.enterprise),
+        await tagOf('/providers?vertical=glp1&limit=3&format=csv', env.keys.enterprise),
+        await tagOf('/providers?vertical=glp1&limit=3', env.keys.free),
+        await tagOf(`/providers/${verified[0]?.slug}`, env.keys.enterprise),
+        await tagOf(`/providers/${verified[1]?.slug}`, env.keys.enterprise),
+      ];
+      expect(new Set(tags).size).toBe(tags.length);
+    });
+
+    it('answer a current If-None-Match with 304, no body and the headers, unmetered', async () => {
+      const key = (await env.keyStore.create({ plan: 'developer' })).key;
+      for (const [i, url] of [
+        '/providers?vertical=glp1&limit=3',
+        `/providers/${verified[0]?.slug}`,
+        '/providers?vertical=glp1&format=csv&limit=3',
+      ].entries()) {
+        const first = await env.get(`${BASE}${url}`, bearer(key));
+        await first.arrayBuffer();
+        expect(first.headers.get('x-ratelimit-used')).toBe(String(i + 1));
+        const etag = first.headers.get('etag') as string;
+        const cached = await env.get(`${BASE}${url}`, { ...bearer(key), 'if-none-match': `"other", ${etag}` });
+        expect(cached.status).toBe(304);
+        expect(await cached.text()).toBe('');
+        expect(cached.headers.get('etag')).toBe(etag);
+        expect(cached.headers.get('x-snapshot-id')).toBe(first.headers.get('x-snapshot-id'));
+        expect(cached.headers.get('x-data-as-of')).toBe(first.headers.get('x-data-as-of'));
+        expect(cached.headers.get('x-ratelimit-used')).toBeNull();
+        expect((await env.get(`${BASE}${url}`, { 'if-none-match': etag })).status).toBe(401);
+      }
+      const after = await env.get(`${BASE}/providers?vertical=glp1&limit=1`, bearer(key));
+      expect(after.headers.get('x-ratelimit-used')).toBe('4');
+    });
+
+    it('serve a 304 to a key over its quota, and a 429 to anything that would serve data', async () => {
+      const key = (await env.keyStore.create({ plan: 'free' })).key;
+      const url = `${BASE}/providers?vertical=glp1&limit=3`;
+      const etag = await tagOf('/providers?vertical=glp1&limit=3', env.keys.free);
+      await setMonthlyUsage(env, key, PLAN_RULES.free.monthlyQuota as number);
+      expect((await env.get(url, { ...bearer(key), 'if-none-match': etag })).status).toBe(304);
+      expect((await env.get(url, bearer(key))).status).toBe(429);
+      expect((await env.get(url, { ...bearer(key), 'if-none-match': '*' })).status).toBe(429);
+    });
+  });
+
   describe('CSV', () => {
     it('returns an attachment with the free column set for a free key, paged like JSON', async () => {
       for (const [limit, offset] of [
@@ -535,6 +667,20 @@ describe.each(CASES)('the API on the $name snapshot', (snap) => {
         );
       }
     });
+
+    it('give the same 304 for a current If-None-Match', async () => {
+      const headers = bearer(env.keys.enterprise);
+      const first = await env.get(`${BASE}/providers?vertical=glp1&limit=3`, headers);
+      const conditional = { ...headers, 'if-none-match': first.headers.get('etag') as string };
+      const node = await env.get(`${BASE}/providers?vertical=glp1&limit=3`, conditional);
+      const lambda = (await env.lambda(
+        apiGatewayEvent(`${BASE}/providers`, 'vertical=glp1&limit=3', conditional) as never,
+        {} as never,
+      )) as { statusCode: number; headers: Record<string, string>; body: string };
+      expect([node.status, lambda.statusCode]).toEqual([304, 304]);
+      expect([await node.text(), lambda.body]).toEqual(['', '']);
+      expect(lambda.headers.etag ?? lambda.headers.ETag).toBe(node.headers.get('etag'));
+    });
   });
 
   if (snap.name === 'edge') {
@@ -680,7 +826,12 @@ describe.each(CASES)('the API on the $name snapshot', (snap) => {
   describe('snapshots', () => {
     it('picks up a new snapshot after the pointer TTL without a restart', async () => {
       const url = `${BASE}/providers?vertical=glp1`;
-      const before = await json(await env.get(url, bearer(env.keys.enterprise)));
+      const beforeRes = await env.get(url, bearer(env.keys.enterprise));
+      const etagBefore = beforeRes.headers.get('etag') as string;
+      const idBefore = beforeRes.headers.get('x-snapshot-id');
+      const before = await json(beforeRes);
+      expect(before.snapshot_id).toBe(idBefore);
+      const conditional = { ...bearer(env.keys.enterprise), 'if-none-match': etagBefore };
       const coverageBefore = await json(await env.get(`${BASE}/coverage`));
       const work = await mkdtemp(path.join(tmpdir(), 'pf-next-'));
       let id: string;
@@ -697,9 +848,19 @@ describe.each(CASES)('the API on the $name snapshot', (snap) => {
       const stillOld = await json(await env.get(url, bearer(env.keys.enterprise)));
       expect(stillOld.pagination.total).toBe(before.pagination.total);
       expect((await json(await env.get(`${BASE}/coverage`))).generated_at).toBe(coverageBefore.generated_at);
+      expect((await env.get(url, conditional)).status).toBe(304);
       env.advanceClock(61_000);
-      const after = await json(await env.get(url, bearer(env.keys.enterprise)));
+      const afterRes = await env.get(url, conditional);
+      expect(afterRes.status).toBe(200);
+      expect(afterRes.headers.get('etag')).not.toBe(etagBefore);
+      expect(afterRes.headers.get('x-snapshot-id')).toBe(id);
+      expect(afterRes.headers.get('x-data-as-of')).toBe('2026-11-01T00:00:00Z');
+      const after = await json(afterRes);
+      expect(after).toMatchObject({ snapshot_id: id, as_of: '2026-11-01T00:00:00Z' });
       expect(after.pagination.total).toBe(before.pagination.total + 1);
+      expect(
+        (await env.get(url, { ...conditional, 'if-none-match': afterRes.headers.get('etag') as string })).status,
+      ).toBe(304);
       expect((await json(await env.get(`${BASE}/coverage`))).generated_at).toBe('2026-11-01T00:00:00Z');
       expect(env.runtime.snapshots.currentId).toBe(id);
       expect((await env.get(`${BASE}/providers/zz-new-clinic`, bearer(env.keys.enterprise))).status).toBe(200);

@@ -198,4 +198,24 @@ describe('NPI lookups on the real samples', () => {
     const fits = await get('/npi?numbers=1003633876,1003633876', key);
     expect(fits.body.usage).toEqual({ used: 5_000, quota: 5_000 });
   });
+  it('ties every answer (200, 410, batch) to its snapshot and answers 304, unmetered, to a current ETag', async () => {
+    const key = (await env.keyStore.create({ plan: 'developer', vertical: null })).key;
+    for (const url of ['/npi/1003633876', '/npi/1114636115', '/npi?numbers=1003633876,1114636115']) {
+      const { res, body } = await get(url, key);
+      expect(typeof body.snapshot_id).toBe('string');
+      expect(res.headers.get('x-snapshot-id')).toBe(body.snapshot_id);
+      expect(res.headers.get('x-data-as-of')).toBe(body.as_of);
+      const etag = res.headers.get('etag') as string;
+      expect(etag).toMatch(/^W\/"/);
+      const used = Number(res.headers.get('x-ratelimit-used'));
+      const again = await env.get(`/api/v1${url}`, { ...bearer(key), 'if-none-match': etag });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+      const after = await get(url, key);
+      expect(Number(after.res.headers.get('x-ratelimit-used'))).toBe(used + (url.includes('numbers') ? 2 : 1));
+    }
+    const other = await get('/npi/1003633876', env.keys.free);
+    const tagged = await get('/npi/1003633876', key);
+    expect(other.res.headers.get('etag')).not.toBe(tagged.res.headers.get('etag'));
+  });
 });

@@ -5,7 +5,7 @@ import { createApp } from '../../../../lambdas/http/app';
 import { ListBodyCache, listBody, listJson } from '../../../../lambdas/http/list-formats';
 import { csvFilename } from '../../../../lambdas/http/responses';
 import { createJsonLogger } from '../../../../platform/logger';
-import { FAKE_KEYS, FAKE_VERTICAL_ROWS, fakeDeps } from '../../../helpers/api-fake-deps';
+import { FAKE_KEYS, FAKE_VERSION, FAKE_VERTICAL_ROWS, fakeDeps } from '../../../helpers/api-fake-deps';
 
 const rows: VerticalRow[] = FAKE_VERTICAL_ROWS;
 
@@ -93,9 +93,80 @@ describe('list bodies', () => {
         const input = { credentials: { keyParam: plan }, query: { vertical: 'glp1', include } };
         const first = await listProviders(input, deps);
         const again = await listProviders(input, deps);
-        expect(listJson(first, bodies)).toBe(JSON.stringify(listBody(first)));
-        expect(listJson(again, bodies)).toBe(listJson(first, bodies));
+        expect(listJson(first, bodies, FAKE_VERSION)).toBe(JSON.stringify(listBody(first, FAKE_VERSION)));
+        expect(listJson(again, bodies, FAKE_VERSION)).toBe(listJson(first, bodies, FAKE_VERSION));
       }
     }
+  });
+});
+
+describe('the route guard', () => {
+  const counting = () => {
+    const calls: string[] = [];
+    const deps = fakeDeps({
+      verticalRows: rows,
+      keys: FAKE_KEYS,
+      meter: () => {
+        calls.push('consume');
+        return { outcome: 'counted', used: calls.length, quota: 25_000, resetSeconds: 60 };
+      },
+    });
+    return { calls, app: createApp(deps) };
+  };
+  const developer = { 'x-api-key': 'developer' };
+
+  it('checks the key before unknown parameters (401 before 400), then refuses them unmetered', async () => {
+    const { calls, app } = counting();
+    expect((await app.request('/api/v1/providers?vertical=glp1&limt=5')).status).toBe(401);
+    const res = await app.request('/api/v1/providers?vertical=glp1&limt=5', { headers: developer });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'invalid_parameter', hint: expect.stringContaining('`limit`') });
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses unknown parameters on the public routes too', async () => {
+    const app = createApp(fakeDeps());
+    for (const url of ['/api/v1/coverage?x=1', '/api/v1/sample?formt=csv', '/api/v1/openapi.json?v=2']) {
+      const res = await app.request(url);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { code: string }).code).toBe('invalid_parameter');
+    }
+    expect((await app.request('/api/v1/sample?format=json&key=whatever')).status).toBe(200);
+  });
+
+  it('answers a current If-None-Match with 304, no body, the tag and snapshot headers, and does not meter it', async () => {
+    const { calls, app } = counting();
+    const url = '/api/v1/providers?vertical=glp1&limit=2';
+    const first = await app.request(url, { headers: developer });
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag') as string;
+    expect(etag).toMatch(/^W\//);
+    expect(first.headers.get('x-snapshot-id')).toBe(FAKE_VERSION.snapshotId);
+    expect(first.headers.get('x-data-as-of')).toBe(FAKE_VERSION.asOf);
+    expect(await first.json()).toMatchObject({ snapshot_id: FAKE_VERSION.snapshotId, as_of: FAKE_VERSION.asOf });
+    expect(calls).toHaveLength(1);
+
+    const again = await app.request(url, { headers: { ...developer, 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(again.headers.get('x-snapshot-id')).toBe(FAKE_VERSION.snapshotId);
+    expect(again.headers.get('x-data-as-of')).toBe(FAKE_VERSION.asOf);
+    expect(again.headers.get('x-ratelimit-used')).toBeNull();
+    expect(calls).toHaveLength(1);
+
+    expect((await app.request(url, { headers: { 'if-none-match': etag } })).status).toBe(401);
+    const other = await app.request(`${url}&offset=1`, { headers: { ...developer, 'if-none-match': etag } });
+    expect(other.status).toBe(200);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('puts no data-version headers on an error', async () => {
+    const res = await createApp(fakeDeps({ keys: FAKE_KEYS })).request('/api/v1/providers/nope', {
+      headers: developer,
+    });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('etag')).toBeNull();
+    expect(res.headers.get('x-snapshot-id')).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { identityRowsOf } from '../../../../data-contracts/identity-json';
 import type { Provider } from '../../../../data-contracts/types';
 import type { ListProvidersResult } from '../../../../lambdas/core/list-providers';
 import { ListBodyCache, listBody, listCsvBytes, listJsonBytes } from '../../../../lambdas/http/list-formats';
+import { FAKE_VERSION } from '../../../helpers/api-fake-deps';
 
 /** Frozen views, as `core/present-provider.ts` shares them. */
 const views = Array.from({ length: 300 }, (_, i) =>
@@ -54,14 +55,16 @@ describe('list bodies', () => {
       page([]),
     ];
     for (const result of cases) {
-      expect(listJsonBytes(result, bodies).toString('utf8')).toBe(JSON.stringify(listBody(result)));
+      expect(listJsonBytes(result, bodies, FAKE_VERSION).toString('utf8')).toBe(
+        JSON.stringify(listBody(result, FAKE_VERSION)),
+      );
     }
   });
 
   it('answer a repeated page of shared views with the same bytes without rebuilding them', () => {
     const result = page(views.slice(0, 200));
-    const first = listJsonBytes(result, bodies);
-    expect(listJsonBytes(page(views.slice(0, 200)), bodies)).toBe(first);
+    const first = listJsonBytes(result, bodies, FAKE_VERSION);
+    expect(listJsonBytes(page(views.slice(0, 200)), bodies, FAKE_VERSION)).toBe(first);
   });
 
   it('are the CSV of the rows for repeated and changed pages', () => {
@@ -73,17 +76,19 @@ describe('list bodies', () => {
 
   it('are built again, byte for byte the same, once the cache is cleared', () => {
     const result = page(views.slice(0, 200));
-    const first = listJsonBytes(result, bodies);
+    const first = listJsonBytes(result, bodies, FAKE_VERSION);
     bodies.clear();
-    const rebuilt = listJsonBytes(result, bodies);
+    const rebuilt = listJsonBytes(result, bodies, FAKE_VERSION);
     expect(rebuilt).not.toBe(first);
     expect(rebuilt.equals(first)).toBe(true);
-    expect(listJsonBytes(result, bodies)).toBe(rebuilt);
+    expect(listJsonBytes(result, bodies, FAKE_VERSION)).toBe(rebuilt);
   });
 
   it('are not shared between two caches (two runtimes)', () => {
     const result = page(views.slice(0, 200));
-    expect(listJsonBytes(result, new ListBodyCache())).not.toBe(listJsonBytes(result, new ListBodyCache()));
+    expect(listJsonBytes(result, new ListBodyCache(), FAKE_VERSION)).not.toBe(
+      listJsonBytes(result, new ListBodyCache(), FAKE_VERSION),
+    );
   });
 });
 
@@ -119,7 +124,9 @@ describe('identity list bodies', () => {
         rows: identityRowsOf(rows),
         ...over,
       } as ListProvidersResult;
-      expect(listJsonBytes(result, bodies).toString('utf8')).toBe(JSON.stringify(listBody(result)));
+      expect(listJsonBytes(result, bodies, FAKE_VERSION).toString('utf8')).toBe(
+        JSON.stringify(listBody(result, FAKE_VERSION)),
+      );
     }
   });
 });

@@ -6,7 +6,7 @@ import { listProviders } from '../../../../lambdas/core/list-providers';
 import { ListBodyCache, listBody, listCsv } from '../../../../lambdas/http/list-formats';
 import { carriesPublishTier, resolveBoundary } from '../../../../lambdas/masking/publication-boundary';
 import { maskIdentityProvider, maskProvider } from '../../../../lambdas/masking/tier-masking';
-import { FAKE_KEYS, fakeDeps } from '../../../helpers/api-fake-deps';
+import { FAKE_KEYS, FAKE_VERSION, fakeDeps } from '../../../helpers/api-fake-deps';
 
 /** Paid text values carry a marker, paid numbers a range no free field uses, so a leak is visible in any output. */
 const PAID = 'PAID\u00a7';
@@ -140,7 +140,8 @@ describe('for any row and any free-tier request', () => {
           },
           deps,
         );
-        const out = req.format === 'csv' ? listCsv(result, new ListBodyCache()) : JSON.stringify(listBody(result));
+        const out =
+          req.format === 'csv' ? listCsv(result, new ListBodyCache()) : JSON.stringify(listBody(result, FAKE_VERSION));
         expect(out).not.toContain(PAID);
         const paidNumbers = rows.flatMap((r) => [r.license_states_count, r.price_monthly_min, r.price_monthly_max]);
         for (const n of paidNumbers) if (n !== null) expect(out).not.toContain(String(n));
@@ -170,7 +171,8 @@ describe('for any paid request and any CSV request', () => {
             deps,
           );
           expect(boundaries).toEqual(['verified']);
-          const out = format === 'csv' ? listCsv(result, new ListBodyCache()) : JSON.stringify(listBody(result));
+          const out =
+            format === 'csv' ? listCsv(result, new ListBodyCache()) : JSON.stringify(listBody(result, FAKE_VERSION));
           for (const row of rows.filter((r) => r.publish_tier !== 'verified')) {
             if (!rows.some((r) => r.publish_tier === 'verified' && r.entity_id === row.entity_id)) {
               expect(result.path === 'vertical' && result.data.some((p) => p.entity_id === row.entity_id)).toBe(false);

@@ -1,0 +1,35 @@
+/** Pieces of the OpenAPI document shared by its operation files (openapi.ts, openapi-npi.ts). */
+
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const nullable = (type: string, extra: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...extra });
+export const errorResponse = (name: string) => ({ $ref: `#/components/responses/${name}` });
+export const notModified = { $ref: '#/components/responses/NotModified' };
+
+export const rateLimitHeaders = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Used': { $ref: '#/components/headers/X-RateLimit-Used' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+/** Answers tied to a data version (keyed operations): envelope fields, headers, ETag and 304. */
+export const dataVersionHeaders = {
+  ETag: { $ref: '#/components/headers/ETag' },
+  'X-Snapshot-Id': { $ref: '#/components/headers/X-Snapshot-Id' },
+  'X-Data-As-Of': { $ref: '#/components/headers/X-Data-As-Of' },
+};
+export const dataVersionProperties = {
+  snapshot_id: { type: 'string', description: 'The snapshot the answer was read from (also `X-Snapshot-Id`).' },
+  as_of: {
+    type: 'string',
+    format: 'date-time',
+    description:
+      'The data as-of time: the snapshot time, equal to the `generated_at` of that snapshot\u2019s coverage.',
+  },
+};
+export const DATA_VERSION_RULES =
+  'Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) ' +
+  'and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller\u2019s plan and ' +
+  'the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the ' +
+  'current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is ' +
+  'served even when the quota is used up.';

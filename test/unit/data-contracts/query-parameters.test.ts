@@ -1,0 +1,38 @@
+import { openApiDocument } from '../../../data-contracts/openapi';
+import { OPERATION_RULES } from '../../../data-contracts/query-parameters';
+import { ROUTES } from '../../../data-contracts/routes';
+
+describe('the operation rules derived from the OpenAPI document', () => {
+  it('allow each operation its documented query parameters and key, not its header parameters', () => {
+    expect(OPERATION_RULES.listProviders.queryParameters).toEqual([
+      'vertical',
+      'taxonomy',
+      'state',
+      'city',
+      'business_mode',
+      'limit',
+      'offset',
+      'format',
+      'include',
+      'key',
+    ]);
+    expect(OPERATION_RULES.getProvider.queryParameters).toEqual(['include', 'key']);
+    expect(OPERATION_RULES.getSample.queryParameters).toEqual(['format', 'key']);
+    expect(OPERATION_RULES.getCoverage.queryParameters).toEqual(['key']);
+    expect(OPERATION_RULES.getOpenApi.queryParameters).toEqual(['key']);
+  });
+
+  it('mark the operations without security as public and the others as keyed', () => {
+    const keyed = ROUTES.filter((r) => OPERATION_RULES[r.operation].keyed).map((r) => r.operation);
+    expect(keyed).toEqual(['listProviders', 'getProvider', 'listNpis', 'getNpi']);
+  });
+
+  it('cover every route, and agree with the trailing-slash form of each path', () => {
+    const paths = openApiDocument.paths as Record<string, { get: { parameters?: unknown[]; security?: unknown[] } }>;
+    for (const route of ROUTES) {
+      expect(OPERATION_RULES[route.operation]).toBeDefined();
+      const slash = paths[`${route.path}/`];
+      if (route.slashForm) expect(slash?.get.parameters).toEqual(paths[route.path]?.get.parameters);
+    }
+  });
+});
