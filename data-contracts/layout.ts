@@ -40,8 +40,8 @@
  *
  * NPI lookup buckets (`npi` objects): every active NPI with its full identity record and every deactivated NPI
  * with its deactivation date, grouped by the NPI's first digits: as many digits as keep a bucket under
- * {@link NPI_BUCKET_TARGET} NPIs ({@link npiBucketDigits}; every bucket of a snapshot has the same width, 4 digits
- * at national scale: at most 2,000 buckets of about 4,500 NPIs). One gzipped JSON-lines file per bucket, one {@link NpiLookupLine} per
+ * {@link NPI_BUCKET_TARGET} NPIs ({@link npiBucketDigits}; every bucket of a snapshot has the same width, 5 digits
+ * at national scale: at most 20,000 buckets of about 450 NPIs, so a lookup that misses the cache unzips ~0.2 MB). One gzipped JSON-lines file per bucket, one {@link NpiLookupLine} per
  * line, sorted by NPI, each line starting with `{"npi":"<10 digits>"`: the API reads one bucket per lookup, keeps
  * the unzipped bytes with their line offsets, and binary-searches the line (`lambdas/query/npi-buckets.ts`).
  */
@@ -148,13 +148,13 @@ export function screenKey(snapshotId: string, name: ScreenName): string {
 }
 
 /** The NPIs a bucket holds at most on average (the digits are chosen for it). */
-export const NPI_BUCKET_TARGET = 8192 as const;
+export const NPI_BUCKET_TARGET = 1024 as const;
 const NPI_BUCKET_PATTERN = /^[0-9]{1,6}$/;
 
 /**
  * The bucket width (digits of the NPI prefix) for `count` NPIs: the fewest digits whose buckets hold at most
  * {@link NPI_BUCKET_TARGET} NPIs on average. NPIs start with 1 or 2, so `d` digits make about 2 * 10^(d-1) buckets.
- * @example npiBucketDigits(900) === 1; npiBucketDigits(9_000_000) === 4
+ * @example npiBucketDigits(900) === 1; npiBucketDigits(1_000_000) === 4; npiBucketDigits(9_000_000) === 5
  */
 export function npiBucketDigits(count: number): number {
   let digits = 1;

@@ -18,6 +18,12 @@ const gunzipAsync = promisify(gunzip);
 /** Unzipped bucket bytes held at most by default: about ten national buckets. */
 export const DEFAULT_NPI_BUCKET_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Bucket loads (read + unzip) running at once, at most: a batch of 100 NPIs on every connection must not unzip
+ * hundreds of buckets side by side (memory grows with them); the rest wait their turn.
+ */
+export const MAX_NPI_BUCKET_LOADS = 4;
+
 /** Every line starts with these bytes, then the 10 NPI digits. */
 const LINE_HEAD = '{"npi":"';
 const NPI_AT = LINE_HEAD.length;
@@ -61,8 +67,17 @@ export class NpiBuckets {
   private readonly held = new Map<string, Bucket>();
   private readonly loads = new InFlight<string, Bucket>();
   private bytes = 0;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly maxBytes = DEFAULT_NPI_BUCKET_BYTES) {}
+  /**
+   * @param maxBytes unzipped bucket bytes held at most
+   * @param read reads a bucket's local file (tests observe the loads through it)
+   */
+  constructor(
+    private readonly maxBytes = DEFAULT_NPI_BUCKET_BYTES,
+    private readonly read: (file: string) => Promise<Buffer> = (file) => readFile(file),
+  ) {}
 
   /**
    * The line of `npi` in bucket object `key`, whose local file `file()` gives (downloading it if needed).
@@ -88,8 +103,22 @@ export class NpiBuckets {
     return this.bytes;
   }
 
+  /** Runs `work` when fewer than {@link MAX_NPI_BUCKET_LOADS} loads run. */
+  private async limited<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= MAX_NPI_BUCKET_LOADS) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next !== undefined) next();
+      else this.running -= 1;
+    }
+  }
+
   private async load(key: string, file: () => Promise<string>): Promise<Bucket> {
-    const bucket = indexLines(await gunzipAsync(await readFile(await file())));
+    const path = await file();
+    const bucket = await this.limited(async () => indexLines(await gunzipAsync(await this.read(path))));
     const size = bucket.body.length + bucket.starts.byteLength;
     // Oldest out until the new one fits; a bucket larger than the whole budget is used once and not held.
     for (const [old, held] of this.held) {

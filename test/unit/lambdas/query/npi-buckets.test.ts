@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { makeNpi } from '../../../../data-contracts/npi-check';
-import { findLine, indexLines, NpiBuckets } from '../../../../lambdas/query/npi-buckets';
+import { findLine, indexLines, MAX_NPI_BUCKET_LOADS, NpiBuckets } from '../../../../lambdas/query/npi-buckets';
 
 const lineOf = (npi: string) =>
   JSON.stringify({
@@ -52,5 +52,22 @@ describe('NPI bucket search', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+  it(`unzips at most ${MAX_NPI_BUCKET_LOADS} buckets at once, and every lookup still answers`, async () => {
+    let running = 0;
+    let most = 0;
+    const read = async (file: string) => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setImmediate(resolve));
+      running -= 1;
+      return gzipSync(`${lineOf(makeNpi(file))}\n`);
+    };
+    const buckets = new NpiBuckets(1024 * 1024, read);
+    const bodies = Array.from({ length: 30 }, (_, i) => String(100000000 + i * 1000));
+    const found = await Promise.all(bodies.map((body) => buckets.find(body, async () => body, makeNpi(body))));
+    expect(found.map((line) => line?.npi)).toEqual(bodies.map((body) => makeNpi(body)));
+    expect(most).toBe(MAX_NPI_BUCKET_LOADS);
+    expect(running).toBe(0);
   });
 });
