@@ -90,6 +90,21 @@ function keyedRequest(c: Context<ApiEnv>): KeyedRequest {
   return keyed;
 }
 
+/** A request's key lookup: each key is looked up once, however often the request asks. */
+function onceKeys(keys: CoreDeps['keys']): CoreDeps['keys'] {
+  const found = new Map<string, ReturnType<CoreDeps['keys']['findByKey']>>();
+  return {
+    findByKey(rawKey) {
+      let record = found.get(rawKey);
+      if (record === undefined) {
+        record = keys.findByKey(rawKey);
+        found.set(rawKey, record);
+      }
+      return record;
+    },
+  };
+}
+
 /** Parameter names in request order, repeated ones included (the use cases read the first value). */
 function parameterNames(c: Context): IterableIterator<string> {
   return new URL(c.req.url).searchParams.keys();
@@ -131,7 +146,9 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
         assertKnownParameters(parameterNames(c), rules.queryParameters);
         return next();
       }
-      const principal = await authenticate(credentialsOf(c), deps);
+      // The use case authenticates again with the same key: it gets the record this lookup found, not a second one.
+      const keys = onceKeys(deps.keys);
+      const principal = await authenticate(credentialsOf(c), { keys });
       assertKnownParameters(parameterNames(c), rules.queryParameters);
       return deps.snapshots.withSnapshot(async (data) => {
         const version = { snapshotId: data.snapshotId, asOf: data.asOf };
@@ -139,7 +156,7 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
         const headers = dataVersionHeaders(version, etag);
         // Not metered: the key was checked, no data is served (README "Data versions and caching").
         if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return notModifiedResponse(headers);
-        c.set('keyed', { deps: { ...deps, snapshots: { withSnapshot: (work) => work(data) } }, version });
+        c.set('keyed', { deps: { ...deps, keys, snapshots: { withSnapshot: (work) => work(data) } }, version });
         await next();
         if (SERVES_DATA.has(c.res.status))
           for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);

@@ -57,6 +57,27 @@ describe('error mapping', () => {
     expect(await res.json()).toMatchObject({ code: 'quota_exceeded', usage: { used: 5000, quota: 5000 } });
   });
 
+  it('looks a key up once per request, for the guard and the use case together', async () => {
+    const deps = fakeDeps({ verticalRows: rows, keys: FAKE_KEYS });
+    const lookups: string[] = [];
+    const keys = deps.keys;
+    const counted = {
+      ...deps,
+      keys: {
+        findByKey: (k: string) => {
+          lookups.push(k);
+          return keys.findByKey(k);
+        },
+      },
+    };
+    for (const path of ['/api/v1/providers?vertical=glp1', '/api/v1/npi/1234567893']) {
+      lookups.length = 0;
+      const res = await createApp(counted).request(path, { headers: { 'x-api-key': 'developer' } });
+      expect(res.status).not.toBe(500);
+      expect(lookups).toEqual(['developer']);
+    }
+  });
+
   it('hides the bench ceiling route unless asked', async () => {
     expect((await createApp(fakeDeps()).request('/__bench/ceiling')).status).toBe(404);
     expect((await createApp(fakeDeps(), { benchCeiling: true }).request('/__bench/ceiling')).status).toBe(200);
