@@ -15,7 +15,7 @@ import {
   type FeedObservationRow,
   type FeedProviderRow,
 } from '../../data-contracts/feed';
-import { isValidNpi } from '../transforms/npi';
+import { isValidNpi } from '../../data-contracts/npi-check';
 
 /** Statuses that make a curated observation a sourced signal (when it also names its source). */
 export const SOURCED_STATUSES = ['verified', 'clear', 'flagged', 'reported'] as const;

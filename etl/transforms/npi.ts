@@ -1,10 +1,8 @@
 /**
- * The NPI check digit for the ETL: the contract's check (`data-contracts/npi-check.ts`, Luhn over `80840` + the
- * first nine digits) and its DuckDB SQL twin.
+ * The SQL twin of the contract's NPI check (`data-contracts/npi-check.ts`, Luhn over `80840` + the first nine
+ * digits), for DuckDB, and the LEIE's no-NPI placeholder.
  */
 import { PREFIX_LUHN_SUM } from '../../data-contracts/npi-check';
-
-export { computeNpiCheckDigit, isValidNpi, makeNpi } from '../../data-contracts/npi-check';
 
 /** LEIE writes "no NPI" as ten zeros; it is a placeholder, not an identifier. */
 export const LEIE_NO_NPI = '0000000000' as const;

@@ -4,7 +4,7 @@
  * (data-contracts/feed.ts) in ./feed-csv.ts, the value tables in ./feed-tables.ts.
  */
 import type { BusinessMode } from '../../data-contracts/constants';
-import { makeNpi } from '../../etl/transforms/npi';
+import { makeNpi } from '../../data-contracts/npi-check';
 import { IN_PERSON_DESCRIPTORS, LEGAL_SUFFIXES, NAME_PREFIXES, ONLINE_DESCRIPTORS } from './feed-tables';
 import { createWeightedPicker, type Random } from './random';
 import type { UsState } from './us-geography';

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { isValidNpi, npiCheckSql } from '../../../../etl/transforms/npi';
+import { isValidNpi } from '../../../../data-contracts/npi-check';
+import { npiCheckSql } from '../../../../etl/transforms/npi';
 import { evalSqlOver } from './sql-twins';
 
 describe('the NPI check digit', () => {
