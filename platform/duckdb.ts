@@ -19,7 +19,6 @@ import {
 import { bindParams, type SqlValue } from './duckdb-bind';
 import { sqlStringLiteral } from './sql';
 
-
 /** A typed array that {@link DuckDb.queryColumns} fills from an integer column. */
 export type NumberColumn = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
 /** The constructor of a {@link NumberColumn}. */
