@@ -95,3 +95,7 @@ export const OIG_NO_MATCH_NOTE =
   'No match by NPI in the OIG LEIE. This is not a clearance: the exclusion list carries an NPI for only about 10.5% of its records.' as const;
 export const OIG_SOURCE = 'oig_leie' as const;
 export const IDENTITY_SOURCE = 'NPPES' as const;
+
+/** NPPES entity types as the identity search's `entity_type` names them (Entity Type Code 1 and 2). */
+export const ENTITY_TYPES = ['individual', 'organization'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];

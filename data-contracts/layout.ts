@@ -12,6 +12,7 @@
  * snapshots/<id>/vertical/<boundary>/vertical=<v>/state=<ST>/data.parquet
  * snapshots/<id>/identity/classification=<key>/data.parquet
  * snapshots/<id>/identity-index/classification=<key>/index.bin   the partition's serving index (below)
+ * snapshots/<id>/search/state=<ST>/index.bin                     the state's identity search index (below)
  * snapshots/<id>/taxonomy/taxonomy.parquet
  * snapshots/<id>/static/coverage.json | sample.json | sample.csv | openapi.json
  * snapshots/<id>/rejects/rejects.csv
@@ -32,6 +33,11 @@
  * Identity serving index: for each identity partition, the same rows in a binary file that answers any identity
  * query (code or classification, state, city, limit, offset) in O(limit) with an exact total, read by the API with
  * positional reads or from memory, without DuckDB (format: `platform/identity-index/format.ts`).
+ *
+ * Identity search indexes (`search` objects): one file per practice state, one entry per active NPI of that state,
+ * sorted by search name (the organisation name, or an individual's last name), with the postal code, entity type,
+ * city and taxonomy codes: a `name` or `postal_code` search reads one state's file, a binary search and one pass over
+ * the matching range (format: `platform/search-index/format.ts`). The page's rows come from the NPI lookup records.
  *
  * Screening lists (`screen` objects): the OIG matches and FDA letters a build screened against, so that a later build
  * that reuses this snapshot (the feed Lambda) screens new vertical records against the same lists. The API does not
@@ -125,6 +131,11 @@ export function identityPartitionKey(snapshotId: string, classificationKeyValue:
 export function identityIndexKey(snapshotId: string, classificationKeyValue: string): string {
   const key = assertSegment(classificationKeyValue, CLASSIFICATION_KEY_PATTERN, 'classification key');
   return `${snapshotPrefix(snapshotId)}identity-index/classification=${key}/index.bin`;
+}
+
+export function searchIndexKey(snapshotId: string, state: string): string {
+  const st = assertSegment(state, STATE_PATTERN, 'state');
+  return `${snapshotPrefix(snapshotId)}search/state=${st}/index.bin`;
 }
 
 export function taxonomyKey(snapshotId: string): string {
@@ -243,6 +254,8 @@ export const MANIFEST_OBJECT_KINDS = [
   'screen',
   /** NPI lookup buckets (`npi_bucket` names the bucket). */
   'npi',
+  /** Identity search indexes (`state` names the state). */
+  'search',
 ] as const;
 export type ManifestObjectKind = (typeof MANIFEST_OBJECT_KINDS)[number];
 

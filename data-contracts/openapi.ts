@@ -11,6 +11,7 @@ import {
   API_BASE_PATH,
   API_VERSION,
   BUSINESS_MODES,
+  ENTITY_TYPES,
   ERROR_CODES,
   ERROR_STATUS,
   OIG_SOURCE,
@@ -46,6 +47,14 @@ const QUOTA_RULES =
   '401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served ' +
   'without rate-limit headers.';
 
+const IDENTITY_SEARCH_RULES =
+  'Identity search rules (every answer stays fast on the national registry of 9 million NPIs): `npi` combines ' +
+  'with any identity filter; `name` and `postal_code` need `state` (a search reads that state\u2019s index); ' +
+  '`entity_type` only narrows a `name`, `postal_code` or `npi` search; `taxonomy` and `city` narrow any search. ' +
+  'Other shapes are refused with 400 `invalid_parameter` and a hint; the search filters do not combine with ' +
+  '`vertical`. A search answers one row per NPI: the taxonomy shown is the one the `taxonomy` filter matched, ' +
+  'else the NPI\u2019s primary taxonomy.';
+
 const listParameters = [
   {
     name: 'vertical',
@@ -65,6 +74,42 @@ const listParameters = [
       'classification name (case-insensitive, e.g. `Registered Nurse`) that resolves to every code of that ' +
       'classification. An unknown code or classification returns an empty page, not an error.',
     schema: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+  {
+    name: 'name',
+    in: 'query',
+    required: false,
+    description:
+      'Identity search: a case-insensitive prefix (2 to 100 characters) of the organisation name, or of an ' +
+      'individual\u2019s last name. Needs `state` (or `npi`). Rows are ordered by that name, then NPI.',
+    schema: { type: 'string', minLength: 2, maxLength: 100 },
+    example: 'smi',
+  },
+  {
+    name: 'postal_code',
+    in: 'query',
+    required: false,
+    description: 'Identity search: the practice location\u2019s 5-digit ZIP code. Needs `state` (or `npi`).',
+    schema: { type: 'string', pattern: '^[0-9]{5}$' },
+    example: '77030',
+  },
+  {
+    name: 'entity_type',
+    in: 'query',
+    required: false,
+    description: 'Identity search: narrows a `name`, `postal_code` or `npi` search to individuals or organizations.',
+    schema: { type: 'string', enum: [...ENTITY_TYPES] },
+  },
+  {
+    name: 'npi',
+    in: 'query',
+    required: false,
+    description:
+      'Identity search: up to 100 comma-separated NPIs (a roster), each a valid NPI (400 `invalid_npi` ' +
+      'otherwise); combines with every other identity filter. Rows are ordered by NPI; an NPI that is not active ' +
+      'in the registry is simply absent (use `/npi?numbers=` for a status per NPI).',
+    schema: { type: 'string', minLength: 10 },
+    example: '1003633876,1114636115',
   },
   {
     name: 'state',
@@ -117,11 +162,12 @@ const listOperation = {
   operationId: 'listProviders',
   summary: 'List providers (vertical path or identity path)',
   description:
-    'With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: ' +
-    'identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` ' +
-    `otherwise). ${TRACKED_RULES} A Builder key may use the identity path: it is not vertical data. ` +
-    `Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). ${QUOTA_RULES} ` +
-    DATA_VERSION_RULES,
+    'With `vertical`: the verified vertical layer (ProviderListResponse). Without `vertical`: identity rows from ' +
+    'NPPES (IdentityListResponse), selected by `taxonomy` (a list), or by an identity search: `npi` (a roster), ' +
+    'or `name` or `postal_code` within one `state`. One of these is required (400 `invalid_parameter` ' +
+    `otherwise). ${IDENTITY_SEARCH_RULES} ${TRACKED_RULES} A Builder key may use the identity path: it is not ` +
+    'vertical data. Rows are ordered by name then entity_id (vertical path), by NPI (taxonomy list and roster) ' +
+    `or by the search name then NPI (name and postal-code searches). ${QUOTA_RULES} ${DATA_VERSION_RULES}`,
   tags: ['providers'],
   parameters: listParameters,
   responses: {
@@ -293,13 +339,18 @@ const coverageSlice = {
 const filtersSchema = {
   type: 'object',
   additionalProperties: false,
-  description: 'Echo of the applied filters; unused ones are null.',
+  description:
+    'Echo of the applied filters; unused ones are null. The identity search filters (name, postal_code, entity_type, npi) appear only on a search that used one of them.',
   properties: {
     vertical: nullable('string'),
     taxonomy: nullable('string'),
     state: nullable('string'),
     city: nullable('string'),
     business_mode: nullable('string'),
+    name: nullable('string'),
+    postal_code: nullable('string'),
+    entity_type: { type: ['string', 'null'], enum: [...ENTITY_TYPES, null] },
+    npi: { type: ['array', 'null'], items: { type: 'string', pattern: '^[0-9]{10}$' } },
   },
 };
 

@@ -9,7 +9,7 @@ export type paths = {
         };
         /**
          * List providers (vertical path or identity path)
-         * @description With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` otherwise). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description With `vertical`: the verified vertical layer (ProviderListResponse). Without `vertical`: identity rows from NPPES (IdentityListResponse), selected by `taxonomy` (a list), or by an identity search: `npi` (a roster), or `name` or `postal_code` within one `state`. One of these is required (400 `invalid_parameter` otherwise). Identity search rules (every answer stays fast on the national registry of 9 million NPIs): `npi` combines with any identity filter; `name` and `postal_code` need `state` (a search reads that state’s index); `entity_type` only narrows a `name`, `postal_code` or `npi` search; `taxonomy` and `city` narrow any search. Other shapes are refused with 400 `invalid_parameter` and a hint; the search filters do not combine with `vertical`. A search answers one row per NPI: the taxonomy shown is the one the `taxonomy` filter matched, else the NPI’s primary taxonomy. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path), by NPI (taxonomy list and roster) or by the search name then NPI (name and postal-code searches). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["listProviders"];
         put?: never;
@@ -29,7 +29,7 @@ export type paths = {
         };
         /**
          * List providers (vertical path or identity path)
-         * @description With `vertical`: the verified vertical layer (ProviderListResponse). With `taxonomy` and no `vertical`: identity rows from NPPES (IdentityListResponse). One of the two is required (400 `invalid_parameter` otherwise). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path) or by NPI (identity path). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description With `vertical`: the verified vertical layer (ProviderListResponse). Without `vertical`: identity rows from NPPES (IdentityListResponse), selected by `taxonomy` (a list), or by an identity search: `npi` (a roster), or `name` or `postal_code` within one `state`. One of these is required (400 `invalid_parameter` otherwise). Identity search rules (every answer stays fast on the national registry of 9 million NPIs): `npi` combines with any identity filter; `name` and `postal_code` need `state` (a search reads that state’s index); `entity_type` only narrows a `name`, `postal_code` or `npi` search; `taxonomy` and `city` narrow any search. Other shapes are refused with 400 `invalid_parameter` and a hint; the search filters do not combine with `vertical`. A search answers one row per NPI: the taxonomy shown is the one the `taxonomy` filter matched, else the NPI’s primary taxonomy. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path), by NPI (taxonomy list and roster) or by the search name then NPI (name and postal-code searches). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["listProvidersSlash"];
         put?: never;
@@ -368,13 +368,18 @@ export type components = {
             used: number;
             quota: number;
         };
-        /** @description Echo of the applied filters; unused ones are null. */
+        /** @description Echo of the applied filters; unused ones are null. The identity search filters (name, postal_code, entity_type, npi) appear only on a search that used one of them. */
         Filters: {
             vertical?: string | null;
             taxonomy?: string | null;
             state?: string | null;
             city?: string | null;
             business_mode?: string | null;
+            name?: string | null;
+            postal_code?: string | null;
+            /** @enum {string|null} */
+            entity_type?: "individual" | "organization" | null;
+            npi?: string[] | null;
         };
         ProviderListResponse: {
             /** @enum {string} */
@@ -730,6 +735,23 @@ export interface operations {
                 vertical?: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior";
                 /** @description Identity path (used when `vertical` is absent): a 10-character NUCC taxonomy code, or a NUCC classification name (case-insensitive, e.g. `Registered Nurse`) that resolves to every code of that classification. An unknown code or classification returns an empty page, not an error. */
                 taxonomy?: string;
+                /**
+                 * @description Identity search: a case-insensitive prefix (2 to 100 characters) of the organisation name, or of an individual’s last name. Needs `state` (or `npi`). Rows are ordered by that name, then NPI.
+                 * @example smi
+                 */
+                name?: string;
+                /**
+                 * @description Identity search: the practice location’s 5-digit ZIP code. Needs `state` (or `npi`).
+                 * @example 77030
+                 */
+                postal_code?: string;
+                /** @description Identity search: narrows a `name`, `postal_code` or `npi` search to individuals or organizations. */
+                entity_type?: "individual" | "organization";
+                /**
+                 * @description Identity search: up to 100 comma-separated NPIs (a roster), each a valid NPI (400 `invalid_npi` otherwise); combines with every other identity filter. Rows are ordered by NPI; an NPI that is not active in the registry is simply absent (use `/npi?numbers=` for a status per NPI).
+                 * @example 1003633876,1114636115
+                 */
+                npi?: string;
                 /** @description Two-letter state code, case-insensitive. */
                 state?: string;
                 /** @description City name, case-insensitive exact match. */
@@ -787,6 +809,23 @@ export interface operations {
                 vertical?: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior";
                 /** @description Identity path (used when `vertical` is absent): a 10-character NUCC taxonomy code, or a NUCC classification name (case-insensitive, e.g. `Registered Nurse`) that resolves to every code of that classification. An unknown code or classification returns an empty page, not an error. */
                 taxonomy?: string;
+                /**
+                 * @description Identity search: a case-insensitive prefix (2 to 100 characters) of the organisation name, or of an individual’s last name. Needs `state` (or `npi`). Rows are ordered by that name, then NPI.
+                 * @example smi
+                 */
+                name?: string;
+                /**
+                 * @description Identity search: the practice location’s 5-digit ZIP code. Needs `state` (or `npi`).
+                 * @example 77030
+                 */
+                postal_code?: string;
+                /** @description Identity search: narrows a `name`, `postal_code` or `npi` search to individuals or organizations. */
+                entity_type?: "individual" | "organization";
+                /**
+                 * @description Identity search: up to 100 comma-separated NPIs (a roster), each a valid NPI (400 `invalid_npi` otherwise); combines with every other identity filter. Rows are ordered by NPI; an NPI that is not active in the registry is simply absent (use `/npi?numbers=` for a status per NPI).
+                 * @example 1003633876,1114636115
+                 */
+                npi?: string;
                 /** @description Two-letter state code, case-insensitive. */
                 state?: string;
                 /** @description City name, case-insensitive exact match. */

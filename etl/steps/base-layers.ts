@@ -13,6 +13,7 @@ import {
   SCREEN_NAMES,
   type ScreenName,
   screenKey,
+  searchIndexKey,
   snapshotPrefix,
   taxonomyKey,
 } from '../../data-contracts/layout';
@@ -23,6 +24,8 @@ import { EtlInputError } from '../errors';
 import { writeIdentityIndexFiles } from '../identity-index-out';
 import { writeNpiBucketFiles } from '../npi-out';
 import { type VerticalFile, writeIdentityFiles, writeTaxonomyFile } from '../parquet-out';
+import { writeSearchIndexFiles } from '../search-index-out';
+import { buildIdentitySearchTable } from '../sources/identity-search';
 import { buildNpiLookupTable } from '../sources/npi-lookup';
 import { buildIdentityTable, createNppesStage, identityClassificationKeys, stageNppesFile } from '../sources/nppes';
 import { loadTaxonomyTable, readNucc } from '../sources/nucc';
@@ -99,6 +102,7 @@ class FreshLayers implements BaseLayers {
     this.identityNpis = identity.npis;
     this.classificationKeys = await identityClassificationKeys(ctx.connection);
     await buildNpiLookupTable(ctx.connection);
+    await buildIdentitySearchTable(ctx.connection);
   }
 
   async writeLayers(ctx: BuildContext, outDir: string): Promise<BaseLayerFiles> {
@@ -138,6 +142,14 @@ class FreshLayers implements BaseLayers {
         file: w.file,
         contentType: CONTENT_TYPES.binary,
         meta: { kind: 'npi', rows: w.rows, npi_bucket: w.bucket },
+      });
+    }
+    for (const w of await writeSearchIndexFiles(connection, path.join(outDir, 'search'))) {
+      uploads.push({
+        key: searchIndexKey(snapshotId, w.state),
+        file: w.file,
+        contentType: CONTENT_TYPES.binary,
+        meta: { kind: 'search', rows: w.rows, state: w.state },
       });
     }
     const taxonomy = await writeTaxonomyFile(connection, path.join(outDir, 'taxonomy.parquet'));
@@ -188,6 +200,7 @@ class ReusedLayers implements BaseLayers {
         o.kind === 'identity' ||
         o.kind === 'identity_index' ||
         o.kind === 'npi' ||
+        o.kind === 'search' ||
         o.kind === 'taxonomy' ||
         o.kind === 'vertical' ||
         o.kind === 'screen' ||
@@ -219,7 +232,7 @@ class ReusedLayers implements BaseLayers {
       const key = object.key.replace(snapshotPrefix(this.reusedFrom), snapshotPrefix(ctx.snapshotId));
       const { key: _old, bytes: _b, sha256: _s, ...meta } = object;
       if (this.screenOf(object) !== undefined) meta.kind = 'screen';
-      const binary = object.kind === 'identity_index' || object.kind === 'npi';
+      const binary = object.kind === 'identity_index' || object.kind === 'npi' || object.kind === 'search';
       const contentType = binary ? CONTENT_TYPES.binary : CONTENT_TYPES.parquet;
       uploads.push({ key, file, contentType, meta });
       if (object.kind === 'identity') identityFiles.push(file);

@@ -39,7 +39,7 @@ interface ListCommon {
  */
 export type ListProvidersResult =
   | (ListCommon & { path: 'vertical'; publishBoundary: PublishBoundary; vertical: string; data: Provider[] })
-  | (ListCommon & { path: 'identity'; taxonomy: string; rows: IdentityRows });
+  | (ListCommon & { path: 'identity'; taxonomy: string | null; rows: IdentityRows });
 
 /**
  * @example
@@ -88,13 +88,27 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
         data: rows,
       };
     }
-    const page = await data.listIdentity({
-      taxonomy: request.taxonomy,
-      state: request.state,
-      city: request.city,
-      limit: request.limit,
-      offset: request.offset,
-    });
+    const { search, taxonomy } = request;
+    const page =
+      search === null && taxonomy !== null
+        ? await data.listIdentity({
+            taxonomy,
+            state: request.state,
+            city: request.city,
+            limit: request.limit,
+            offset: request.offset,
+          })
+        : await data.searchIdentity({
+            npis: search?.npis ?? null,
+            state: request.state,
+            name: search?.name ?? null,
+            postalCode: search?.postalCode ?? null,
+            entityType: search?.entityType ?? null,
+            taxonomy,
+            city: request.city,
+            limit: request.limit,
+            offset: request.offset,
+          });
     assertOffset(request, page.total);
     const charge = await chargeCall(principal, deps);
     const notice = principal.tier === 'free' ? freeTierNotice() : undefined;
@@ -126,13 +140,23 @@ function pagination(request: ListRequest, total: number, returned: number): Pagi
   return { total, limit: request.limit, offset: request.offset, returned };
 }
 
+/** The applied filters; the identity search filters appear only when the request used them. */
 function filtersOf(request: ListRequest): Filters {
-  return {
+  const filters: Filters = {
     vertical: request.path === 'vertical' ? request.vertical : null,
     taxonomy: request.path === 'identity' ? request.taxonomy : null,
     state: request.state,
     city: request.city,
     business_mode: request.path === 'vertical' ? request.businessMode : null,
+  };
+  const search = request.path === 'identity' ? request.search : null;
+  if (search === null) return filters;
+  return {
+    ...filters,
+    name: search.name,
+    postal_code: search.postalCode,
+    entity_type: search.entityType,
+    npi: search.npis,
   };
 }
 

@@ -12,11 +12,15 @@
 import {
   BUSINESS_MODES,
   type BusinessMode,
+  ENTITY_TYPES,
+  type EntityType,
+  NPI_BATCH_MAX,
   PAGE_LIMIT,
   VERTICALS,
   type Vertical,
 } from '../../data-contracts/constants';
 import { ApiError } from './api-error';
+import { parseNpi } from './npi-params';
 
 /** First value of each query parameter; absent parameters are undefined. */
 export type RawQuery = Readonly<Record<string, string | undefined>>;
@@ -38,7 +42,10 @@ export type ListRequest =
     }
   | {
       path: 'identity';
-      taxonomy: string;
+      /** A code or classification name; null only in a search. */
+      taxonomy: string | null;
+      /** The roster, name, postal-code and entity-type filters; null for a taxonomy list. */
+      search: IdentitySearch | null;
       state: string | null;
       city: string | null;
       limit: number;
@@ -47,7 +54,19 @@ export type ListRequest =
       includeTracked: boolean;
     };
 
+/** The identity search filters (lambdas/query/identity-search.ts): a roster, or a name or postal code in a state. */
+export interface IdentitySearch {
+  npis: string[] | null;
+  name: string | null;
+  postalCode: string | null;
+  entityType: EntityType | null;
+}
+
+/** A name prefix: at least 2 characters (a 1-letter prefix would match a twentieth of a state), at most 100. */
+export const NAME_PREFIX = { min: 2, max: 100 } as const;
+
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
+const POSTAL = /^[0-9]{5}$/;
 const STATE = /^[A-Za-z]{2}$/;
 const MAX_TAXONOMY = 200;
 const MAX_CITY = 100;
@@ -129,6 +148,71 @@ export function parseBusinessMode(raw: string | undefined): BusinessMode | null 
  * The whole list request. Checks run in a fixed order so that one request always gets the same error:
  * vertical, business_mode, limit, offset, format, include, state, city, then the path choice.
  */
+/** The identity search filters of a query, or null when it has none. 400 on a malformed one. */
+export function parseIdentitySearch(query: RawQuery): IdentitySearch | null {
+  const rawName = value(query, 'name');
+  const rawPostal = value(query, 'postal_code');
+  const rawEntity = value(query, 'entity_type');
+  const rawNpi = value(query, 'npi');
+  if (rawName === undefined && rawPostal === undefined && rawEntity === undefined && rawNpi === undefined) return null;
+  let name: string | null = null;
+  if (rawName !== undefined) {
+    name = rawName.trim().replace(/\s+/g, ' ');
+    if (name.length < NAME_PREFIX.min || name.length > NAME_PREFIX.max) {
+      throw new ApiError(
+        'invalid_parameter',
+        `name must be ${NAME_PREFIX.min} to ${NAME_PREFIX.max} characters: a prefix of the organisation name or the individual's last name.`,
+        { hint: 'e.g. name=smi&state=TX' },
+      );
+    }
+  }
+  if (rawPostal !== undefined && !POSTAL.test(rawPostal.trim())) {
+    throw new ApiError('invalid_parameter', 'postal_code must be a 5-digit ZIP code.', {
+      hint: 'Give the first 5 digits of a ZIP+4, e.g. postal_code=77030.',
+    });
+  }
+  if (rawEntity !== undefined && !(ENTITY_TYPES as readonly string[]).includes(rawEntity)) {
+    throw new ApiError('invalid_parameter', `entity_type must be one of ${ENTITY_TYPES.join(', ')}.`);
+  }
+  let npis: string[] | null = null;
+  if (rawNpi !== undefined) {
+    const list = rawNpi.split(',').map((n) => n.trim());
+    if (list.length > NPI_BATCH_MAX) {
+      throw new ApiError('invalid_parameter', `npi lists ${list.length} NPIs; at most ${NPI_BATCH_MAX} per call.`, {
+        hint: `Split the roster into calls of ${NPI_BATCH_MAX}.`,
+      });
+    }
+    npis = [...new Set(list.map((n) => parseNpi(n)))];
+  }
+  return {
+    npis,
+    name,
+    postalCode: rawPostal === undefined ? null : rawPostal.trim(),
+    entityType: (rawEntity as EntityType | undefined) ?? null,
+  };
+}
+
+/**
+ * Which identity searches are answered (each must stay fast on the national registry, README "Identity search"):
+ * a roster (`npi`) with any other filter; a `name` prefix or a `postal_code` within one `state`; `entity_type` only
+ * to narrow one of those. Throws 400 `invalid_parameter` with a hint for the others.
+ */
+function checkSearchShape(search: IdentitySearch, state: string | null): void {
+  if (search.npis !== null) return;
+  if (search.name === null && search.postalCode === null) {
+    throw new ApiError('invalid_parameter', 'entity_type narrows a name, postal_code or npi search.', {
+      hint: 'e.g. name=smith&state=TX&entity_type=individual, or taxonomy=363L00000X&state=TX for a list',
+    });
+  }
+  if (state === null) {
+    const what = search.name !== null ? 'name' : 'postal_code';
+    throw new ApiError('invalid_parameter', `A ${what} search runs within one state: add state.`, {
+      hint:
+        what === 'name' ? 'e.g. name=smith&state=TX, or npi=<NPI> for known NPIs' : 'e.g. postal_code=77030&state=TX',
+    });
+  }
+}
+
 export function parseListRequest(query: RawQuery): ListRequest {
   const vertical = parseVertical(value(query, 'vertical'));
   const businessMode = parseBusinessMode(value(query, 'business_mode'));
@@ -138,19 +222,35 @@ export function parseListRequest(query: RawQuery): ListRequest {
   const includeTracked = parseInclude(value(query, 'include'));
   const state = parseState(value(query, 'state'));
   const city = parseCity(value(query, 'city'));
+  const search = parseIdentitySearch(query);
   if (vertical !== null) {
+    if (search !== null) {
+      throw new ApiError(
+        'invalid_parameter',
+        'name, postal_code, entity_type and npi search the identity layer: drop vertical.',
+        {
+          hint: 'e.g. name=smith&state=TX, or vertical=glp1&state=TX for the vertical layer',
+        },
+      );
+    }
     return { path: 'vertical', vertical, state, city, businessMode, limit, offset, format, includeTracked };
   }
-  const taxonomy = value(query, 'taxonomy')?.trim();
-  if (taxonomy === undefined || taxonomy === '') {
-    throw new ApiError('invalid_parameter', 'Give vertical (vertical layer) or taxonomy (identity layer).', {
-      hint: 'e.g. vertical=glp1, or taxonomy=363L00000X, or taxonomy=Nurse Practitioner',
-    });
+  const rawTaxonomy = value(query, 'taxonomy')?.trim();
+  const taxonomy = rawTaxonomy === undefined || rawTaxonomy === '' ? null : rawTaxonomy;
+  if (taxonomy === null && search === null) {
+    throw new ApiError(
+      'invalid_parameter',
+      'Give vertical (vertical layer), or taxonomy, name, postal_code or npi (identity layer).',
+      {
+        hint: 'e.g. vertical=glp1, taxonomy=363L00000X, taxonomy=Nurse Practitioner, name=smith&state=TX, npi=1003633876',
+      },
+    );
   }
-  if (taxonomy.length > MAX_TAXONOMY) {
+  if (taxonomy !== null && taxonomy.length > MAX_TAXONOMY) {
     throw new ApiError('invalid_parameter', `taxonomy must be at most ${MAX_TAXONOMY} characters.`);
   }
-  return { path: 'identity', taxonomy, state, city, limit, offset, format, includeTracked };
+  if (search !== null) checkSearchShape(search, state);
+  return { path: 'identity', taxonomy, search, state, city, limit, offset, format, includeTracked };
 }
 
 /** The detail request's only parameter. */

@@ -21,6 +21,7 @@ import { ListBodyCache } from '../http/list-formats';
 import { IdentityPartitions } from '../query/identity-partitions';
 import { NpiBuckets } from '../query/npi-buckets';
 import { createSnapshotSource, VerticalMatchCache } from '../query/provider-queries';
+import { SearchIndexes } from '../query/search-indexes';
 import { closeSnapshotTables, openSnapshotTables, type SnapshotTables } from '../query/snapshot-tables';
 import { SnapshotCache } from '../storage/snapshot-cache';
 import type { ApiConfig, DataStoreConfig } from './config';
@@ -133,11 +134,12 @@ export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRunt
     logger: options.logger,
   });
   const npi = new NpiBuckets();
+  const search = new SearchIndexes();
   const snapshots = new SnapshotCache<SnapshotTables>({
     store,
     cacheDir: options.cacheDir,
     pointerTtlMs: options.pointerTtlSeconds * 1000,
-    open: (files) => openSnapshotTables(files, db, identity, npi),
+    open: (files) => openSnapshotTables(files, db, identity, npi, search),
     close: (tables) => closeSnapshotTables(tables),
     logger: options.logger,
     ...(options.nowMs ? { nowMs: options.nowMs } : {}),

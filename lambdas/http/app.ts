@@ -170,7 +170,7 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
       const result = await listProviders({ credentials: credentialsOf(c), query: c.req.query() }, deps);
       const headers = result.rateLimit ? rateLimitHeaders(result.rateLimit) : undefined;
       if (result.format === 'csv') {
-        const selector = result.path === 'vertical' ? result.vertical : result.taxonomy;
+        const selector = result.path === 'vertical' ? result.vertical : (result.taxonomy ?? 'identity-search');
         return csvResponse(listCsvBytes(result, bodies), {
           filename: csvFilename(selector, result.pagination.offset),
           cacheControl: NO_STORE,

@@ -12,9 +12,11 @@ import { type IdentityRows, identityRowsOf } from '../../data-contracts/identity
 import { type NpiLookupLine, npiBucketKey, npiBucketOf, staticKey } from '../../data-contracts/layout';
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { SnapshotCache } from '../storage/snapshot-cache';
+import { searchIdentity } from './identity-search';
 import type { SnapshotTables, VerticalLayer } from './snapshot-tables';
 import type {
   IdentityListQuery,
+  IdentitySearchQuery,
   Page,
   ProviderData,
   SnapshotSource,
@@ -130,6 +132,21 @@ export class SnapshotProviderData implements ProviderData {
           offset: query.offset,
         }),
     );
+  }
+
+  searchIdentity(query: IdentitySearchQuery): Promise<{ total: number; rows: IdentityRows }> {
+    const { files, search, searchKeys } = this.tables;
+    return searchIdentity(query, {
+      resolveTaxonomy: (taxonomy) => this.tables.resolveTaxonomy(taxonomy),
+      findActive: async (npi) => {
+        const line = await this.findNpi(npi);
+        return line?.status === 'active' ? line : null;
+      },
+      searchState: async (state, q) => {
+        const key = searchKeys.get(state);
+        return key === undefined ? null : search.search(key, () => files.localPath(key), q);
+      },
+    });
   }
 
   async findNpi(npi: string): Promise<NpiLookupLine | null> {

@@ -17,6 +17,7 @@ import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
 import type { SnapshotFiles } from '../storage/snapshot-files';
 import type { IdentityPartitions } from './identity-partitions';
 import { NpiBuckets } from './npi-buckets';
+import { SearchIndexes } from './search-indexes';
 import type { TaxonomyResolution } from './types';
 
 /** A NUCC code: 10 characters, digits and capital letters (compared upper-cased). */
@@ -48,6 +49,10 @@ export interface SnapshotTables {
   readonly identity: IdentityPartitions;
   /** The process's held NPI lookup buckets (shared by every snapshot). */
   readonly npi: NpiBuckets;
+  /** The process's open search indexes (shared by every snapshot). */
+  readonly search: SearchIndexes;
+  /** This snapshot's search index object per state. */
+  readonly searchKeys: ReadonlyMap<string, string>;
   /** The width of this snapshot's NPI buckets, or null when it has none (older snapshots). */
   readonly npiBucketDigits: number | null;
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
@@ -74,6 +79,7 @@ export async function openSnapshotTables(
   db: DuckDb,
   identity: IdentityPartitions,
   npi: NpiBuckets = new NpiBuckets(),
+  search: SearchIndexes = new SearchIndexes(),
 ): Promise<SnapshotTables> {
   // One read serves both boundaries: a `tracked` partition holds every record of its vertical and state, the
   // `verified` one the verified subset of the same rows (etl/parquet-out.ts), so the verified layer is the tracked
@@ -106,6 +112,8 @@ export async function openSnapshotTables(
     identityPartitions,
     identity,
     npi,
+    search,
+    searchKeys: new Map(files.objectsOf('search').flatMap((o) => (o.state ? [[o.state, o.key] as const] : []))),
     npiBucketDigits: files.objectsOf('npi')[0]?.npi_bucket?.length ?? null,
     resolveTaxonomy: (value) => resolveTaxonomy(value, taxonomy),
   };
@@ -115,6 +123,7 @@ export async function openSnapshotTables(
 export async function closeSnapshotTables(tables: SnapshotTables): Promise<void> {
   tables.identity.forget(snapshotPrefix(tables.files.id));
   tables.npi.forget(snapshotPrefix(tables.files.id));
+  tables.search.forget(snapshotPrefix(tables.files.id));
 }
 
 /**

@@ -3,7 +3,7 @@
  * query layer answers them without SQL (`provider-queries.ts`): typed filters over the vertical layer that was
  * loaded into memory when the snapshot became current, and positional reads of the identity serving indexes.
  */
-import type { BusinessMode, PublishBoundary, Vertical } from '../../data-contracts/constants';
+import type { BusinessMode, EntityType, PublishBoundary, Vertical } from '../../data-contracts/constants';
 import type { IdentityRows } from '../../data-contracts/identity-json';
 import type { NpiLookupLine } from '../../data-contracts/layout';
 import type { VerticalRow } from '../../data-contracts/rows';
@@ -26,6 +26,27 @@ export interface IdentityListQuery {
   /** A 10-character NUCC code or a classification name (any case). */
   taxonomy: string;
   state: string | null;
+  city: string | null;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * An identity search that is not a taxonomy list (lambdas/query/identity-search.ts): a roster of NPIs, or a name
+ * prefix or postal code within `state`; the other fields narrow it.
+ */
+export interface IdentitySearchQuery {
+  /** Distinct 10-digit NPIs, or null. */
+  npis: string[] | null;
+  /** Upper-case two-letter code; required unless `npis` is given. */
+  state: string | null;
+  /** A name prefix (at least 2 characters), or null. */
+  name: string | null;
+  /** 5 digits, or null. */
+  postalCode: string | null;
+  entityType: EntityType | null;
+  /** A code or a classification name, or null. */
+  taxonomy: string | null;
   city: string | null;
   limit: number;
   offset: number;
@@ -56,6 +77,8 @@ export interface ProviderData {
   findVertical(id: string, boundary: PublishBoundary): Promise<VerticalRow | null>;
   /** A page of identity rows, read from the index when the wire format asks for them. */
   listIdentity(query: IdentityListQuery): Promise<{ total: number; rows: IdentityRows }>;
+  /** A page of a roster, name or postal-code search (one row per NPI). */
+  searchIdentity(query: IdentitySearchQuery): Promise<{ total: number; rows: IdentityRows }>;
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
   /** The NPI lookup line of a valid 10-digit NPI, or null when the snapshot has none (never issued, rejected). */
   findNpi(npi: string): Promise<NpiLookupLine | null>;

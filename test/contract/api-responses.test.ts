@@ -120,6 +120,11 @@ describe.each(PLANS)('the %s tier', (plan) => {
   it('gets identity lists that match IdentityListResponse', async () => {
     await check('/providers', `/providers?taxonomy=${code}`, 200, h());
     await check('/providers', '/providers?taxonomy=counselor&state=TX', 200, h());
+    // The identity searches: name, postal code, entity type, roster (their filters echo the search fields).
+    await check('/providers', '/providers?name=sm&state=TX', 200, h());
+    await check('/providers', '/providers?postal_code=77030&state=TX&entity_type=individual', 200, h());
+    await check('/providers', '/providers?npi=1003633876,1114636115&taxonomy=counselor', 200, h());
+    expect((await check('/providers', '/providers?name=smith', 400, h())).body.code).toBe('invalid_parameter');
   });
 
   it('gets details that match ProviderDetailResponse', async () => {

@@ -40,6 +40,10 @@ export function fakeDeps(options: FakeOptions = {}): CoreDeps {
       const all = options.identityRows ?? [];
       return { total: all.length, rows: identityRowsOf(all.slice(q.offset, q.offset + q.limit)) };
     },
+    async searchIdentity(q) {
+      const all = options.identityRows ?? [];
+      return { total: all.length, rows: identityRowsOf(all.slice(q.offset, q.offset + q.limit)) };
+    },
     resolveTaxonomy: () => ({ kind: 'unknown' }),
     findNpi: async () => null,
     readStatic: async () => Buffer.from('{}'),

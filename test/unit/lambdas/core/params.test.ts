@@ -59,3 +59,71 @@ describe('parameter parsing', () => {
     });
   });
 });
+
+describe('identity search parameters', () => {
+  const messageOf = (fn: () => unknown): string => {
+    try {
+      fn();
+    } catch (err) {
+      return err instanceof ApiError ? `${err.code}: ${err.message} ${err.details.hint ?? ''}` : 'not-an-api-error';
+    }
+    return 'accepted';
+  };
+
+  it.each([
+    [{ name: 'smi', state: 'tx' }, { name: 'smi', postalCode: null, entityType: null, npis: null }, 'TX'],
+    [{ name: '  Mc   Donald ', state: 'NY' }, { name: 'Mc Donald' }, 'NY'],
+    [
+      { postal_code: '77030', state: 'TX', entity_type: 'organization' },
+      { postalCode: '77030', entityType: 'organization' },
+      'TX',
+    ],
+    [{ npi: '1003633876, 1114636115,1003633876' }, { npis: ['1003633876', '1114636115'] }, null],
+    [{ npi: '1003633876', entity_type: 'individual', name: 'ka' }, { entityType: 'individual', name: 'ka' }, null],
+  ])('accepts %j', (query, search, state) => {
+    const request = parseListRequest(query);
+    expect(request).toMatchObject({ path: 'identity', taxonomy: null, state, search });
+  });
+
+  it('keeps a taxonomy list a list, and lets a taxonomy narrow a search', () => {
+    expect(parseListRequest({ taxonomy: '363L00000X', state: 'TX' })).toMatchObject({ search: null });
+    expect(parseListRequest({ taxonomy: '363L00000X', name: 'sm', state: 'TX' })).toMatchObject({
+      taxonomy: '363L00000X',
+      search: { name: 'sm' },
+    });
+  });
+
+  it.each([
+    [{ name: 'smith' }, 'invalid_parameter: A name search runs within one state: add state.'],
+    [{ postal_code: '77030' }, 'invalid_parameter: A postal_code search runs within one state: add state.'],
+    [
+      { entity_type: 'individual', state: 'TX' },
+      'invalid_parameter: entity_type narrows a name, postal_code or npi search.',
+    ],
+    [{ entity_type: 'individual', taxonomy: '363L00000X' }, 'invalid_parameter: entity_type narrows'],
+    [{ name: 's', state: 'TX' }, 'invalid_parameter: name must be 2 to 100 characters'],
+    [{ name: 'x'.repeat(101), state: 'TX' }, 'invalid_parameter: name must be 2 to 100 characters'],
+    [{ postal_code: '7703', state: 'TX' }, 'invalid_parameter: postal_code must be a 5-digit ZIP code.'],
+    [{ postal_code: '77030-1234', state: 'TX' }, 'invalid_parameter: postal_code must be a 5-digit ZIP code.'],
+    [
+      { entity_type: 'person', name: 'sm', state: 'TX' },
+      'invalid_parameter: entity_type must be one of individual, organization.',
+    ],
+    [{ npi: '1234567890' }, 'invalid_npi: Not a valid NPI.'],
+    [{ npi: Array(101).fill('1003633876').join(',') }, 'invalid_parameter: npi lists 101 NPIs; at most 100 per call.'],
+    [
+      { vertical: 'glp1', name: 'sm', state: 'TX' },
+      'invalid_parameter: name, postal_code, entity_type and npi search the identity layer',
+    ],
+    [{ state: 'TX' }, 'invalid_parameter: Give vertical (vertical layer), or taxonomy, name, postal_code or npi'],
+  ])('refuses %j with a clear message', (query, message) => {
+    expect(messageOf(() => parseListRequest(query))).toContain(message);
+  });
+
+  it('gives a hint with every refusal of a search shape', () => {
+    expect(messageOf(() => parseListRequest({ name: 'smith' }))).toContain('e.g. name=smith&state=TX');
+    expect(messageOf(() => parseListRequest({ entity_type: 'individual' }))).toContain(
+      'e.g. name=smith&state=TX&entity_type=individual',
+    );
+  });
+});

@@ -1,0 +1,236 @@
+/**
+ * Reads a state's identity search index (format.ts) from a {@link ByteSource}: the range of a name prefix (binary
+ * search over the sorted entries) or of a postal code (binary search over the postal postings), then one pass over
+ * that range applying the other filters. The total is exact; the page is the range's matches from `offset`, in
+ * (search key, NPI) order.
+ *
+ * @example
+ * const reader = SearchIndexReader.open(new FileSource(file));
+ * reader.search({ name: 'smi', postalCode: null, entityType: null, city: null, taxonomy: null, limit: 50, offset: 0 });
+ */
+import type { EntityType } from '../../data-contracts/constants';
+import type { ByteSource } from '../identity-index/byte-source';
+import {
+  ENTITY_CODE,
+  ENTRY,
+  SEARCH_INDEX_MAGIC,
+  SEARCH_INDEX_VERSION,
+  SECTIONS,
+  type SearchIndexHeader,
+  searchCityKey,
+  searchKey,
+} from './format';
+
+/** A taxonomy filter: one code, or every code of a classification (the NPI's row of that classification). */
+export type SearchTaxonomy = { code: string } | { classificationKey: string };
+
+export interface SearchQuery {
+  /** A prefix of the search key (matched case-insensitively, {@link searchKey}), or null. */
+  name: string | null;
+  /** 5 digits, or null. */
+  postalCode: string | null;
+  entityType: EntityType | null;
+  /** Matched case-insensitively, or null. */
+  city: string | null;
+  taxonomy: SearchTaxonomy | null;
+  limit: number;
+  offset: number;
+}
+
+/** One NPI of a page and the taxonomy code its row shows. */
+export interface SearchHit {
+  npi: string;
+  code: string;
+}
+
+export interface SearchResult {
+  total: number;
+  hits: SearchHit[];
+}
+
+/** A string table section read once into memory (codes and classes are a few hundred short strings). */
+function readTable(source: ByteSource, [offset, length]: [number, number]): string[] {
+  if (length === 0) return [];
+  const count = source.u32(offset);
+  const bytes = source.slice(offset, length);
+  const out: string[] = [];
+  let start = 4 + 4 * count;
+  for (let i = 0; i < count; i += 1) {
+    const end = 4 + 4 * count + bytes.readUInt32LE(4 + 4 * i);
+    out.push(bytes.toString('utf8', start, end));
+    start = end;
+  }
+  return out;
+}
+
+export class SearchIndexReader {
+  private readonly entriesAt: number;
+  private readonly count: number;
+  private readonly codes: string[];
+  private readonly classes: string[];
+  private readonly codeId = new Map<string, number>();
+  private readonly postalCount: number;
+  private readonly cityCount: number;
+
+  private constructor(
+    private readonly source: ByteSource,
+    readonly header: SearchIndexHeader,
+  ) {
+    this.entriesAt = header.sections.entries[0];
+    this.count = header.entries;
+    this.codes = readTable(source, header.sections.codes);
+    this.classes = readTable(source, header.sections.code_classes);
+    this.codes.forEach((code, i) => {
+      this.codeId.set(code, i + 1);
+    });
+    this.postalCount = header.sections.postal[1] / 4;
+    this.cityCount = header.sections.city_keys[1] === 0 ? 0 : source.u32(header.sections.city_keys[0]);
+  }
+
+  /** Reads and checks the header. Throws on a file that is not a search index of this version. */
+  static open(source: ByteSource): SearchIndexReader {
+    if (source.size < 12 || !source.slice(0, 8).equals(SEARCH_INDEX_MAGIC)) throw new Error('not a search index');
+    const header = JSON.parse(source.slice(12, source.u32(8)).toString('utf8')) as SearchIndexHeader;
+    if (header.version !== SEARCH_INDEX_VERSION) {
+      throw new Error(`search index version ${header.version}, expected ${SEARCH_INDEX_VERSION}`);
+    }
+    for (const name of SECTIONS) {
+      const [offset, bytes] = header.sections?.[name] ?? [-1, -1];
+      if (!(offset >= 0 && bytes >= 0 && offset + bytes <= source.size)) {
+        throw new Error(`search index: section ${name} is out of bounds`);
+      }
+    }
+    if (header.sections.entries[1] !== header.entries * ENTRY.bytes) throw new Error('search index: bad entry count');
+    return new SearchIndexReader(source, header);
+  }
+
+  get state(): string {
+    return this.header.state;
+  }
+
+  get entries(): number {
+    return this.count;
+  }
+
+  search(q: SearchQuery): SearchResult {
+    const none: SearchResult = { total: 0, hits: [] };
+    const city = q.city === null ? 0 : this.findCity(searchCityKey(q.city));
+    if (q.city !== null && city === 0) return none;
+    const wanted = this.taxonomyIds(q.taxonomy);
+    if (wanted !== null && wanted.size === 0) return none;
+    const prefix = q.name === null ? null : Buffer.from(searchKey(q.name), 'utf8');
+    const postal = q.postalCode === null ? null : Buffer.from(q.postalCode, 'latin1');
+    const entity = q.entityType === null ? 0 : ENTITY_CODE[q.entityType];
+
+    const matches: number[] = [];
+    const codes: number[] = [];
+    const consider = (entry: number, bytes: Buffer, at: number) => {
+      if (entity !== 0 && bytes[at + ENTRY.entity] !== entity) return;
+      if (city !== 0 && bytes.readUInt32LE(at + ENTRY.city) !== city) return;
+      if (postal !== null && postal.compare(bytes, at + ENTRY.postal, at + ENTRY.postal + 5) !== 0) return;
+      if (prefix !== null && prefix.length > 16 && !this.keyStartsWith(bytes, at, prefix)) return;
+      const code = this.codeOf(bytes, at, wanted);
+      if (code === 0) return;
+      matches.push(entry);
+      codes.push(code);
+    };
+
+    if (prefix !== null) {
+      const head = prefix.subarray(0, 16);
+      const lo = this.lowerBound(this.count, (i) => this.compareKeyHead(i, head) < 0);
+      const hi = this.lowerBound(this.count, (i) => this.compareKeyHead(i, head) <= 0, lo);
+      const bytes = this.source.slice(this.entriesAt + lo * ENTRY.bytes, (hi - lo) * ENTRY.bytes);
+      for (let i = lo; i < hi; i += 1) consider(i, bytes, (i - lo) * ENTRY.bytes);
+    } else if (postal !== null) {
+      const [at] = this.header.sections.postal;
+      const postalOf = (k: number) => this.entriesAt + this.source.u32(at + 4 * k) * ENTRY.bytes + ENTRY.postal;
+      const lo = this.lowerBound(this.postalCount, (k) => this.source.compareAt(postalOf(k), 5, postal) < 0);
+      const hi = this.lowerBound(this.postalCount, (k) => this.source.compareAt(postalOf(k), 5, postal) <= 0, lo);
+      for (let k = lo; k < hi; k += 1) {
+        const entry = this.source.u32(at + 4 * k);
+        consider(entry, this.source.slice(this.entriesAt + entry * ENTRY.bytes, ENTRY.bytes), 0);
+      }
+    } else {
+      throw new Error('search index: a search needs a name prefix or a postal code');
+    }
+
+    const hits: SearchHit[] = [];
+    const end = Math.min(matches.length, q.offset + q.limit);
+    for (let k = q.offset; k < end; k += 1) {
+      const entry = matches[k] as number;
+      const npi = this.source.slice(this.entriesAt + entry * ENTRY.bytes + ENTRY.npi, 10).toString('latin1');
+      hits.push({ npi, code: this.codes[(codes[k] as number) - 1] as string });
+    }
+    return { total: matches.length, hits };
+  }
+
+  /** The code ids a taxonomy filter accepts, null for no filter. */
+  private taxonomyIds(taxonomy: SearchTaxonomy | null): Set<number> | null {
+    if (taxonomy === null) return null;
+    if ('code' in taxonomy) {
+      const id = this.codeId.get(taxonomy.code);
+      return new Set(id === undefined ? [] : [id]);
+    }
+    const ids = new Set<number>();
+    this.classes.forEach((key, i) => {
+      if (key === taxonomy.classificationKey) ids.add(i + 1);
+    });
+    return ids;
+  }
+
+  /** The code id the entry's row shows: its first code (the primary) or its first accepted code; 0 = filtered out. */
+  private codeOf(bytes: Buffer, at: number, wanted: Set<number> | null): number {
+    const first = bytes.readUInt32LE(at + ENTRY.firstCode);
+    const count = bytes[at + ENTRY.codeCount] as number;
+    const [offset] = this.header.sections.entry_codes;
+    const ids = this.source.slice(offset + 2 * first, 2 * count);
+    if (wanted === null) return ids.readUInt16LE(0);
+    for (let k = 0; k < count; k += 1) {
+      const id = ids.readUInt16LE(2 * k);
+      if (wanted.has(id)) return id;
+    }
+    return 0;
+  }
+
+  private compareKeyHead(entry: number, head: Buffer): number {
+    return this.source.compareAt(this.entriesAt + entry * ENTRY.bytes + ENTRY.key16, head.length, head);
+  }
+
+  private keyStartsWith(bytes: Buffer, at: number, prefix: Buffer): boolean {
+    const length = bytes.readUInt16LE(at + ENTRY.keyLength);
+    if (length < prefix.length) return false;
+    const start = this.header.sections.keys[0] + bytes.readUInt32LE(at + ENTRY.keyStart);
+    return this.source.compareAt(start, prefix.length, prefix) === 0;
+  }
+
+  /** The id of a city key in the sorted `city_keys` table, 0 when absent. */
+  private findCity(key: string): number {
+    const [offset] = this.header.sections.city_keys;
+    const needle = Buffer.from(key, 'utf8');
+    const bytesAt = offset + 4 + 4 * this.cityCount;
+    const endOf = (i: number) => (i < 0 ? 0 : this.source.u32(offset + 4 + 4 * i));
+    let lo = 0;
+    let hi = this.cityCount - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const start = endOf(mid - 1);
+      const order = Buffer.compare(this.source.slice(bytesAt + start, endOf(mid) - start), needle);
+      if (order === 0) return mid + 1;
+      if (order < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return 0;
+  }
+
+  /** The first index in [from, n) for which `before` is false (`before` is true then false over the range). */
+  private lowerBound(n: number, before: (i: number) => boolean, from = 0): number {
+    let lo = from;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(mid)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Writes a state's identity search index (format.ts) from its NPIs, in any order: the writer sorts them by
+ * (search key bytes, NPI), so the order is the reader's byte order whatever collation produced the rows.
+ *
+ * Memory is linear in the state: the rows' keys and fixed fields until {@link SearchIndexWriter.finish}.
+ *
+ * @example
+ * const writer = new SearchIndexWriter('TX');
+ * for (const row of rows) writer.add(row);
+ * await writeFile(file, writer.finish());
+ */
+import { ByteBuilder, Dictionary, stringTable, U32Builder, u32Bytes } from '../identity-index/builders';
+import {
+  ENTITY_CODE,
+  ENTRY,
+  SEARCH_INDEX_MAGIC,
+  SEARCH_INDEX_VERSION,
+  SECTIONS,
+  type SearchIndexHeader,
+  type SearchIndexRow,
+  type SectionName,
+  searchCityKey,
+  searchKey,
+} from './format';
+
+const NPI_PATTERN = /^[0-9]{10}$/;
+const POSTAL_PATTERN = /^[0-9]{5}$/;
+const MAX_CODES = 255;
+const MAX_KEY_BYTES = 0xffff;
+
+interface Pending {
+  key: Buffer;
+  npi: string;
+  entity: number;
+  postal: string | null;
+  city: number;
+  codes: number[];
+}
+
+export class SearchIndexWriter {
+  private readonly rows: Pending[] = [];
+  private readonly cities = new Dictionary();
+  private readonly codes = new Dictionary();
+  private readonly classOf = new Map<number, string>();
+
+  constructor(readonly state: string) {}
+
+  get count(): number {
+    return this.rows.length;
+  }
+
+  add(row: SearchIndexRow): void {
+    if (!NPI_PATTERN.test(row.npi)) throw new Error(`search index: NPI ${JSON.stringify(row.npi)} is not 10 digits`);
+    if (row.codes.length === 0 || row.codes.length > MAX_CODES || row.classes.length !== row.codes.length) {
+      throw new Error(`search index: NPI ${row.npi} has ${row.codes.length} codes (1 to ${MAX_CODES}, with classes)`);
+    }
+    const key = Buffer.from(searchKey(row.search_name), 'utf8');
+    if (key.length > MAX_KEY_BYTES) throw new Error(`search index: NPI ${row.npi} has a name over 64 KB`);
+    const postal = row.postal_code !== null && POSTAL_PATTERN.test(row.postal_code) ? row.postal_code : null;
+    const codes = row.codes.map((code, i) => {
+      const id = this.codes.idOf(code);
+      this.classOf.set(id, row.classes[i] as string);
+      return id;
+    });
+    const city = row.city === null || row.city === '' ? 0 : this.cities.idOf(searchCityKey(row.city));
+    this.rows.push({ key, npi: row.npi, entity: ENTITY_CODE[row.entity_type], postal, city, codes });
+  }
+
+  /** The file's bytes. */
+  finish(): Buffer {
+    const rows = this.rows.sort((a, b) => Buffer.compare(a.key, b.key) || (a.npi < b.npi ? -1 : a.npi > b.npi ? 1 : 0));
+    const cities = this.cities.sorted();
+    const codes = this.codes.sorted();
+    const classes = new Array<string>(codes.values.length).fill('');
+    for (const [temp, key] of this.classOf) classes[(codes.finalOf[temp] as number) - 1] = key;
+
+    const entries = Buffer.alloc(rows.length * ENTRY.bytes);
+    const keys = new ByteBuilder();
+    const entryCodes: number[] = [];
+    rows.forEach((row, i) => {
+      const at = i * ENTRY.bytes;
+      row.key.copy(entries, at + ENTRY.key16, 0, Math.min(16, row.key.length));
+      entries.write(row.npi, at + ENTRY.npi, 'latin1');
+      entries[at + ENTRY.entity] = row.entity;
+      entries[at + ENTRY.codeCount] = row.codes.length;
+      if (row.postal !== null) entries.write(row.postal, at + ENTRY.postal, 'latin1');
+      entries.writeUInt16LE(row.key.length, at + ENTRY.keyLength);
+      entries.writeUInt32LE(keys.length, at + ENTRY.keyStart);
+      row.key.copy(keys.reserve(row.key.length), keys.length);
+      keys.length += row.key.length;
+      entries.writeUInt32LE(row.city === 0 ? 0 : (cities.finalOf[row.city] as number), at + ENTRY.city);
+      entries.writeUInt32LE(entryCodes.length, at + ENTRY.firstCode);
+      for (const code of row.codes) entryCodes.push(codes.finalOf[code] as number);
+    });
+
+    // Postal postings: entry numbers of the entries with a postal code, by (postal code, entry number).
+    const withPostal = new U32Builder();
+    rows.forEach((row, i) => {
+      if (row.postal !== null) withPostal.push(i);
+    });
+    const postal = Uint32Array.from(withPostal.array()).sort((a, b) => {
+      const pa = rows[a]?.postal as string;
+      const pb = rows[b]?.postal as string;
+      return pa < pb ? -1 : pa > pb ? 1 : a - b;
+    });
+
+    const sections: Record<SectionName, Buffer> = {
+      entries,
+      keys: keys.bytes(),
+      city_keys: stringTable(cities.values),
+      codes: stringTable(codes.values),
+      code_classes: stringTable(classes),
+      entry_codes: Buffer.from(Uint16Array.from(entryCodes).buffer),
+      postal: u32Bytes(postal),
+    };
+    return assemble(this.state, rows.length, sections);
+  }
+}
+
+function assemble(state: string, entries: number, sections: Record<SectionName, Buffer>): Buffer {
+  const align = (n: number) => Math.ceil(n / 8) * 8;
+  const headerSpace = align(12 + 1024);
+  let offset = headerSpace;
+  const table = {} as SearchIndexHeader['sections'];
+  for (const name of SECTIONS) {
+    offset = align(offset);
+    table[name] = [offset, sections[name].length];
+    offset += sections[name].length;
+  }
+  const header: SearchIndexHeader = { version: SEARCH_INDEX_VERSION, state, entries, sections: table };
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  if (12 + json.length > headerSpace) throw new Error('search index: header too long');
+  const out = Buffer.alloc(offset);
+  SEARCH_INDEX_MAGIC.copy(out, 0);
+  out.writeUInt32LE(json.length, 8);
+  json.copy(out, 12);
+  for (const name of SECTIONS) sections[name].copy(out, table[name][0]);
+  return out;
+}

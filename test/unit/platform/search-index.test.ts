@@ -1,0 +1,213 @@
+/**
+ * The identity search index against a brute-force filter of the same rows: random states of NPIs (names with
+ * shared prefixes, long names, non-ASCII, mixed case; postal codes, cities, entity types, several codes over two
+ * classifications), random queries, both byte sources.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { BufferSource, FileSource } from '../../../platform/identity-index/byte-source';
+import { type SearchIndexRow, searchCityKey, searchKey } from '../../../platform/search-index/format';
+import { SearchIndexReader, type SearchQuery } from '../../../platform/search-index/reader';
+import { SearchIndexWriter } from '../../../platform/search-index/writer';
+
+const CLASS_OF: Record<string, string> = {
+  '163W00000X': 'registered-nurse',
+  '163WC0200X': 'registered-nurse',
+  '101Y00000X': 'counselor',
+  '101YM0800X': 'counselor',
+};
+const CODES = Object.keys(CLASS_OF);
+const NAMES = [
+  'Smith',
+  'SMITHSON',
+  'smithers',
+  'Smyth',
+  'García',
+  'GARCIA',
+  'Ödegaard',
+  'O BRIEN',
+  'Walgreens Specialty Pharmacy Of Texas',
+  'WALGREENS SPECIALTY PHARMACY OF TEXAS LLC',
+  'walgreens specialty pharmacy of texAS NORTH',
+  'Al',
+  '日本 クリニック',
+];
+const CITIES = ['Houston', 'HOUSTON', 'Austin', 'San José', 'SAN JOSÉ'];
+const POSTALS = ['77030', '77001', '73301', null, 'ABCDE'];
+
+const rowArb = fc.record({
+  npi: fc.integer({ min: 1_000_000_000, max: 1_000_000_400 }).map(String),
+  entity_type: fc.constantFrom('individual' as const, 'organization' as const),
+  search_name: fc.oneof(fc.constantFrom(...NAMES), fc.string({ minLength: 0, maxLength: 20 })),
+  postal_code: fc.constantFrom(...POSTALS),
+  city: fc.option(fc.constantFrom(...CITIES), { nil: null }),
+  codes: fc.uniqueArray(fc.constantFrom(...CODES), { minLength: 1, maxLength: 4 }),
+});
+
+const queryArb = fc.record({
+  name: fc.option(
+    fc.oneof(
+      fc.constantFrom('sm', 'SMI', 'smith', 'gar', 'garcía', 'ö', 'walgreens specialty pharmacy of t', 'zz', '日本'),
+      fc.string({ minLength: 1, maxLength: 4 }),
+    ),
+    { nil: null },
+  ),
+  postalCode: fc.option(fc.constantFrom('77030', '77001', '99999'), { nil: null }),
+  entityType: fc.option(fc.constantFrom('individual' as const, 'organization' as const), { nil: null }),
+  city: fc.option(fc.constantFrom('houston', 'San José', 'Dallas'), { nil: null }),
+  taxonomy: fc.option(
+    fc.oneof(
+      fc.constantFrom(...CODES, '207Q00000X').map((code) => ({ code })),
+      fc.constantFrom('registered-nurse', 'counselor', 'nope').map((classificationKey) => ({ classificationKey })),
+    ),
+    { nil: null },
+  ),
+  limit: fc.integer({ min: 1, max: 30 }),
+  offset: fc.integer({ min: 0, max: 40 }),
+});
+
+type RawRow = typeof rowArb extends fc.Arbitrary<infer T> ? T : never;
+
+function rowsOf(raw: RawRow[]): SearchIndexRow[] {
+  const byNpi = new Map(raw.map((r) => [r.npi, r]));
+  return [...byNpi.values()].map((r) => ({ ...r, classes: r.codes.map((c) => CLASS_OF[c] as string) }));
+}
+
+/** What the index must answer, by brute force. */
+function expected(rows: SearchIndexRow[], q: SearchQuery) {
+  const key = (r: SearchIndexRow) => Buffer.from(searchKey(r.search_name), 'utf8');
+  const prefix = q.name === null ? null : Buffer.from(searchKey(q.name), 'utf8');
+  const sorted = [...rows].sort((a, b) => Buffer.compare(key(a), key(b)) || (a.npi < b.npi ? -1 : 1));
+  const hits: { npi: string; code: string }[] = [];
+  for (const r of sorted) {
+    const k = key(r);
+    if (prefix !== null && !(k.length >= prefix.length && k.subarray(0, prefix.length).equals(prefix))) continue;
+    const postal = r.postal_code !== null && /^[0-9]{5}$/.test(r.postal_code) ? r.postal_code : null;
+    if (q.postalCode !== null && postal !== q.postalCode) continue;
+    if (q.entityType !== null && r.entity_type !== q.entityType) continue;
+    if (q.city !== null && (r.city === null || searchCityKey(r.city) !== searchCityKey(q.city))) continue;
+    const t = q.taxonomy;
+    const code =
+      t === null
+        ? r.codes[0]
+        : 'code' in t
+          ? r.codes.find((c) => c === t.code)
+          : r.codes.find((c) => CLASS_OF[c] === t.classificationKey);
+    if (code === undefined) continue;
+    hits.push({ npi: r.npi, code });
+  }
+  return { total: hits.length, hits: hits.slice(q.offset, q.offset + q.limit) };
+}
+
+describe('identity search index', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pf-search-index-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers every name and postal-code search exactly as a brute-force filter, from memory and from a file', () => {
+    let file = 0;
+    fc.assert(
+      fc.property(
+        fc.array(rowArb, { minLength: 0, maxLength: 120 }),
+        fc.array(queryArb, { minLength: 1, maxLength: 12 }),
+        (raw, queries) => {
+          const rows = rowsOf(raw);
+          const writer = new SearchIndexWriter('TX');
+          for (const row of rows) writer.add(row);
+          const bytes = writer.finish();
+          const where = path.join(dir, `${file++}.bin`);
+          writeFileSync(where, bytes);
+          const fromFile = new FileSource(where);
+          try {
+            for (const source of [new BufferSource(bytes), fromFile]) {
+              const reader = SearchIndexReader.open(source);
+              expect(reader.entries).toBe(rows.length);
+              for (const q of queries) {
+                const query = q.name === null && q.postalCode === null ? { ...q, name: 'sm' } : q;
+                expect(reader.search(query)).toEqual(expected(rows, query));
+              }
+            }
+          } finally {
+            fromFile.close();
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('finds a long prefix past the 16 bytes an entry holds, and only names that continue it', () => {
+    const writer = new SearchIndexWriter('TX');
+    const names = [
+      'Walgreens Specialty Pharmacy Of Texas',
+      'Walgreens Specialty Pharmacy Of Utah',
+      'Walgreens Specialty',
+    ];
+    for (const [i, search_name] of names.entries()) {
+      writer.add({
+        npi: String(1_000_000_000 + i),
+        entity_type: 'organization',
+        search_name,
+        postal_code: null,
+        city: null,
+        codes: ['3336C0003X'],
+        classes: ['pharmacy'],
+      });
+    }
+    const reader = SearchIndexReader.open(new BufferSource(writer.finish()));
+    const q = { postalCode: null, entityType: null, city: null, taxonomy: null, limit: 10, offset: 0 };
+    expect(reader.search({ ...q, name: 'WALGREENS SPECIALTY PHARMACY OF T' }).hits.map((h) => h.npi)).toEqual([
+      '1000000000',
+    ]);
+    expect(reader.search({ ...q, name: 'walgreens  specialty' }).total).toBe(3);
+    expect(reader.search({ ...q, name: 'walgreens specialty pharmacy of texas inc' }).total).toBe(0);
+  });
+
+  it('refuses a file that is not a search index, and a search with neither a name nor a postal code', () => {
+    expect(() => SearchIndexReader.open(new BufferSource(Buffer.from('PFIDX\0\0\x02 not this')))).toThrow(
+      'not a search index',
+    );
+    const reader = SearchIndexReader.open(new BufferSource(new SearchIndexWriter('TX').finish()));
+    expect(
+      reader.search({
+        name: 'sm',
+        postalCode: null,
+        entityType: null,
+        city: null,
+        taxonomy: null,
+        limit: 5,
+        offset: 0,
+      }),
+    ).toEqual({ total: 0, hits: [] });
+    expect(() =>
+      reader.search({
+        name: null,
+        postalCode: null,
+        entityType: null,
+        city: null,
+        taxonomy: null,
+        limit: 5,
+        offset: 0,
+      }),
+    ).toThrow('needs a name prefix or a postal code');
+  });
+
+  it('refuses rows it cannot index: a malformed NPI, no codes', () => {
+    const writer = new SearchIndexWriter('TX');
+    const row = {
+      npi: '123',
+      entity_type: 'individual' as const,
+      search_name: 'x',
+      postal_code: null,
+      city: null,
+      codes: ['A'],
+      classes: ['a'],
+    };
+    expect(() => writer.add(row)).toThrow('not 10 digits');
+    expect(() => writer.add({ ...row, npi: '1234567893', codes: [], classes: [] })).toThrow('codes');
+  });
+});
