@@ -112,6 +112,22 @@ export class SearchIndexReader {
     return this.count;
   }
 
+  /** Entry `i` (in search order): its NPI, full search key and postal code (tools draw queries from these). */
+  entryAt(i: number): { npi: string; key: string; postalCode: string | null } {
+    if (!(i >= 0 && i < this.count)) throw new RangeError(`search index: no entry ${i}`);
+    const bytes = this.source.slice(this.entriesAt + i * ENTRY.bytes, ENTRY.bytes);
+    const key = this.source.slice(
+      this.header.sections.keys[0] + bytes.readUInt32LE(ENTRY.keyStart),
+      bytes.readUInt16LE(ENTRY.keyLength),
+    );
+    const postal = bytes.toString('latin1', ENTRY.postal, ENTRY.postal + 5);
+    return {
+      npi: bytes.toString('latin1', ENTRY.npi, ENTRY.npi + 10),
+      key: key.toString('utf8'),
+      postalCode: postal === '\0\0\0\0\0' ? null : postal,
+    };
+  }
+
   search(q: SearchQuery): SearchResult {
     const none: SearchResult = { total: 0, hits: [] };
     const city = q.city === null ? 0 : this.findCity(searchCityKey(q.city));

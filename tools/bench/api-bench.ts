@@ -51,6 +51,7 @@ import { drawIdentityWorkload, openIdentityViews } from './api/identity-workload
 import { buildNpiScenarios } from './api/npi-scenarios';
 import { judge, printReport } from './api/report';
 import { buildScenarios, measureScenarios } from './api/scenarios';
+import { buildSearchScenarios } from './api/search-scenarios';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const BENCH_DIR = path.join(REPO_ROOT, '.bench', 'api');
@@ -139,7 +140,11 @@ async function main(): Promise<void> {
       data: { slug: string }[];
     }
   ).data.map((p) => p.slug);
-  const scenarios = [...buildScenarios(hot, slugs, workload), ...(await buildNpiScenarios(dirs.data, manifest, rng))];
+  const scenarios = [
+    ...buildScenarios(hot, slugs, workload),
+    ...(await buildNpiScenarios(dirs.data, manifest, rng)),
+    ...buildSearchScenarios(dirs.data, manifest, rng),
+  ];
   say(`server peak RSS after the cold start and the checks: ${mb(await peakRssBytes(server.child.pid))} MB`);
   for (const s of scenarios) {
     const res = await request(agent, server.port, s.urls.paths[0] as string, key);
