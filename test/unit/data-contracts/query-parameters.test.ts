@@ -7,6 +7,10 @@ describe('the operation rules derived from the OpenAPI document', () => {
     expect(OPERATION_RULES.listProviders.queryParameters).toEqual([
       'vertical',
       'taxonomy',
+      'name',
+      'postal_code',
+      'entity_type',
+      'npi',
       'state',
       'city',
       'business_mode',
