@@ -1,12 +1,16 @@
 /**
- * Writes the identity search indexes (platform/search-index): one file per state from the `identity_search` table,
- * streamed out of DuckDB in state order; only one state is in JS memory at a time.
+ * Writes the identity search indexes (platform/search-index): one file per state, the rows of
+ * `identitySearchSql` (./sources/identity-search.ts) streamed out of DuckDB in state order; only one state is in JS
+ * memory at a time.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DuckDBConnection, DuckDBListValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBListValue, DuckDBResult } from '@duckdb/node-api';
 import type { EntityType } from '../data-contracts/constants';
+import { bindParams } from '../platform/duckdb-bind';
 import { SearchIndexWriter } from '../platform/search-index/writer';
+import { IDENTITY_SEARCH_COLUMNS, identitySearchSql } from './sources/identity-search';
+import { latestNppesRowsSql } from './sources/nppes';
 
 export interface WrittenSearchIndex {
   file: string;
@@ -16,7 +20,7 @@ export interface WrittenSearchIndex {
 
 const STATE_PATTERN = /^[A-Z]{2}$/;
 
-/** Writes one search index per state of `identity_search` into `outDir` (states that are not two letters are skipped). */
+/** Writes one search index per state into `outDir` (states that are not two letters are skipped). */
 export async function writeSearchIndexFiles(
   connection: DuckDBConnection,
   outDir: string,
@@ -31,38 +35,45 @@ export async function writeSearchIndexFiles(
     await writeFile(file, writer.finish());
     out.push({ file, state: writer.state, rows });
   };
-  const result = await connection.stream(
-    `SELECT state, npi, entity_type, search_name, postal_code, city, codes, classes
-     FROM identity_search ORDER BY state`,
-  );
-  const list = (value: unknown) => ((value as DuckDBListValue).items as unknown[]).map(String);
-  for (;;) {
-    const chunk = await result.fetchChunk();
-    if (chunk === null || chunk.rowCount === 0) break;
-    const vectors = Array.from({ length: 8 }, (_, c) => chunk.getColumnVector(c));
-    for (let r = 0; r < chunk.rowCount; r += 1) {
-      const cell = (c: number) => vectors[c]?.getItem(r) ?? null;
-      const state = String(cell(0));
-      if (!STATE_PATTERN.test(state)) continue;
-      if (writer === null || writer.state !== state) {
-        await flush();
-        writer = new SearchIndexWriter(state);
-      }
-      const text = (c: number) => {
-        const v = cell(c);
-        return v === null ? null : String(v);
-      };
-      writer.add({
-        npi: String(cell(1)),
-        entity_type: String(cell(2)) as EntityType,
-        search_name: text(3) ?? '',
-        postal_code: text(4),
-        city: text(5),
-        codes: list(cell(6)),
-        classes: list(cell(7)),
-      });
-    }
+  const { sql, params } = identitySearchSql(await latestNppesRowsSql(connection));
+  const prepared = await connection.prepare(sql);
+  try {
+    bindParams(prepared, params);
+    await writeRows(await prepared.stream());
+  } finally {
+    prepared.destroySync();
   }
   await flush();
   return out;
+
+  async function writeRows(result: DuckDBResult): Promise<void> {
+    const list = (value: unknown) => ((value as DuckDBListValue).items as unknown[]).map(String);
+    for (;;) {
+      const chunk = await result.fetchChunk();
+      if (chunk === null || chunk.rowCount === 0) break;
+      const vectors = IDENTITY_SEARCH_COLUMNS.map((_, c) => chunk.getColumnVector(c));
+      for (let r = 0; r < chunk.rowCount; r += 1) {
+        const cell = (c: number) => vectors[c]?.getItem(r) ?? null;
+        const state = String(cell(0));
+        if (!STATE_PATTERN.test(state)) continue;
+        if (writer === null || writer.state !== state) {
+          await flush();
+          writer = new SearchIndexWriter(state);
+        }
+        const text = (c: number) => {
+          const v = cell(c);
+          return v === null ? null : String(v);
+        };
+        writer.add({
+          npi: String(cell(1)),
+          entity_type: String(cell(2)) as EntityType,
+          search_name: text(3) ?? '',
+          postal_code: text(4),
+          city: text(5),
+          codes: list(cell(6)),
+          classes: list(cell(7)),
+        });
+      }
+    }
+  }
 }

@@ -1,36 +1,66 @@
 /**
- * The rows of the identity search indexes (platform/search-index): one per NPI of the `identity` table that has a
+ * The rows of the identity search indexes (platform/search-index): one per NPI of the identity layer that has a
  * practice state, with what a search filters on: the search name (the organisation name of an organisation, the
- * last name of an individual, from the NPI's latest NPPES row, as the identity layer chooses it), the entity type,
- * the 5-digit postal code, the city, and its taxonomy codes with their classification keys.
+ * last name of an individual), the entity type, the 5-digit postal code, the city, and its taxonomy codes with
+ * their classification keys.
  *
- * Codes are ordered so that a reader's first accepted code is the row the identity layer would answer: the primary
- * code first, then the `class_rep` codes (one per classification), then the rest; by code within each group.
+ * Read from the staged NPPES rows, one row per NPI (no aggregation over the identity table: a GROUP BY with lists
+ * of 10 million rows ran DuckDB out of memory), with the identity layer's own rules: the latest non-rejected row
+ * per NPI decides, only active NPIs, a code held in two slots kept once at its first slot, the classification of a
+ * code from NUCC (`unmapped` when unknown). Codes are ordered so that a reader's first accepted code is the row
+ * the identity layer would answer: the primary code first, then each classification's `class_rep` code (the
+ * primary when in it, else its first slot), then the rest; by code within each group.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryNumber, runBound } from '../duck';
-import { NPPES_STATUS } from './nppes';
+import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
+import { NPPES_STATUS, TAXONOMY_SLOTS } from './nppes';
 
-/** Creates `identity_search (state, npi, entity_type, search_name, postal_code, city, codes, classes)`; returns its rows. */
-export async function buildIdentitySearchTable(connection: DuckDBConnection): Promise<number> {
-  const order = 'ORDER BY i.is_primary DESC NULLS LAST, i.class_rep DESC NULLS LAST, i.taxonomy_code';
-  await runBound(
-    connection,
-    `
-    CREATE OR REPLACE TABLE identity_search AS
-    WITH latest AS (
-      SELECT npi, entity_type, org_name, last_name, postal_code FROM nppes_stage WHERE status < $1
-      QUALIFY row_number() OVER (PARTITION BY npi ORDER BY src DESC, rowid DESC) = 1
+/** The columns of {@link identitySearchSql}'s rows, in order. */
+export const IDENTITY_SEARCH_COLUMNS = [
+  'state',
+  'npi',
+  'entity_type',
+  'search_name',
+  'postal_code',
+  'city',
+  'codes',
+  'classes',
+] as const;
+
+/**
+ * The SELECT of the search rows in state order, and its parameters. `latest` is {@link latestNppesRowsSql}'s
+ * statement for the staged rows.
+ */
+export function identitySearchSql(latest: string): { sql: string; params: (string | number)[] } {
+  const codeList = `[${Array.from({ length: TAXONOMY_SLOTS }, (_, i) => `c${i + 1}`).join(', ')}]`;
+  const sql = `
+    WITH nucc AS (
+      SELECT map(list(code), list(classification_key)) AS class_of FROM taxonomy
+    ), active AS (
+      SELECT npi, state, city, entity_type, org_name, last_name, name, postal_code, primary_slot,
+        ${codeList} AS codes,
+        list_transform(${codeList}, c -> CASE WHEN c IS NOT NULL
+          THEN coalesce(map_extract_value(nucc.class_of, c), $3::VARCHAR) END) AS classes
+      FROM (${latest}) CROSS JOIN nucc
+      WHERE status = $2 AND state IS NOT NULL
+    ), ordered AS (
+      SELECT *, list_sort(list_transform(
+        list_filter(range(1, ${TAXONOMY_SLOTS + 1}), i -> codes[i] IS NOT NULL AND list_position(codes, codes[i]) = i),
+        i -> struct_pack(
+          g := CASE
+            WHEN codes[i] = codes[primary_slot] THEN 0
+            WHEN codes[primary_slot] IS NOT NULL AND classes[primary_slot] = classes[i] THEN 2
+            WHEN list_position(classes, classes[i]) = i THEN 1
+            ELSE 2 END,
+          c := codes[i], k := classes[i]))) AS slots
+      FROM active
     )
-    SELECT i.state, i.npi,
-      CASE l.entity_type WHEN '2' THEN 'organization' ELSE 'individual' END AS entity_type,
-      coalesce(CASE l.entity_type WHEN '2' THEN l.org_name ELSE l.last_name END, any_value(i.name)) AS search_name,
-      l.postal_code, any_value(i.city) AS city,
-      list(i.taxonomy_code ${order}) AS codes, list(i.classification_key ${order}) AS classes
-    FROM identity i JOIN latest l ON l.npi = i.npi
-    WHERE i.state IS NOT NULL
-    GROUP BY i.state, i.npi, l.entity_type, l.org_name, l.last_name, l.postal_code`,
-    [NPPES_STATUS.rejected],
-  );
-  return queryNumber(connection, 'SELECT count(*) FROM identity_search');
+    SELECT state, npi,
+      CASE entity_type WHEN '2' THEN 'organization' ELSE 'individual' END AS entity_type,
+      coalesce(CASE entity_type WHEN '2' THEN org_name ELSE last_name END, name) AS search_name,
+      postal_code, city,
+      list_transform(slots, s -> s.c) AS codes, list_transform(slots, s -> s.k) AS classes
+    FROM ordered
+    WHERE len(slots) > 0
+    ORDER BY state`;
+  return { sql, params: [NPPES_STATUS.rejected, NPPES_STATUS.active, UNMAPPED_CLASSIFICATION_KEY] };
 }

@@ -232,18 +232,7 @@ export async function stageNppesFile(
  * ran out of memory under a 384 MB limit. The one sort left is the final ORDER BY, which spills.
  */
 export async function buildIdentityTable(connection: DuckDBConnection): Promise<{ rows: number; npis: number }> {
-  // The latest non-rejected row per NPI decides (file listed last, then later row); only needed with duplicates.
-  const duplicates = await queryNumber(
-    connection,
-    'SELECT count(*) - count(DISTINCT npi) FROM nppes_stage WHERE status < $1',
-    [NPPES_STATUS.rejected],
-  );
-  // Parameters of the statement below: $1 the rejected status, $2 the active one, $3 the unmapped classification.
-  const latest =
-    duplicates > 0
-      ? `SELECT * FROM nppes_stage WHERE status < $1
-         QUALIFY row_number() OVER (PARTITION BY npi ORDER BY src DESC, rowid DESC) = 1`
-      : 'SELECT * FROM nppes_stage WHERE status < $1';
+  const latest = await latestNppesRowsSql(connection);
   const codeList = `[${SLOTS.map((s) => `c${s}`).join(', ')}]`;
   await runBound(
     connection,
@@ -291,6 +280,22 @@ export async function buildIdentityTable(connection: DuckDBConnection): Promise<
   const rows = await queryNumber(connection, 'SELECT count(*) FROM identity');
   const npis = await queryNumber(connection, 'SELECT count(DISTINCT npi) FROM identity');
   return { rows, npis };
+}
+
+/**
+ * The SELECT of the latest non-rejected staged row per NPI (file listed last, then the later row), with `$1` bound
+ * to the rejected status: the window only runs when some NPI has two rows (on the national file it is costly).
+ */
+export async function latestNppesRowsSql(connection: DuckDBConnection): Promise<string> {
+  const duplicates = await queryNumber(
+    connection,
+    'SELECT count(*) - count(DISTINCT npi) FROM nppes_stage WHERE status < $1',
+    [NPPES_STATUS.rejected],
+  );
+  return duplicates > 0
+    ? `SELECT * FROM nppes_stage WHERE status < $1
+       QUALIFY row_number() OVER (PARTITION BY npi ORDER BY src DESC, rowid DESC) = 1`
+    : 'SELECT * FROM nppes_stage WHERE status < $1';
 }
 
 /** The classification keys present in the identity table, in order. */

@@ -25,7 +25,6 @@ import { writeIdentityIndexFiles } from '../identity-index-out';
 import { writeNpiBucketFiles } from '../npi-out';
 import { type VerticalFile, writeIdentityFiles, writeTaxonomyFile } from '../parquet-out';
 import { writeSearchIndexFiles } from '../search-index-out';
-import { buildIdentitySearchTable } from '../sources/identity-search';
 import { buildNpiLookupTable } from '../sources/npi-lookup';
 import { buildIdentityTable, createNppesStage, identityClassificationKeys, stageNppesFile } from '../sources/nppes';
 import { loadTaxonomyTable, readNucc } from '../sources/nucc';
@@ -102,7 +101,6 @@ class FreshLayers implements BaseLayers {
     this.identityNpis = identity.npis;
     this.classificationKeys = await identityClassificationKeys(ctx.connection);
     await buildNpiLookupTable(ctx.connection);
-    await buildIdentitySearchTable(ctx.connection);
   }
 
   async writeLayers(ctx: BuildContext, outDir: string): Promise<BaseLayerFiles> {
