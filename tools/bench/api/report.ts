@@ -5,6 +5,7 @@
 import { GOALS, IDENTITY_SCENARIO_NAMES, POSTGRES_FIGURES } from './goals';
 import type { LoadResult } from './http-load';
 import type { DeepTaxonomy, IdentityScenarioId } from './identity-workload';
+import type { NpiIndexSize } from './npi-scenarios';
 
 export interface ScenarioResult extends LoadResult {
   name: string;
@@ -32,6 +33,15 @@ export interface ColdIdentity {
   peakRss: number;
 }
 
+export interface ColdNpi {
+  /** The lookup timed: the first NPI lookup in a fresh process, empty cache. */
+  path: string;
+  firstMs: number;
+  /** The same lookup right after, for contrast. */
+  secondMs: number;
+  status: number;
+}
+
 export interface ReportInput {
   rows: number;
   snapshotId: string;
@@ -46,6 +56,9 @@ export interface ReportInput {
   peakRss: number;
   coldStartMs: number;
   coldIdentity: ColdIdentity | null;
+  coldNpi: ColdNpi | null;
+  /** The snapshot's NPI lookup buckets, when it has some. */
+  npiIndex: NpiIndexSize | null;
   deep: DeepTaxonomy;
 }
 
@@ -78,6 +91,7 @@ export function judge(input: ReportInput): Verdicts {
   }
   const failedScenarios = input.results.filter(failed).map((r) => r.name);
   if (input.coldIdentity !== null && input.coldIdentity.status !== 200) failedScenarios.push('cold identity query');
+  if (input.coldNpi !== null && input.coldNpi.status !== 200) failedScenarios.push('cold NPI lookup');
   return {
     failedScenarios,
     identityGoals,
@@ -166,6 +180,28 @@ export function printReport(input: ReportInput, verdicts: Verdicts): void {
         `${fmt(cold.secondMs, 1)} ms; peak RSS ${fmt(cold.peakRss / MB)} MB`,
     );
     say(`  ${cold.path}`);
+  }
+  const npi = input.npiIndex;
+  if (npi !== null && npi.npis > 0) {
+    const perMillion = (bytes: number) => fmt((bytes / MB) * (1_000_000 / npi.npis), 1);
+    say(
+      `NPI index: ${thousands(npi.buckets)} buckets, ${thousands(npi.npis)} NPIs; gzipped ${fmt(npi.gzBytes / MB, 1)} MB ` +
+        `(${perMillion(npi.gzBytes)} MB per million NPIs), unzipped ${fmt(npi.rawBytes / MB, 1)} MB ` +
+        `(${perMillion(npi.rawBytes)} MB per million NPIs)`,
+    );
+  }
+  const lookup = input.results.find((r) => r.name === 'npi lookup');
+  if (lookup) {
+    say(
+      `npi lookup: ${fmt(lookup.rps)} req/s  ${mark(lookup.rps >= GOALS.npiLookupRps && !failed(lookup))} >= ${GOALS.npiLookupRps}`,
+    );
+  }
+  const coldNpi = input.coldNpi;
+  if (coldNpi) {
+    say(
+      `cold NPI lookup (fresh process, empty cache): ${fmt(coldNpi.firstMs)} ms (HTTP ${coldNpi.status})  ` +
+        `${mark(coldNpi.firstMs <= GOALS.coldNpiMs)} <= ${GOALS.coldNpiMs} ms; the same lookup again ${fmt(coldNpi.secondMs, 1)} ms`,
+    );
   }
   say(
     verdicts.failedScenarios.length === 0
