@@ -13,21 +13,12 @@ import { NpiIndexReader } from '../../../platform/npi-index/reader';
 import type { Random } from '../../demo/random';
 import { GOALS } from './goals';
 import { UrlCycle } from './http-load';
+import type { NpiIndexSize } from './report';
 import type { Scenario } from './scenarios';
 
 /** NPIs drawn per bucket at most (the draw stays bounded at national scale: 2,000 buckets). */
 const PER_BUCKET = 4;
 const ACTIVE = Buffer.from('"status":"active"');
-
-/** The size of a snapshot's NPI lookup buckets (`npi` objects). */
-export interface NpiIndexSize {
-  buckets: number;
-  npis: number;
-  /** Bytes of the gzipped objects (what is stored and transferred). */
-  gzBytes: number;
-  /** Bytes of the unzipped bucket files (what the API writes to local disk and reads). */
-  rawBytes: number;
-}
 
 export interface NpiScenarios {
   scenarios: Scenario[];

@@ -5,7 +5,6 @@
 import { GOALS, IDENTITY_SCENARIO_NAMES, POSTGRES_FIGURES } from './goals';
 import type { LoadResult } from './http-load';
 import type { DeepTaxonomy, IdentityScenarioId } from './identity-workload';
-import type { NpiIndexSize } from './npi-scenarios';
 
 export interface ScenarioResult extends LoadResult {
   name: string;
@@ -31,6 +30,16 @@ export interface ColdIdentity {
   secondMs: number;
   status: number;
   peakRss: number;
+}
+
+/** The size of a snapshot's NPI lookup buckets (`npi` objects). */
+export interface NpiIndexSize {
+  buckets: number;
+  npis: number;
+  /** Bytes of the gzipped objects (what is stored and transferred). */
+  gzBytes: number;
+  /** Bytes of the unzipped bucket files (what the API writes to local disk and reads). */
+  rawBytes: number;
 }
 
 export interface ColdNpi {
