@@ -17,7 +17,7 @@
  * snapshot's files (its folder, unzipped files included, is deleted by the snapshot cache).
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { NpiLookupLine } from '../../data-contracts/layout';
@@ -129,9 +129,13 @@ export class NpiBuckets {
   private async load(key: string, file: () => Promise<string>): Promise<OpenBucket> {
     const gz = await file();
     const raw = `${gz}.raw`;
-    // Unzipped by this process before (the bucket was closed since) or by an earlier one (a warm Lambda's /tmp).
-    if ((await stat(raw).catch(() => null)) === null) await this.limited(() => this.unzip(gz, raw));
-    const source = new FileSource(raw, this.blocks);
+    // Unzipped by this process before (the bucket was closed since) or by an earlier one (a warm Lambda's /tmp):
+    // opened at once, else unzipped first.
+    let source = openIfPresent(raw, this.blocks);
+    if (source === null) {
+      await this.limited(() => this.unzip(gz, raw));
+      source = new FileSource(raw, this.blocks);
+    }
     let reader: NpiIndexReader;
     try {
       reader = NpiIndexReader.open(source);
@@ -153,5 +157,15 @@ export class NpiBuckets {
   private close(key: string, bucket: OpenBucket): void {
     this.open.delete(key);
     bucket.file.close();
+  }
+}
+
+/** The file `raw` opened, or null when it does not exist. */
+function openIfPresent(raw: string, blocks: BlockCache): FileSource | null {
+  try {
+    return new FileSource(raw, blocks);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
   }
 }
