@@ -46,7 +46,7 @@ export interface SnapshotTables {
   readonly identityPartitions: ReadonlyMap<string, IdentityPartition>;
   /** The process's open identity indexes (shared by every snapshot). */
   readonly identity: IdentityPartitions;
-  /** The process's held NPI lookup buckets (shared by every snapshot). */
+  /** The process's open NPI lookup buckets (shared by every snapshot). */
   readonly npi: NpiBuckets;
   /** The width of this snapshot's NPI buckets, or null when it has none (older snapshots). */
   readonly npiBucketDigits: number | null;
@@ -111,7 +111,7 @@ export async function openSnapshotTables(
   };
 }
 
-/** Releases a snapshot's state once no request holds it: closes its identity indexes, drops its NPI buckets. */
+/** Releases a snapshot's state once no request holds it: closes its identity indexes and its NPI buckets. */
 export async function closeSnapshotTables(tables: SnapshotTables): Promise<void> {
   tables.identity.forget(snapshotPrefix(tables.files.id));
   tables.npi.forget(snapshotPrefix(tables.files.id));
