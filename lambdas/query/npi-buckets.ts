@@ -11,7 +11,8 @@
  * recently used closed first; the Lambda's limit is 1,024 descriptors and identity partitions hold some too), the
  * block cache holds {@link NPI_BLOCK_CACHE_BLOCKS} blocks (4 MB, part of the native reserve of
  * data-contracts/memory-budget.ts), and at most {@link MAX_NPI_BUCKET_LOADS} unzips run at once. A closed bucket
- * reopens from its unzipped file, without a second unzip.
+ * reopens from its unzipped file, without a second unzip. Local disk is bounded too: the unzipped files used by the
+ * process take at most {@link DEFAULT_NPI_RAW_BYTES} by default (least recently used deleted first).
  *
  * One cache serves every snapshot of the process (keys hold the snapshot id); `forget` closes a released
  * snapshot's files (its folder, unzipped files included, is deleted by the snapshot cache).
@@ -37,6 +38,13 @@ export const MAX_OPEN_NPI_BUCKETS = 256;
 /** Blocks of the NPI block cache: 4 MB of directory blocks (a national bucket's directory is 16 KB). */
 export const NPI_BLOCK_CACHE_BLOCKS = 256;
 
+/**
+ * Bytes of unzipped bucket files kept on local disk at most by default (least recently used deleted first; a
+ * deleted bucket is unzipped again on its next use). A national snapshot's buckets are about 4.8 GB unzipped, more
+ * than the API Lambda's `/tmp` holds beside the identity indexes (README, "Memory and sizing").
+ */
+export const DEFAULT_NPI_RAW_BYTES = 1024 * 1024 * 1024;
+
 /** Unzips the gzipped bucket `gz` into the file `raw`. */
 export type UnzipBucket = (gz: string, raw: string) => Promise<void>;
 
@@ -56,6 +64,8 @@ export const unzipBucket: UnzipBucket = async (gz, raw) => {
 export interface NpiBucketsOptions {
   /** Bucket files open at most. Default {@link MAX_OPEN_NPI_BUCKETS}. */
   maxOpenFiles?: number;
+  /** Bytes of unzipped files kept on disk at most. Default {@link DEFAULT_NPI_RAW_BYTES}. */
+  maxRawBytes?: number;
   /** Blocks of the block cache. Default {@link NPI_BLOCK_CACHE_BLOCKS}. */
   blockCacheBlocks?: number;
   /** Unzips a bucket (tests observe the unzips through it). Default {@link unzipBucket}. */
@@ -73,12 +83,17 @@ export class NpiBuckets {
   private readonly opening = new InFlight<string, OpenBucket>();
   private readonly blocks: BlockCache;
   private readonly maxOpenFiles: number;
+  /** The unzipped files this process uses, least recently used first, and their bytes: bounded by maxRawBytes. */
+  private readonly unzipped = new Map<string, { raw: string; bytes: number }>();
+  private rawBytes = 0;
+  private readonly maxRawBytes: number;
   private readonly unzip: UnzipBucket;
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
   constructor(options: NpiBucketsOptions = {}) {
     this.maxOpenFiles = Math.max(1, options.maxOpenFiles ?? MAX_OPEN_NPI_BUCKETS);
+    this.maxRawBytes = Math.max(0, options.maxRawBytes ?? DEFAULT_NPI_RAW_BYTES);
     this.blocks = new BlockCache(options.blockCacheBlocks ?? NPI_BLOCK_CACHE_BLOCKS);
     this.unzip = options.unzip ?? unzipBucket;
   }
@@ -93,6 +108,7 @@ export class NpiBuckets {
       if (held !== undefined) {
         this.open.delete(key);
         this.open.set(key, held);
+        this.touchRaw(key);
         return held.reader.find(npi);
       }
       const opened = await this.opening.run(key, () => this.load(key, file));
@@ -106,11 +122,23 @@ export class NpiBuckets {
     for (const [key, bucket] of [...this.open]) {
       if (key.startsWith(prefix)) this.close(key, bucket);
     }
+    // Their files go with the snapshot's folder.
+    for (const [key, file] of [...this.unzipped]) {
+      if (key.startsWith(prefix)) {
+        this.unzipped.delete(key);
+        this.rawBytes -= file.bytes;
+      }
+    }
   }
 
   /** The open buckets, least recently used first, and the bytes of the block cache (tests, logs). */
-  stats(): { open: string[]; blockBytes: number } {
-    return { open: [...this.open.keys()], blockBytes: this.blocks.bytes };
+  stats(): { open: string[]; blockBytes: number; unzipped: string[]; rawBytes: number } {
+    return {
+      open: [...this.open.keys()],
+      blockBytes: this.blocks.bytes,
+      unzipped: [...this.unzipped.keys()],
+      rawBytes: this.rawBytes,
+    };
   }
 
   /** Runs `work` when fewer than {@link MAX_NPI_BUCKET_LOADS} unzips run. */
@@ -146,12 +174,38 @@ export class NpiBuckets {
       throw new Error(`NPI bucket ${key} is unreadable`, { cause: err });
     }
     const bucket = { file: source, reader };
+    this.keepRaw(key, raw, source.size);
     this.open.set(key, bucket);
     for (const [old, held] of this.open) {
       if (this.open.size <= this.maxOpenFiles) break;
       this.close(old, held);
     }
     return bucket;
+  }
+
+  private touchRaw(key: string): void {
+    const file = this.unzipped.get(key);
+    if (file === undefined) return;
+    this.unzipped.delete(key);
+    this.unzipped.set(key, file);
+  }
+
+  /** Records the unzipped file of `key`; deletes the least recently used others past the disk budget. */
+  private keepRaw(key: string, raw: string, bytes: number): void {
+    const known = this.unzipped.get(key);
+    if (known !== undefined) this.rawBytes -= known.bytes;
+    this.unzipped.delete(key);
+    this.unzipped.set(key, { raw, bytes });
+    this.rawBytes += bytes;
+    for (const [old, file] of this.unzipped) {
+      if (this.rawBytes <= this.maxRawBytes || old === key) break;
+      this.unzipped.delete(old);
+      this.rawBytes -= file.bytes;
+      const open = this.open.get(old);
+      if (open !== undefined) this.close(old, open);
+      // Deleted in the background; an open descriptor elsewhere keeps its bytes readable until closed.
+      rm(file.raw, { force: true }).catch(() => {});
+    }
   }
 
   private close(key: string, bucket: OpenBucket): void {

@@ -164,6 +164,27 @@ describe('NpiBuckets', () => {
     expect(calls).toHaveLength(5);
   });
 
+  it('keeps its unzipped files within the disk budget, least recently used deleted first, unzipped again when used', async () => {
+    const some = npis.slice(0, 3);
+    const files = await Promise.all(some.map((npi) => bucketFile(npi, [recordOf(npi)])));
+    const oneFile = encodeNpiBucket([recordOf(some[0] as string)]).length;
+    const { unzip, calls } = countingUnzip();
+    const buckets = new NpiBuckets({ maxRawBytes: 2 * oneFile, unzip });
+    const find = (i: number) => buckets.find(`k/${i}`, async () => files[i] as string, some[i] as string);
+    await find(0);
+    await find(1);
+    await find(0);
+    await find(2); // 1 is the least recently used: its file goes
+    expect(buckets.stats()).toMatchObject({ unzipped: ['k/0', 'k/2'], rawBytes: 2 * oneFile, open: ['k/0', 'k/2'] });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(existsSync(`${files[1]}.raw`)).toBe(false);
+    expect(existsSync(`${files[0]}.raw`)).toBe(true);
+    expect((await find(1))?.npi).toBe(some[1]);
+    expect(calls).toEqual([files[0], files[1], files[2], files[1]]);
+    buckets.forget('k/');
+    expect(buckets.stats()).toMatchObject({ unzipped: [], rawBytes: 0, open: [] });
+  });
+
   it('forgets a released snapshot: its files closed, the others kept', async () => {
     const some = npis.slice(0, 3);
     const files = await Promise.all(some.map((npi) => bucketFile(npi, [recordOf(npi)])));
