@@ -17,7 +17,7 @@
  * snapshots/<id>/static/coverage.json | sample.json | sample.csv | openapi.json
  * snapshots/<id>/rejects/rejects.csv
  * snapshots/<id>/screens/oig-leie.parquet | fda-letters.parquet   the screening lists the build used (below)
- * snapshots/<id>/npi/bucket=<digits>/records.jsonl.gz          the NPI lookup records of one NPI prefix (below)
+ * snapshots/<id>/npi/bucket=<digits>/records.npi.gz            the NPI lookup records of one NPI prefix (below)
  * ```
  *
  * Vertical partitions: `<boundary>` is `verified` (verified records only) or `tracked` (every record, verified
@@ -47,9 +47,14 @@
  * NPI lookup buckets (`npi` objects): every active NPI with its full identity record and every deactivated NPI
  * with its deactivation date, grouped by the NPI's first digits: as many digits as keep a bucket under
  * {@link NPI_BUCKET_TARGET} NPIs ({@link npiBucketDigits}; every bucket of a snapshot has the same width, 5 digits
- * at national scale: at most 20,000 buckets of about 450 NPIs, so a lookup that misses the cache unzips ~0.2 MB). One gzipped JSON-lines file per bucket, one {@link NpiLookupLine} per
- * line, sorted by NPI, each line starting with `{"npi":"<10 digits>"`: the API reads one bucket per lookup, keeps
- * the unzipped bytes with their line offsets, and binary-searches the line (`lambdas/query/npi-buckets.ts`).
+ * at national scale: at most 20,000 buckets of about 450 NPIs). A lookup reads one bucket, so at national scale it
+ * touches one small object. Each object is a gzipped binary file (format: `platform/npi-index/format.ts`): a
+ * header, an uncompressed fixed-width directory of the bucket's NPIs (10 digits and the end offset of the NPI's
+ * record, 16 bytes per NPI, sorted by NPI), then the records, one {@link NpiLookupLine} JSON text per NPI in NPI
+ * order. The API unzips a bucket once per process to a local file and then answers each lookup with a binary
+ * search over the directory and one positional read of the record, through the page cache, without holding the
+ * bucket in the process (`lambdas/query/npi-buckets.ts`). Snapshots built before this format hold gzipped JSON
+ * lines (`records.jsonl.gz`); a build that reuses one rewrites its buckets in this format (etl/npi-out.ts).
  */
 import type { PublishBoundary, Vertical } from './constants';
 
@@ -180,7 +185,7 @@ export function npiBucketOf(npi: string, digits: number): string {
 
 export function npiBucketKey(snapshotId: string, bucket: string): string {
   const b = assertSegment(bucket, NPI_BUCKET_PATTERN, 'NPI bucket');
-  return `${snapshotPrefix(snapshotId)}npi/bucket=${b}/records.jsonl.gz`;
+  return `${snapshotPrefix(snapshotId)}npi/bucket=${b}/records.npi.gz`;
 }
 
 /** One line of an NPI bucket: an active NPI's identity record, or a deactivated NPI. Dates are `YYYY-MM-DD`. */

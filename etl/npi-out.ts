@@ -1,15 +1,18 @@
 /**
- * Writes the NPI lookup buckets (data-contracts/layout.ts, `npi` objects): the `npi_lookup` table's lines stream out
- * of DuckDB in NPI order, so each bucket's lines arrive together and sorted; one gzipped JSON-lines file per bucket.
- * Only one bucket (a few MB at national scale) is in JS memory at a time.
+ * Writes the NPI lookup buckets (data-contracts/layout.ts, `npi` objects; format: platform/npi-index/format.ts):
+ * the `npi_lookup` table's records stream out of DuckDB in NPI order, so each bucket's records arrive together and
+ * sorted; one gzipped bucket file per bucket. Only one bucket (a few hundred KB at national scale) is in JS memory
+ * at a time.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gunzip, gzip } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { encodeNpiBucket } from '../platform/npi-index/writer';
 
 const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
 export interface WrittenNpiBucket {
   file: string;
@@ -17,18 +20,23 @@ export interface WrittenNpiBucket {
   rows: number;
 }
 
+/** The gzipped bucket file of `records` (NpiLookupLine JSON texts in NPI order). */
+export async function gzippedNpiBucket(records: readonly string[]): Promise<Buffer> {
+  return gzipAsync(encodeNpiBucket(records), { level: 6 });
+}
+
 /** Writes one file per bucket of `npi_lookup` into `outDir`. */
 export async function writeNpiBucketFiles(connection: DuckDBConnection, outDir: string): Promise<WrittenNpiBucket[]> {
   await mkdir(outDir, { recursive: true });
   const out: WrittenNpiBucket[] = [];
   let bucket: string | null = null;
-  let lines: string[] = [];
+  let records: string[] = [];
   const flush = async () => {
-    if (bucket === null || lines.length === 0) return;
-    const file = path.join(outDir, `${bucket}.jsonl.gz`);
-    await writeFile(file, await gzipAsync(Buffer.from(`${lines.join('\n')}\n`, 'utf8')));
-    out.push({ file, bucket, rows: lines.length });
-    lines = [];
+    if (bucket === null || records.length === 0) return;
+    const file = path.join(outDir, `${bucket}.npi.gz`);
+    await writeFile(file, await gzippedNpiBucket(records));
+    out.push({ file, bucket, rows: records.length });
+    records = [];
   };
   const result = await connection.stream('SELECT bucket, line FROM npi_lookup ORDER BY npi');
   for (;;) {
@@ -42,9 +50,22 @@ export async function writeNpiBucketFiles(connection: DuckDBConnection, outDir: 
         await flush();
         bucket = b;
       }
-      lines.push(String(texts.getItem(r)));
+      records.push(String(texts.getItem(r)));
     }
   }
   await flush();
   return out;
+}
+
+/**
+ * Rewrites a bucket of the first NPI layout (gzipped JSON lines sorted by NPI, `records.jsonl.gz`), carried over
+ * from a snapshot built before the binary format, as a bucket file of the current format at `outFile`.
+ */
+export async function convertLegacyNpiBucket(jsonlGz: string, outFile: string): Promise<number> {
+  const records = (await gunzipAsync(await readFile(jsonlGz)))
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line !== '');
+  await writeFile(outFile, await gzippedNpiBucket(records));
+  return records.length;
 }

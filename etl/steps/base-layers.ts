@@ -22,7 +22,7 @@ import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-prot
 import { displayPath } from '../csv-read';
 import { EtlInputError } from '../errors';
 import { writeIdentityIndexFiles } from '../identity-index-out';
-import { writeNpiBucketFiles } from '../npi-out';
+import { convertLegacyNpiBucket, writeNpiBucketFiles } from '../npi-out';
 import { type VerticalFile, writeIdentityFiles, writeTaxonomyFile } from '../parquet-out';
 import { writeSearchIndexFiles } from '../search-index-out';
 import { buildNpiLookupTable } from '../sources/npi-lookup';
@@ -175,6 +175,9 @@ const SCREEN_MISSING: Record<ScreenName, string> = {
   'fda-letters': 'the current snapshot has no FDA letters list to reuse; pass FDA files',
 };
 
+/** The file name of an NPI bucket of the first NPI layout (gzipped JSON lines), converted when reused. */
+const LEGACY_NPI_BUCKET_NAME = '/records.jsonl.gz';
+
 type Current = NonNullable<Awaited<ReturnType<typeof readCurrentSnapshot>>>;
 
 class ReusedLayers implements BaseLayers {
@@ -225,10 +228,18 @@ class ReusedLayers implements BaseLayers {
   async writeLayers(ctx: BuildContext): Promise<BaseLayerFiles> {
     const uploads: PendingUpload[] = [];
     const identityFiles: string[] = [];
-    for (const { file, object } of this.reused) {
+    for (const reused of this.reused) {
+      const { object } = reused;
       if (object.kind === 'vertical') continue;
-      const key = object.key.replace(snapshotPrefix(this.reusedFrom), snapshotPrefix(ctx.snapshotId));
+      let key = object.key.replace(snapshotPrefix(this.reusedFrom), snapshotPrefix(ctx.snapshotId));
+      let file = reused.file;
       const { key: _old, bytes: _b, sha256: _s, ...meta } = object;
+      if (object.kind === 'npi' && object.key.endsWith(LEGACY_NPI_BUCKET_NAME) && object.npi_bucket !== undefined) {
+        // A bucket of the first NPI layout (JSON lines): rewritten in the current format, under its current key.
+        file = `${reused.file}.npi.gz`;
+        meta.rows = await convertLegacyNpiBucket(reused.file, file);
+        key = npiBucketKey(ctx.snapshotId, object.npi_bucket);
+      }
       if (this.screenOf(object) !== undefined) meta.kind = 'screen';
       const binary = object.kind === 'identity_index' || object.kind === 'npi' || object.kind === 'search';
       const contentType = binary ? CONTENT_TYPES.binary : CONTENT_TYPES.parquet;

@@ -47,7 +47,7 @@ export interface SnapshotTables {
   readonly identityPartitions: ReadonlyMap<string, IdentityPartition>;
   /** The process's open identity indexes (shared by every snapshot). */
   readonly identity: IdentityPartitions;
-  /** The process's held NPI lookup buckets (shared by every snapshot). */
+  /** The process's open NPI lookup buckets (shared by every snapshot). */
   readonly npi: NpiBuckets;
   /** The process's open search indexes (shared by every snapshot). */
   readonly search: SearchIndexes;
@@ -119,7 +119,7 @@ export async function openSnapshotTables(
   };
 }
 
-/** Releases a snapshot's state once no request holds it: closes its identity indexes, drops its NPI buckets. */
+/** Releases a snapshot's state once no request holds it: closes its identity indexes and its NPI buckets. */
 export async function closeSnapshotTables(tables: SnapshotTables): Promise<void> {
   tables.identity.forget(snapshotPrefix(tables.files.id));
   tables.npi.forget(snapshotPrefix(tables.files.id));

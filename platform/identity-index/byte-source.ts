@@ -8,6 +8,11 @@ export interface ByteSource {
   readonly size: number;
   /** `length` bytes at `offset`: a view of the memory, or a fresh buffer read from the file. */
   slice(offset: number, length: number): Buffer;
+  /**
+   * `length` bytes at `offset`, read once past any block cache (a file's bytes with one exact-length `pread`): for
+   * bytes read once, such as one NPI record, which would only push hot blocks out of the cache.
+   */
+  read(offset: number, length: number): Buffer;
   /** The u32 (little-endian) at `offset`. */
   u32(offset: number): number;
   /** `Buffer.compare(bytes at offset, needle)`: -1, 0 or 1, without a view of the bytes. */
@@ -25,6 +30,10 @@ export class BufferSource implements ByteSource {
   slice(offset: number, length: number): Buffer {
     if (offset < 0 || offset + length > this.size) throw new RangeError(`read outside the index: ${offset}+${length}`);
     return this.buffer.subarray(offset, offset + length);
+  }
+
+  read(offset: number, length: number): Buffer {
+    return this.slice(offset, length);
   }
 
   u32(offset: number): number {
@@ -126,6 +135,13 @@ export class FileSource implements ByteSource {
     return out;
   }
 
+  read(offset: number, length: number): Buffer {
+    this.check(offset, length);
+    const out = Buffer.allocUnsafe(length);
+    this.readInto(out, offset);
+    return out;
+  }
+
   u32(offset: number): number {
     const block = this.blockHolding(offset, 4);
     return block !== null ? block.readUInt32LE(offset % FILE_BLOCK_BYTES) : this.slice(offset, 4).readUInt32LE(0);
@@ -199,6 +215,12 @@ export class HeadInMemorySource implements ByteSource {
     return offset + length <= this.head.length
       ? this.head.subarray(offset, offset + length)
       : this.rest.slice(offset, length);
+  }
+
+  read(offset: number, length: number): Buffer {
+    return offset + length <= this.head.length
+      ? this.head.subarray(offset, offset + length)
+      : this.rest.read(offset, length);
   }
 
   u32(offset: number): number {

@@ -20,7 +20,8 @@
  *    and the server's peak RSS (VmHWM) per scenario. The existing scenarios stay (the ceiling route, the vertical
  *    list, the single-partition identity queries, detail, CSV, the limit-50 share of the ceiling).
  * 6. A fresh server process with an empty cache: the wall time of its first identity query of the largest
- *    partition (cold).
+ *    partition (cold); another: its first NPI lookup (cold). The report also gives the NPI index's size per
+ *    million NPIs, gzipped (stored) and unzipped (the API's local files).
  *
  * The report compares a-d with the PostgreSQL figures at 1,000,000 and 3,000,000 rows and the p99 goals; results
  * go to `.bench/api/rows-<N>/results-<time>.json`. A scenario with errors fails the run (exit code 1).
@@ -44,7 +45,7 @@ import {
   startServer,
 } from './api/bench-server';
 import { ensureSnapshot, probeHotPartition, readSnapshot, type SnapshotDirs } from './api/bench-snapshot';
-import { firstOk, measureColdIdentity } from './api/cold-start';
+import { firstOk, measureColdIdentity, measureColdNpi } from './api/cold-start';
 import { request } from './api/http-load';
 import { CHECKS, checkIdentityAnswers } from './api/identity-check';
 import { drawIdentityWorkload, openIdentityViews } from './api/identity-workload';
@@ -140,9 +141,10 @@ async function main(): Promise<void> {
       data: { slug: string }[];
     }
   ).data.map((p) => p.slug);
+  const npi = await buildNpiScenarios(dirs.data, manifest, rng);
   const scenarios = [
     ...buildScenarios(hot, slugs, workload),
-    ...(await buildNpiScenarios(dirs.data, manifest, rng)),
+    ...npi.scenarios,
     ...buildSearchScenarios(dirs.data, manifest, rng),
   ];
   say(`server peak RSS after the cold start and the checks: ${mb(await peakRssBytes(server.child.pid))} MB`);
@@ -165,6 +167,7 @@ async function main(): Promise<void> {
   await server.stop();
 
   const coldIdentity = await measureColdIdentity(serverOptions, dirs.cache, key, hot);
+  const coldNpi = npi.sample === null ? null : await measureColdNpi(serverOptions, dirs.cache, key, npi.sample);
   conn.closeSync();
   db.closeSync();
 
@@ -185,6 +188,8 @@ async function main(): Promise<void> {
     peakRss,
     coldStartMs,
     coldIdentity,
+    coldNpi,
+    npiIndex: npi.size,
     deep: workload.deep,
   };
   const verdicts = judge(report);
@@ -221,6 +226,8 @@ async function main(): Promise<void> {
         checks,
         cold_start_ms: coldStartMs,
         cold_identity: coldIdentity,
+        cold_npi: coldNpi,
+        npi_index: npi.size,
         peak_rss: peakRss,
         shares,
         results,

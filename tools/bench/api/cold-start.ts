@@ -4,7 +4,7 @@ import http from 'node:http';
 import { peakRssBytes, type RunningServer, type ServerOptions, startServer } from './bench-server';
 import type { HotPartition } from './bench-snapshot';
 import { request } from './http-load';
-import type { ColdIdentity } from './report';
+import type { ColdIdentity, ColdNpi } from './report';
 
 /** Polls `urlPath` until it answers 200; returns the milliseconds since `since`. */
 export async function firstOk(
@@ -53,6 +53,32 @@ export async function measureColdIdentity(
       status: res.status,
       peakRss: await peakRssBytes(server.child.pid),
     };
+  } finally {
+    agent.destroy();
+    await server?.stop();
+  }
+}
+
+/** A fresh server process with an empty cache folder: once it listens, its first NPI lookup, then a second one. */
+export async function measureColdNpi(
+  options: ServerOptions,
+  cacheDir: string,
+  key: string,
+  npi: string,
+): Promise<ColdNpi> {
+  await rm(cacheDir, { recursive: true, force: true });
+  let server: RunningServer | null = null;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    server = await startServer(options);
+    const first = `/api/v1/npi/${npi}`;
+    let t = performance.now();
+    const res = await request(agent, server.port, first, key);
+    const firstMs = performance.now() - t;
+    t = performance.now();
+    await request(agent, server.port, first, key);
+    const secondMs = performance.now() - t;
+    return { path: first, firstMs, secondMs, status: res.status };
   } finally {
     agent.destroy();
     await server?.stop();

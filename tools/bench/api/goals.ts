@@ -13,6 +13,12 @@ export const GOALS = {
   /** Peak RSS at 1,000,000 rows. */
   rssBytesAt1M: 400 * 1024 ** 2,
   coldStartMs: 1000,
+  /** NPI lookups at 16 connections: one NPI, and a batch of 100. */
+  npiP99Ms: 5,
+  npiBatchP99Ms: 30,
+  npiLookupRps: 5000,
+  /** The first NPI lookup of a fresh process (empty cache). */
+  coldNpiMs: 300,
   /** p99 goals of the identity queries a-d, warm, at 16 connections. */
   identityP99Ms: { a: 25, b: 25, c: 25, d: 60 } satisfies Record<IdentityScenarioId, number>,
 } as const;

@@ -32,6 +32,25 @@ export interface ColdIdentity {
   peakRss: number;
 }
 
+/** The size of a snapshot's NPI lookup buckets (`npi` objects). */
+export interface NpiIndexSize {
+  buckets: number;
+  npis: number;
+  /** Bytes of the gzipped objects (what is stored and transferred). */
+  gzBytes: number;
+  /** Bytes of the unzipped bucket files (what the API writes to local disk and reads). */
+  rawBytes: number;
+}
+
+export interface ColdNpi {
+  /** The lookup timed: the first NPI lookup in a fresh process, empty cache. */
+  path: string;
+  firstMs: number;
+  /** The same lookup right after, for contrast. */
+  secondMs: number;
+  status: number;
+}
+
 export interface ReportInput {
   rows: number;
   snapshotId: string;
@@ -46,6 +65,9 @@ export interface ReportInput {
   peakRss: number;
   coldStartMs: number;
   coldIdentity: ColdIdentity | null;
+  coldNpi: ColdNpi | null;
+  /** The snapshot's NPI lookup buckets, when it has some. */
+  npiIndex: NpiIndexSize | null;
   deep: DeepTaxonomy;
 }
 
@@ -78,6 +100,7 @@ export function judge(input: ReportInput): Verdicts {
   }
   const failedScenarios = input.results.filter(failed).map((r) => r.name);
   if (input.coldIdentity !== null && input.coldIdentity.status !== 200) failedScenarios.push('cold identity query');
+  if (input.coldNpi !== null && input.coldNpi.status !== 200) failedScenarios.push('cold NPI lookup');
   return {
     failedScenarios,
     identityGoals,
@@ -166,6 +189,28 @@ export function printReport(input: ReportInput, verdicts: Verdicts): void {
         `${fmt(cold.secondMs, 1)} ms; peak RSS ${fmt(cold.peakRss / MB)} MB`,
     );
     say(`  ${cold.path}`);
+  }
+  const npi = input.npiIndex;
+  if (npi !== null && npi.npis > 0) {
+    const perMillion = (bytes: number) => fmt((bytes / MB) * (1_000_000 / npi.npis), 1);
+    say(
+      `NPI index: ${thousands(npi.buckets)} buckets, ${thousands(npi.npis)} NPIs; gzipped ${fmt(npi.gzBytes / MB, 1)} MB ` +
+        `(${perMillion(npi.gzBytes)} MB per million NPIs), unzipped ${fmt(npi.rawBytes / MB, 1)} MB ` +
+        `(${perMillion(npi.rawBytes)} MB per million NPIs)`,
+    );
+  }
+  const lookup = input.results.find((r) => r.name === 'npi lookup');
+  if (lookup) {
+    say(
+      `npi lookup: ${fmt(lookup.rps)} req/s  ${mark(lookup.rps >= GOALS.npiLookupRps && !failed(lookup))} >= ${GOALS.npiLookupRps}`,
+    );
+  }
+  const coldNpi = input.coldNpi;
+  if (coldNpi) {
+    say(
+      `cold NPI lookup (fresh process, empty cache): ${fmt(coldNpi.firstMs)} ms (HTTP ${coldNpi.status})  ` +
+        `${mark(coldNpi.firstMs <= GOALS.coldNpiMs)} <= ${GOALS.coldNpiMs} ms; the same lookup again ${fmt(coldNpi.secondMs, 1)} ms`,
+    );
   }
   say(
     verdicts.failedScenarios.length === 0

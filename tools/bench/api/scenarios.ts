@@ -14,7 +14,10 @@ export interface Scenario {
   name: string;
   urls: UrlCycle;
   identity?: IdentityScenarioId;
-  /** Sent once before the warm-up: one URL per distinct taxonomy of the list, so every partition it needs is loaded. */
+  /**
+   * Sent once before the warm-up: one URL per distinct taxonomy of the list (one per NPI bucket for the NPI
+   * lookups), so every partition or bucket it needs is loaded.
+   */
   prime?: string[];
   p99GoalMs?: number;
 }
@@ -138,7 +141,7 @@ export async function measureScenarios(
     if (s.prime) {
       const p = await load(new UrlCycle(s.prime), 3600, s.prime.length);
       warmupErrors += p.errors;
-      primed = `; primed with ${s.prime.length} queries (one per taxonomy) in ${p.seconds.toFixed(1)} s`;
+      primed = `; primed with ${s.prime.length} queries (one per ${s.identity ? 'taxonomy' : 'bucket'}) in ${p.seconds.toFixed(1)} s`;
     }
     warmupErrors += (s.identity ? await load(s.urls, warmup) : await load(s.urls, 1, 200)).errors;
     const r = await load(s.urls, seconds, s.identity ? undefined : 50_000);

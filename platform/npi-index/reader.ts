@@ -1,0 +1,85 @@
+/**
+ * Reads an NPI lookup bucket (format.ts) from a {@link ByteSource}: a lookup is a binary search over the directory
+ * (through the source's block cache when it is a file) and one read of exactly the record's bytes.
+ */
+import type { NpiLookupLine } from '../../data-contracts/layout';
+import type { ByteSource } from '../identity-index/byte-source';
+import {
+  NPI_DIGITS,
+  NPI_ENTRY_BYTES,
+  NPI_ENTRY_END_AT,
+  NPI_INDEX_HEADER_BYTES,
+  NPI_INDEX_MAGIC,
+  npiRecordsStart,
+} from './format';
+
+const TEN_DIGITS = /^[0-9]{10}$/;
+
+export class NpiIndexReader {
+  private readonly recordsAt: number;
+
+  private constructor(
+    readonly source: ByteSource,
+    /** NPIs in the bucket. */
+    readonly count: number,
+  ) {
+    this.recordsAt = npiRecordsStart(count);
+  }
+
+  /** Checks the header and the directory's bounds. Throws on a file that is not an NPI bucket of this version. */
+  static open(source: ByteSource): NpiIndexReader {
+    if (source.size < NPI_INDEX_HEADER_BYTES || !source.slice(0, 8).equals(NPI_INDEX_MAGIC)) {
+      throw new Error('not an NPI lookup bucket');
+    }
+    const count = source.u32(8);
+    const recordsAt = npiRecordsStart(count);
+    if (recordsAt > source.size) throw new Error('NPI lookup bucket: the directory is out of bounds');
+    const reader = new NpiIndexReader(source, count);
+    if (count > 0 && recordsAt + reader.endOf(count - 1) !== source.size) {
+      throw new Error('NPI lookup bucket: the records do not end with the file');
+    }
+    return reader;
+  }
+
+  /** The record of `npi`, or null when the bucket does not hold it. */
+  find(npi: string): NpiLookupLine | null {
+    const at = this.indexOf(npi);
+    return at < 0 ? null : this.record(at);
+  }
+
+  /** The position of `npi` in the directory, or -1. */
+  indexOf(npi: string): number {
+    if (!TEN_DIGITS.test(npi)) return -1;
+    const target = Buffer.from(npi, 'latin1');
+    let lo = 0;
+    let hi = this.count - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const order = this.source.compareAt(NPI_INDEX_HEADER_BYTES + mid * NPI_ENTRY_BYTES, NPI_DIGITS, target);
+      if (order === 0) return mid;
+      if (order < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** The NPI at directory position `i`. */
+  npiAt(i: number): string {
+    return this.source.slice(NPI_INDEX_HEADER_BYTES + i * NPI_ENTRY_BYTES, NPI_DIGITS).toString('latin1');
+  }
+
+  /** The record's JSON bytes at position `i`: one read of exactly those bytes. */
+  recordBytes(i: number): Buffer {
+    if (!(i >= 0 && i < this.count)) throw new RangeError(`no record ${i} in a bucket of ${this.count}`);
+    const start = i === 0 ? 0 : this.endOf(i - 1);
+    return this.source.read(this.recordsAt + start, this.endOf(i) - start);
+  }
+
+  record(i: number): NpiLookupLine {
+    return JSON.parse(this.recordBytes(i).toString('utf8')) as NpiLookupLine;
+  }
+
+  private endOf(i: number): number {
+    return this.source.u32(NPI_INDEX_HEADER_BYTES + i * NPI_ENTRY_BYTES + NPI_ENTRY_END_AT);
+  }
+}

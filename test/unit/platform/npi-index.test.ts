@@ -1,0 +1,93 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import type { NpiLookupLine } from '../../../data-contracts/layout';
+import { makeNpi } from '../../../data-contracts/npi-check';
+import { BlockCache, BufferSource, FileSource } from '../../../platform/identity-index/byte-source';
+import { NPI_ENTRY_BYTES, NPI_INDEX_HEADER_BYTES, NPI_INDEX_MAGIC } from '../../../platform/npi-index/format';
+import { NpiIndexReader } from '../../../platform/npi-index/reader';
+import { encodeNpiBucket } from '../../../platform/npi-index/writer';
+
+const nameOf = (line: NpiLookupLine | null) => (line !== null && 'name' in line ? line.name : undefined);
+
+const recordOf = (npi: string, name = 'A') =>
+  JSON.stringify({ npi, status: 'active', name, oig_excluded: false, oig_type: null, oig_date: null });
+
+describe('NPI lookup bucket format', () => {
+  it('reads back every NPI of a bucket and no other', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 100_000_000, max: 299_999_999 }), { maxLength: 80 }),
+        fc.string(),
+        (bodies, name) => {
+          const npis = bodies.map((b) => makeNpi(String(b))).sort();
+          const records = npis.map((n) => recordOf(n, name));
+          const reader = NpiIndexReader.open(new BufferSource(encodeNpiBucket(records)));
+          expect(reader.count).toBe(npis.length);
+          for (const [i, npi] of npis.entries()) {
+            expect(reader.indexOf(npi)).toBe(i);
+            expect(reader.npiAt(i)).toBe(npi);
+            expect(reader.recordBytes(i).toString('utf8')).toBe(records[i]);
+            expect(reader.find(npi)).toEqual(JSON.parse(records[i] as string));
+          }
+          expect(reader.find(makeNpi('300000000'))).toBeNull();
+          expect(reader.find(makeNpi('099999999'))).toBeNull();
+        },
+      ),
+    );
+  });
+
+  it('lays out the header and the fixed-width directory as documented', () => {
+    const records = [recordOf('1000000004', 'Zoë'), recordOf('1000000012')];
+    const file = encodeNpiBucket(records);
+    expect(file.subarray(0, 8).equals(NPI_INDEX_MAGIC)).toBe(true);
+    expect(file.readUInt32LE(8)).toBe(2);
+    expect(file.readUInt32LE(12)).toBe(0);
+    const entry = (i: number) => file.subarray(NPI_INDEX_HEADER_BYTES + i * NPI_ENTRY_BYTES);
+    expect(entry(0).toString('latin1', 0, 10)).toBe('1000000004');
+    expect(entry(0).readUInt32LE(12)).toBe(Buffer.byteLength(records[0] as string));
+    expect(entry(1).readUInt32LE(12)).toBe(Buffer.byteLength(records.join('')));
+    expect(file.subarray(NPI_INDEX_HEADER_BYTES + 2 * NPI_ENTRY_BYTES).toString('utf8')).toBe(records.join(''));
+  });
+
+  it('refuses records out of order, duplicates and records without a leading NPI', () => {
+    expect(() => encodeNpiBucket([recordOf('1000000012'), recordOf('1000000004')])).toThrow(/order/);
+    expect(() => encodeNpiBucket([recordOf('1000000004'), recordOf('1000000004')])).toThrow(/order/);
+    expect(() => encodeNpiBucket(['{"status":"active","npi":"1000000004"}'])).toThrow(/must start/);
+  });
+
+  it('refuses a file that is not a bucket, or a truncated one', () => {
+    expect(() => NpiIndexReader.open(new BufferSource(Buffer.from('{"npi":"1000000004"}\n')))).toThrow(/not an NPI/);
+    const file = encodeNpiBucket([recordOf('1000000004')]);
+    expect(() => NpiIndexReader.open(new BufferSource(file.subarray(0, file.length - 1)))).toThrow(/end/);
+    expect(() => NpiIndexReader.open(new BufferSource(file.subarray(0, 20)))).toThrow(/out of bounds/);
+  });
+
+  it('reads an empty bucket', () => {
+    const reader = NpiIndexReader.open(new BufferSource(encodeNpiBucket([])));
+    expect(reader.count).toBe(0);
+    expect(reader.find('1000000004')).toBeNull();
+  });
+
+  it('reads a bucket file through a file source and its block cache', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'pf-npi-index-'));
+    try {
+      // Records longer than a block, and a directory that spans blocks.
+      const npis = Array.from({ length: 1500 }, (_, i) => makeNpi(String(100_000_000 + i * 7))).sort();
+      const records = npis.map((n, i) => recordOf(n, i % 100 === 0 ? 'x'.repeat(20_000) : `Name ${i} – 名前`));
+      const file = path.join(dir, 'bucket.raw');
+      await writeFile(file, encodeNpiBucket(records));
+      const blocks = new BlockCache(4);
+      const source = new FileSource(file, blocks);
+      const reader = NpiIndexReader.open(source);
+      for (const [i, npi] of npis.entries())
+        expect(nameOf(reader.find(npi))).toBe(JSON.parse(records[i] as string).name);
+      expect(reader.find(makeNpi('099999999'))).toBeNull();
+      expect(blocks.bytes).toBeLessThanOrEqual(4 * 16 * 1024);
+      source.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
