@@ -3,6 +3,7 @@
  * object store, snapshot cache, DuckDB, key lookup, meter, the response caches, and the app over them. Nothing
  * below holds process state at module scope: each runtime (a test's, a benchmark's) has its own.
  */
+import path from 'node:path';
 import type { Hono } from 'hono';
 import type { MemoryPlan } from '../../data-contracts/memory-budget';
 import { createDuckDb, type DuckDb, type DuckDbOptions } from '../../platform/duckdb';
@@ -133,7 +134,8 @@ export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRunt
     residentBytes: options.memory.identityResidentBytes,
     logger: options.logger,
   });
-  const npi = new NpiBuckets();
+  // The NPI arena lives beside the snapshot folders (the snapshot cache only removes snapshot-id folders).
+  const npi = new NpiBuckets({ arenaDir: path.join(options.cacheDir, 'npi-arena') });
   const search = new SearchIndexes();
   const snapshots = new SnapshotCache<SnapshotTables>({
     store,
@@ -179,6 +181,7 @@ export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRunt
     identity,
     async close() {
       await snapshots.close();
+      npi.close();
       db.close();
       dynamo.destroy();
     },

@@ -1,29 +1,40 @@
 /**
  * The NPI lookup buckets of the process (data-contracts/layout.ts, `npi` objects; format:
  * `platform/npi-index/format.ts`). On a bucket's first use in the process, its gzipped object (fetched to local
- * disk by the snapshot cache) is unzipped ONCE to a sibling file (`<file>.raw`, written under a temporary name and
- * renamed, so a crash never leaves a half file in use), which is then opened: a lookup is a binary search over the
- * bucket's fixed-width directory through a block cache (hot directory blocks stay in memory) and one exact-length
+ * disk by the snapshot cache) is unzipped ONCE and appended to the process's **arena**: one local file that holds
+ * every unzipped bucket, so that any number of buckets costs one open file, not one each (reopening bucket files
+ * was 40% of a lookup's CPU at 2,000 buckets). A lookup is a binary search over the bucket's fixed-width
+ * directory (from a small in-memory cache of directories, else one positional read) and one exact-length
  * positional read of the record, then one `JSON.parse`. The records are read through the page cache, never held
  * in the process.
  *
- * Memory does not grow with the buckets touched: at most {@link MAX_OPEN_NPI_BUCKETS} files are open (least
- * recently used closed first; the Lambda's limit is 1,024 descriptors and identity partitions hold some too), the
- * block cache holds {@link NPI_BLOCK_CACHE_BLOCKS} blocks (4 MB, part of the native reserve of
- * data-contracts/memory-budget.ts), and at most {@link MAX_NPI_BUCKET_LOADS} unzips run at once. A closed bucket
- * reopens from its unzipped file, without a second unzip. Local disk is bounded too: the unzipped files used by the
- * process take at most {@link DEFAULT_NPI_RAW_BYTES} by default (least recently used deleted first).
+ * Bounded, whatever the number of buckets touched:
+ * - memory: the directory cache ({@link NPI_DIRECTORY_CACHE_BYTES}, part of the native reserve of
+ *   data-contracts/memory-budget.ts), the bucket positions (a few dozen bytes per bucket used), at most
+ *   {@link MAX_NPI_BUCKET_LOADS} unzips at once;
+ * - local disk: two arena generations of at most half of `maxArenaBytes` each; when the current one is full, the
+ *   older one is deleted (its buckets are unzipped again on their next use) and a new one starts;
+ * - file descriptors: one per generation.
  *
- * One cache serves every snapshot of the process (keys hold the snapshot id); `forget` closes a released
- * snapshot's files (its folder, unzipped files included, is deleted by the snapshot cache).
+ * One instance serves every snapshot of the process (keys hold the snapshot id); `forget` drops a released
+ * snapshot's buckets (their bytes go with their generation).
  */
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, write } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { NpiLookupLine } from '../../data-contracts/layout';
-import { BlockCache, FileSource } from '../../platform/identity-index/byte-source';
+import { BufferSource } from '../../platform/identity-index/byte-source';
 import { InFlight } from '../../platform/in-flight';
+import {
+  NPI_DIGITS,
+  NPI_ENTRY_BYTES,
+  NPI_ENTRY_END_AT,
+  NPI_INDEX_HEADER_BYTES,
+  npiRecordsStart,
+} from '../../platform/npi-index/format';
 import { NpiIndexReader } from '../../platform/npi-index/reader';
 
 const gunzipAsync = promisify(gunzip);
@@ -33,69 +44,75 @@ const gunzipAsync = promisify(gunzip);
  * buckets side by side (memory grows with them); the rest wait their turn.
  */
 export const MAX_NPI_BUCKET_LOADS = 4;
-/** Bucket files open at most (one descriptor each). */
-export const MAX_OPEN_NPI_BUCKETS = 256;
-/** Blocks of the NPI block cache: 4 MB of directory blocks (a national bucket's directory is 16 KB). */
-export const NPI_BLOCK_CACHE_BLOCKS = 256;
-
+/** Bytes of bucket directories held in memory: 4 MB (a national bucket's directory is about 7 KB). */
+export const NPI_DIRECTORY_CACHE_BYTES = 4 * 1024 * 1024;
 /**
- * Bytes of unzipped bucket files kept on local disk at most by default (least recently used deleted first; a
- * deleted bucket is unzipped again on its next use). A national snapshot's buckets are about 4.8 GB unzipped, more
- * than the API Lambda's `/tmp` holds beside the identity indexes (README, "Memory and sizing").
+ * Local disk the arena may take by default: two generations of 512 MB. A national snapshot's buckets are about
+ * 4.8 GB unzipped, more than the API Lambda's `/tmp` holds beside the identity indexes (README, "Memory and
+ * sizing"); the hot ones stay.
  */
-export const DEFAULT_NPI_RAW_BYTES = 1024 * 1024 * 1024;
+export const DEFAULT_NPI_ARENA_BYTES = 1024 * 1024 * 1024;
 
-/** Unzips the gzipped bucket `gz` into the file `raw`. */
-export type UnzipBucket = (gz: string, raw: string) => Promise<void>;
+/** Unzips a gzipped bucket file to its bytes. */
+export type UnzipBucket = (gz: string) => Promise<Buffer>;
 
-/** The default {@link UnzipBucket}: read, gunzip (off the main thread), write to a temporary name, rename. */
-export const unzipBucket: UnzipBucket = async (gz, raw) => {
-  const body = await gunzipAsync(await readFile(gz));
-  const temp = `${raw}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, body);
-    await rename(temp, raw);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
-};
+/** The default {@link UnzipBucket}: read, gunzip off the main thread. */
+export const unzipBucket: UnzipBucket = async (gz) => gunzipAsync(await readFile(gz));
 
 export interface NpiBucketsOptions {
-  /** Bucket files open at most. Default {@link MAX_OPEN_NPI_BUCKETS}. */
-  maxOpenFiles?: number;
-  /** Bytes of unzipped files kept on disk at most. Default {@link DEFAULT_NPI_RAW_BYTES}. */
-  maxRawBytes?: number;
-  /** Blocks of the block cache. Default {@link NPI_BLOCK_CACHE_BLOCKS}. */
-  blockCacheBlocks?: number;
+  /** Folder of the arena files (emptied at start). Default a new temporary folder. */
+  arenaDir?: string;
+  /** Local disk of the arena at most (two generations of half). Default {@link DEFAULT_NPI_ARENA_BYTES}. */
+  maxArenaBytes?: number;
+  /** Bytes of directories held in memory. Default {@link NPI_DIRECTORY_CACHE_BYTES}. */
+  directoryCacheBytes?: number;
   /** Unzips a bucket (tests observe the unzips through it). Default {@link unzipBucket}. */
   unzip?: UnzipBucket;
 }
 
-interface OpenBucket {
-  readonly file: FileSource;
-  readonly reader: NpiIndexReader;
+/** One arena file: append-only, read with positional reads. */
+interface Generation {
+  readonly id: number;
+  readonly file: string;
+  fd: number | null;
+  /** Bytes reserved so far (the next append's offset). */
+  size: number;
+}
+
+/** Where a bucket's unzipped bytes are. */
+interface Placed {
+  readonly generation: Generation;
+  /** Offset of the bucket's file (its header) in the generation. */
+  readonly at: number;
+  readonly count: number;
 }
 
 export class NpiBuckets {
-  /** Open buckets, least recently used first. */
-  private readonly open = new Map<string, OpenBucket>();
-  private readonly opening = new InFlight<string, OpenBucket>();
-  private readonly blocks: BlockCache;
-  private readonly maxOpenFiles: number;
-  /** The unzipped files this process uses, least recently used first, and their bytes: bounded by maxRawBytes. */
-  private readonly unzipped = new Map<string, { raw: string; bytes: number }>();
-  private rawBytes = 0;
-  private readonly maxRawBytes: number;
+  private readonly placed = new Map<string, Placed>();
+  private readonly loading = new InFlight<string, Placed>();
+  /** Directories held, least recently used first. */
+  private readonly directories = new Map<string, Buffer>();
+  private directoryBytes = 0;
+  private readonly directoryCacheBytes: number;
+  private readonly generationBytes: number;
   private readonly unzip: UnzipBucket;
+  private arenaDir: string | null;
+  private current: Generation | null = null;
+  private previous: Generation | null = null;
+  private nextGeneration = 1;
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
   constructor(options: NpiBucketsOptions = {}) {
-    this.maxOpenFiles = Math.max(1, options.maxOpenFiles ?? MAX_OPEN_NPI_BUCKETS);
-    this.maxRawBytes = Math.max(0, options.maxRawBytes ?? DEFAULT_NPI_RAW_BYTES);
-    this.blocks = new BlockCache(options.blockCacheBlocks ?? NPI_BLOCK_CACHE_BLOCKS);
+    this.generationBytes = Math.max(1, Math.floor((options.maxArenaBytes ?? DEFAULT_NPI_ARENA_BYTES) / 2));
+    this.directoryCacheBytes = Math.max(0, options.directoryCacheBytes ?? NPI_DIRECTORY_CACHE_BYTES);
     this.unzip = options.unzip ?? unzipBucket;
+    this.arenaDir = options.arenaDir ?? null;
+    if (this.arenaDir !== null) {
+      // A previous process's arena (a warm Lambda's /tmp) is of no use: its positions were in that process.
+      rmSync(this.arenaDir, { recursive: true, force: true });
+      mkdirSync(this.arenaDir, { recursive: true });
+    }
   }
 
   /**
@@ -104,41 +121,86 @@ export class NpiBuckets {
    */
   async find(key: string, file: () => Promise<string>, npi: string): Promise<NpiLookupLine | null> {
     for (;;) {
-      const held = this.open.get(key);
-      if (held !== undefined) {
-        this.open.delete(key);
-        this.open.set(key, held);
-        this.touchRaw(key);
-        return held.reader.find(npi);
-      }
-      const opened = await this.opening.run(key, () => this.load(key, file));
-      // Closed meanwhile (pushed out by other opens, or forgotten) only if many buckets opened in between: again.
-      if (this.open.get(key) === opened) return opened.reader.find(npi);
+      const placed = this.placed.get(key) ?? (await this.loading.run(key, () => this.load(key, file)));
+      // Dropped meanwhile (its generation rotated out while this lookup waited): place it again.
+      if (placed.generation.fd !== null) return this.lookup(key, placed, npi);
     }
   }
 
-  /** Closes the buckets whose key starts with `prefix` (a released snapshot's). */
+  /** Drops the buckets whose key starts with `prefix` (a released snapshot's). */
   forget(prefix: string): void {
-    for (const [key, bucket] of [...this.open]) {
-      if (key.startsWith(prefix)) this.close(key, bucket);
-    }
-    // Their files go with the snapshot's folder.
-    for (const [key, file] of [...this.unzipped]) {
-      if (key.startsWith(prefix)) {
-        this.unzipped.delete(key);
-        this.rawBytes -= file.bytes;
-      }
-    }
+    for (const key of [...this.placed.keys()]) if (key.startsWith(prefix)) this.drop(key);
   }
 
-  /** The open buckets, least recently used first, and the bytes of the block cache (tests, logs). */
-  stats(): { open: string[]; blockBytes: number; unzipped: string[]; rawBytes: number } {
+  /** Closes the arena files and deletes them. */
+  close(): void {
+    for (const generation of [this.previous, this.current]) if (generation !== null) this.retire(generation);
+    this.previous = null;
+    this.current = null;
+  }
+
+  /** The buckets placed, the arena's bytes and the directory cache's (tests, logs). */
+  stats(): { placed: string[]; arenaBytes: number; directoryBytes: number; generations: number } {
+    const generations = [this.previous, this.current].filter((g): g is Generation => g !== null);
     return {
-      open: [...this.open.keys()],
-      blockBytes: this.blocks.bytes,
-      unzipped: [...this.unzipped.keys()],
-      rawBytes: this.rawBytes,
+      placed: [...this.placed.keys()],
+      arenaBytes: generations.reduce((sum, g) => sum + g.size, 0),
+      directoryBytes: this.directoryBytes,
+      generations: generations.length,
     };
+  }
+
+  private lookup(key: string, placed: Placed, npi: string): NpiLookupLine | null {
+    const directory = this.directory(key, placed);
+    const target = Buffer.from(npi, 'latin1');
+    if (target.length !== NPI_DIGITS) return null;
+    let lo = 0;
+    let hi = placed.count - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = mid * NPI_ENTRY_BYTES;
+      const order = directory.compare(target, 0, NPI_DIGITS, at, at + NPI_DIGITS);
+      if (order === 0) {
+        const start = mid === 0 ? 0 : directory.readUInt32LE(at - NPI_ENTRY_BYTES + NPI_ENTRY_END_AT);
+        const end = directory.readUInt32LE(at + NPI_ENTRY_END_AT);
+        const bytes = this.read(placed.generation, placed.at + npiRecordsStart(placed.count) + start, end - start);
+        return JSON.parse(bytes.toString('utf8')) as NpiLookupLine;
+      }
+      // `order` compares the entry's NPI with the target.
+      if (order < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return null;
+  }
+
+  /** The directory of a placed bucket: from the cache, else one read. */
+  private directory(key: string, placed: Placed): Buffer {
+    const held = this.directories.get(key);
+    if (held !== undefined) {
+      this.directories.delete(key);
+      this.directories.set(key, held);
+      return held;
+    }
+    const directory = this.read(placed.generation, placed.at + NPI_INDEX_HEADER_BYTES, placed.count * NPI_ENTRY_BYTES);
+    this.directories.set(key, directory);
+    this.directoryBytes += directory.length;
+    for (const [old, bytes] of this.directories) {
+      if (this.directoryBytes <= this.directoryCacheBytes) break;
+      this.directories.delete(old);
+      this.directoryBytes -= bytes.length;
+    }
+    return directory;
+  }
+
+  private read(generation: Generation, offset: number, length: number): Buffer {
+    const out = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const n = readSync(generation.fd as number, out, done, length - done, offset + done);
+      if (n === 0) throw new Error('NPI arena ended early');
+      done += n;
+    }
+    return out;
   }
 
   /** Runs `work` when fewer than {@link MAX_NPI_BUCKET_LOADS} unzips run. */
@@ -154,72 +216,77 @@ export class NpiBuckets {
     }
   }
 
-  private async load(key: string, file: () => Promise<string>): Promise<OpenBucket> {
+  private async load(key: string, file: () => Promise<string>): Promise<Placed> {
     const gz = await file();
-    const raw = `${gz}.raw`;
-    // Unzipped by this process before (the bucket was closed since) or by an earlier one (a warm Lambda's /tmp):
-    // opened at once, else unzipped first.
-    let source = openIfPresent(raw, this.blocks);
-    if (source === null) {
-      await this.limited(() => this.unzip(gz, raw));
-      source = new FileSource(raw, this.blocks);
-    }
-    let reader: NpiIndexReader;
+    const body = await this.limited(() => this.unzip(gz));
+    let count: number;
     try {
-      reader = NpiIndexReader.open(source);
+      count = NpiIndexReader.open(new BufferSource(body)).count;
     } catch (err) {
-      source.close();
-      // Not kept: the next lookup unzips the object again.
-      await rm(raw, { force: true });
       throw new Error(`NPI bucket ${key} is unreadable`, { cause: err });
     }
-    const bucket = { file: source, reader };
-    this.keepRaw(key, raw, source.size);
-    this.open.set(key, bucket);
-    for (const [old, held] of this.open) {
-      if (this.open.size <= this.maxOpenFiles) break;
-      this.close(old, held);
-    }
-    return bucket;
-  }
-
-  private touchRaw(key: string): void {
-    const file = this.unzipped.get(key);
-    if (file === undefined) return;
-    this.unzipped.delete(key);
-    this.unzipped.set(key, file);
-  }
-
-  /** Records the unzipped file of `key`; deletes the least recently used others past the disk budget. */
-  private keepRaw(key: string, raw: string, bytes: number): void {
-    const known = this.unzipped.get(key);
-    if (known !== undefined) this.rawBytes -= known.bytes;
-    this.unzipped.delete(key);
-    this.unzipped.set(key, { raw, bytes });
-    this.rawBytes += bytes;
-    for (const [old, file] of this.unzipped) {
-      if (this.rawBytes <= this.maxRawBytes || old === key) break;
-      this.unzipped.delete(old);
-      this.rawBytes -= file.bytes;
-      const open = this.open.get(old);
-      if (open !== undefined) this.close(old, open);
-      // Deleted in the background; an open descriptor elsewhere keeps its bytes readable until closed.
-      rm(file.raw, { force: true }).catch(() => {});
+    for (;;) {
+      const generation = this.generationFor(body.length);
+      const at = generation.size;
+      generation.size += body.length;
+      await writeAt(generation, body, at);
+      // Retired while writing (two generations filled meanwhile): append again.
+      if (generation.fd === null) continue;
+      const placed = { generation, at, count };
+      this.placed.set(key, placed);
+      return placed;
     }
   }
 
-  private close(key: string, bucket: OpenBucket): void {
-    this.open.delete(key);
-    bucket.file.close();
+  /** The generation a bucket of `bytes` is appended to: the current one, or a new one when it is full. */
+  private generationFor(bytes: number): Generation {
+    if (this.current !== null && this.current.size + bytes <= this.generationBytes) return this.current;
+    if (this.current !== null && this.current.size === 0) return this.current;
+    if (this.previous !== null) this.retire(this.previous);
+    this.previous = this.current;
+    const dir = this.ensureArenaDir();
+    const id = this.nextGeneration++;
+    const file = path.join(dir, `arena-${id}.bin`);
+    this.current = { id, file, fd: openSync(file, 'w+'), size: 0 };
+    return this.current;
+  }
+
+  /** Closes and deletes a generation; its buckets are placed again on their next use. */
+  private retire(generation: Generation): void {
+    for (const [key, placed] of [...this.placed]) if (placed.generation === generation) this.drop(key);
+    if (generation.fd !== null) closeSync(generation.fd);
+    generation.fd = null;
+    rmSync(generation.file, { force: true });
+  }
+
+  private drop(key: string): void {
+    this.placed.delete(key);
+    const directory = this.directories.get(key);
+    if (directory !== undefined) {
+      this.directories.delete(key);
+      this.directoryBytes -= directory.length;
+    }
+  }
+
+  private ensureArenaDir(): string {
+    if (this.arenaDir === null) this.arenaDir = mkdtempSync(path.join(tmpdir(), 'pf-npi-arena-'));
+    return this.arenaDir;
   }
 }
 
-/** The file `raw` opened, or null when it does not exist. */
-function openIfPresent(raw: string, blocks: BlockCache): FileSource | null {
-  try {
-    return new FileSource(raw, blocks);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+/** Writes `body` at `at` of the generation's file (positional, so concurrent appends do not interleave). */
+async function writeAt(generation: Generation, body: Buffer, at: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    let done = 0;
+    const step = () => {
+      if (generation.fd === null) return resolve();
+      write(generation.fd, body, done, body.length - done, at + done, (err, n) => {
+        if (err) return reject(err);
+        done += n;
+        if (done >= body.length) resolve();
+        else step();
+      });
+    };
+    step();
+  });
 }

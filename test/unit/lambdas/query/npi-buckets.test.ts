@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { NpiLookupLine } from '../../../../data-contracts/layout';
 import { makeNpi } from '../../../../data-contracts/npi-check';
 import { MAX_NPI_BUCKET_LOADS, NpiBuckets, type UnzipBucket, unzipBucket } from '../../../../lambdas/query/npi-buckets';
-import { FileSource } from '../../../../platform/identity-index/byte-source';
 import { encodeNpiBucket } from '../../../../platform/npi-index/writer';
 
 const nameOf = (line: NpiLookupLine | null) => (line !== null && 'name' in line ? line.name : undefined);
@@ -38,10 +36,19 @@ beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'pf-npi-buckets-'));
 });
 
+let made: NpiBuckets[] = [];
 afterEach(async () => {
-  jest.restoreAllMocks();
+  for (const buckets of made) buckets.close();
+  made = [];
   await rm(dir, { recursive: true, force: true });
 });
+
+/** An NpiBuckets whose arena is in the test's folder (closed after the test). */
+function newBuckets(options: ConstructorParameters<typeof NpiBuckets>[0] = {}): NpiBuckets {
+  const buckets = new NpiBuckets({ arenaDir: path.join(dir, 'arena'), ...options });
+  made.push(buckets);
+  return buckets;
+}
 
 /** Writes the gzipped bucket object of `records` (in NPI order) and returns its path. */
 async function bucketFile(name: string, records: string[]): Promise<string> {
@@ -55,9 +62,9 @@ function countingUnzip(): { unzip: UnzipBucket; calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
-    unzip: async (gz, raw) => {
+    unzip: async (gz) => {
       calls.push(gz);
-      await unzipBucket(gz, raw);
+      return unzipBucket(gz);
     },
   };
 }
@@ -68,7 +75,7 @@ describe('NpiBuckets', () => {
   it('finds every NPI of a bucket, first and last included, and answers null for the others', async () => {
     const records = npis.map((n, i) => recordOf(n, `Clinic ${i}`));
     const file = await bucketFile('a', records);
-    const buckets = new NpiBuckets();
+    const buckets = newBuckets();
     const first = npis[0] as string;
     const last = npis[npis.length - 1] as string;
     expect(await buckets.find('k/a', async () => file, first)).toEqual(JSON.parse(records[0] as string));
@@ -81,14 +88,15 @@ describe('NpiBuckets', () => {
     expect(await buckets.find('k/a', async () => file, makeNpi('099999999'))).toBeNull();
     expect(await buckets.find('k/a', async () => file, makeNpi('100000001'))).toBeNull();
     expect(await buckets.find('k/a', async () => file, makeNpi('300000000'))).toBeNull();
-    // Unzipped once, next to the object.
-    expect(existsSync(`${file}.raw`)).toBe(true);
+    // Unzipped once, into the arena.
+    expect(buckets.stats()).toMatchObject({ placed: ['k/a'], generations: 1 });
+    expect(await readdir(path.join(dir, 'arena'))).toEqual(['arena-1.bin']);
   });
 
   it('reads a bucket of one NPI', async () => {
     const npi = makeNpi('123456789');
     const file = await bucketFile('one', [recordOf(npi)]);
-    const buckets = new NpiBuckets();
+    const buckets = newBuckets();
     expect((await buckets.find('k/one', async () => file, npi))?.npi).toBe(npi);
     expect(await buckets.find('k/one', async () => file, makeNpi('123456788'))).toBeNull();
   });
@@ -100,7 +108,7 @@ describe('NpiBuckets', () => {
       'u',
       some.map((n, i) => recordOf(n, names[i])),
     );
-    const buckets = new NpiBuckets();
+    const buckets = newBuckets();
     for (const [i, npi] of some.entries())
       expect(nameOf(await buckets.find('k/u', async () => file, npi))).toBe(names[i]);
   });
@@ -111,27 +119,28 @@ describe('NpiBuckets', () => {
       npis.map((n) => recordOf(n)),
     );
     const { unzip, calls } = countingUnzip();
-    const buckets = new NpiBuckets({ unzip });
+    const buckets = newBuckets({ unzip });
     const found = await Promise.all(npis.map((npi) => buckets.find('k/c', async () => file, npi)));
     expect(found.map((r) => r?.npi)).toEqual(npis);
     expect(calls).toEqual([file]);
-    // Only the finished file is left: no temporary one.
-    expect((await readdir(dir)).sort()).toEqual(['c.npi.gz', 'c.npi.gz.raw']);
+    // Nothing is written next to the object.
+    expect((await readdir(dir)).sort()).toEqual(['arena', 'c.npi.gz']);
   });
 
   it(`unzips at most ${MAX_NPI_BUCKET_LOADS} buckets at once, and every lookup still answers`, async () => {
     let running = 0;
     let most = 0;
-    const unzip: UnzipBucket = async (gz, raw) => {
+    const unzip: UnzipBucket = async (gz) => {
       running += 1;
       most = Math.max(most, running);
       await new Promise((resolve) => setImmediate(resolve));
-      await unzipBucket(gz, raw);
+      const body = await unzipBucket(gz);
       running -= 1;
+      return body;
     };
     const some = npis.slice(0, 30);
     const files = await Promise.all(some.map((npi) => bucketFile(npi, [recordOf(npi)])));
-    const buckets = new NpiBuckets({ unzip });
+    const buckets = newBuckets({ unzip });
     const found = await Promise.all(
       some.map((npi, i) => buckets.find(`k/${npi}`, async () => files[i] as string, npi)),
     );
@@ -140,66 +149,76 @@ describe('NpiBuckets', () => {
     expect(running).toBe(0);
   });
 
-  it('keeps at most its open files, closes the least recently used, and reopens them without a second unzip', async () => {
-    const some = npis.slice(0, 5);
+  it('keeps every bucket in one arena file, whatever their number, and unzips each once', async () => {
+    const some = npis.slice(0, 40);
     const files = await Promise.all(some.map((npi) => bucketFile(npi, [recordOf(npi)])));
     const { unzip, calls } = countingUnzip();
-    const closes = jest.spyOn(FileSource.prototype, 'close');
-    const buckets = new NpiBuckets({ maxOpenFiles: 2, unzip });
-    const find = (i: number) => buckets.find(`k/${i}`, async () => files[i] as string, some[i] as string);
-    expect((await find(0))?.npi).toBe(some[0]);
-    expect((await find(1))?.npi).toBe(some[1]);
-    expect((await find(0))?.npi).toBe(some[0]); // 0 is now the most recently used
-    expect((await find(2))?.npi).toBe(some[2]);
-    expect(buckets.stats().open).toEqual(['k/0', 'k/2']);
-    expect(closes).toHaveBeenCalledTimes(1);
-    expect((await find(1))?.npi).toBe(some[1]);
-    expect(buckets.stats().open).toEqual(['k/2', 'k/1']);
-    expect(closes).toHaveBeenCalledTimes(2);
-    expect(calls).toHaveLength(3);
-    // Many buckets at once: every lookup answers, never more than two files open.
-    const all = await Promise.all(some.map((_, i) => find(i)));
-    expect(all.map((r) => r?.npi)).toEqual(some);
-    expect(buckets.stats().open.length).toBeLessThanOrEqual(2);
-    expect(calls).toHaveLength(5);
+    const buckets = newBuckets({ unzip });
+    for (let round = 0; round < 3; round += 1) {
+      const found = await Promise.all(
+        some.map((npi, i) => buckets.find(`k/${i}`, async () => files[i] as string, npi)),
+      );
+      expect(found.map((r) => r?.npi)).toEqual(some);
+    }
+    expect(calls).toHaveLength(some.length);
+    expect(buckets.stats().generations).toBe(1);
+    expect(await readdir(path.join(dir, 'arena'))).toEqual(['arena-1.bin']);
   });
 
-  it('keeps its unzipped files within the disk budget, least recently used deleted first, unzipped again when used', async () => {
-    const some = npis.slice(0, 3);
+  it('keeps the arena within its disk budget: a full generation starts a new one, the older one is deleted and its buckets unzipped again on use', async () => {
+    const some = npis.slice(0, 6);
     const files = await Promise.all(some.map((npi) => bucketFile(npi, [recordOf(npi)])));
     const oneFile = encodeNpiBucket([recordOf(some[0] as string)]).length;
     const { unzip, calls } = countingUnzip();
-    const buckets = new NpiBuckets({ maxRawBytes: 2 * oneFile, unzip });
+    // Two generations of two buckets each.
+    const buckets = newBuckets({ maxArenaBytes: 4 * oneFile, unzip });
     const find = (i: number) => buckets.find(`k/${i}`, async () => files[i] as string, some[i] as string);
-    await find(0);
-    await find(1);
-    await find(0);
-    await find(2); // 1 is the least recently used: its file goes
-    expect(buckets.stats()).toMatchObject({ unzipped: ['k/0', 'k/2'], rawBytes: 2 * oneFile, open: ['k/0', 'k/2'] });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(existsSync(`${files[1]}.raw`)).toBe(false);
-    expect(existsSync(`${files[0]}.raw`)).toBe(true);
-    expect((await find(1))?.npi).toBe(some[1]);
-    expect(calls).toEqual([files[0], files[1], files[2], files[1]]);
-    buckets.forget('k/');
-    expect(buckets.stats()).toMatchObject({ unzipped: [], rawBytes: 0, open: [] });
+    for (const i of [0, 1, 2, 3]) expect((await find(i))?.npi).toBe(some[i]);
+    expect(buckets.stats()).toMatchObject({
+      placed: ['k/0', 'k/1', 'k/2', 'k/3'],
+      arenaBytes: 4 * oneFile,
+      generations: 2,
+    });
+    expect((await find(4))?.npi).toBe(some[4]); // generation 1 (buckets 0, 1) goes
+    expect(buckets.stats()).toMatchObject({ placed: ['k/2', 'k/3', 'k/4'], generations: 2 });
+    expect((await readdir(path.join(dir, 'arena'))).sort()).toEqual(['arena-2.bin', 'arena-3.bin']);
+    expect((await find(0))?.npi).toBe(some[0]);
+    expect(calls).toEqual([files[0], files[1], files[2], files[3], files[4], files[0]]);
+    // Many buckets at once, over a small arena: every lookup still answers.
+    const all = await Promise.all(some.map((_, i) => find(i)));
+    expect(all.map((r) => r?.npi)).toEqual(some);
+    expect(buckets.stats().arenaBytes).toBeLessThanOrEqual(4 * oneFile);
   });
 
-  it('forgets a released snapshot: its files closed, the others kept', async () => {
+  it('forgets a released snapshot: its buckets dropped, the others kept', async () => {
     const some = npis.slice(0, 3);
     const files = await Promise.all(some.map((npi) => bucketFile(npi, [recordOf(npi)])));
-    const closes = jest.spyOn(FileSource.prototype, 'close');
-    const buckets = new NpiBuckets();
+    const { unzip, calls } = countingUnzip();
+    const buckets = newBuckets({ unzip });
     await buckets.find('snapshots/a/npi/0', async () => files[0] as string, some[0] as string);
     await buckets.find('snapshots/a/npi/1', async () => files[1] as string, some[1] as string);
     await buckets.find('snapshots/b/npi/2', async () => files[2] as string, some[2] as string);
-    expect(buckets.stats().blockBytes).toBeGreaterThan(0);
+    expect(buckets.stats().directoryBytes).toBeGreaterThan(0);
     buckets.forget('snapshots/a/');
-    expect(buckets.stats().open).toEqual(['snapshots/b/npi/2']);
-    expect(closes).toHaveBeenCalledTimes(2);
+    expect(buckets.stats()).toMatchObject({ placed: ['snapshots/b/npi/2'], directoryBytes: 16 });
     expect((await buckets.find('snapshots/b/npi/2', async () => files[2] as string, some[2] as string))?.npi).toBe(
       some[2],
     );
+    expect(calls).toHaveLength(3);
+  });
+
+  it('empties a previous process arena at start, and deletes its own on close', async () => {
+    const arena = path.join(dir, 'arena');
+    await rm(arena, { recursive: true, force: true });
+    await mkdir(arena);
+    await writeFile(path.join(arena, 'arena-7.bin'), 'old');
+    const npi = npis[0] as string;
+    const file = await bucketFile('x', [recordOf(npi)]);
+    const buckets = newBuckets();
+    expect(await readdir(arena)).toEqual([]);
+    expect((await buckets.find('k/x', async () => file, npi))?.npi).toBe(npi);
+    buckets.close();
+    expect(await readdir(arena)).toEqual([]);
   });
 
   it('does not use a file that is not a bucket, and tries again on the next lookup', async () => {
@@ -207,9 +226,9 @@ describe('NpiBuckets', () => {
     const file = path.join(dir, 'bad.npi.gz');
     await writeFile(file, gzipSync(`${recordOf(npi)}\n`));
     const { unzip, calls } = countingUnzip();
-    const buckets = new NpiBuckets({ unzip });
+    const buckets = newBuckets({ unzip });
     await expect(buckets.find('k/bad', async () => file, npi)).rejects.toThrow(/unreadable/);
-    expect(buckets.stats().open).toEqual([]);
+    expect(buckets.stats().placed).toEqual([]);
     await writeFile(file, gzipSync(encodeNpiBucket([recordOf(npi)])));
     expect((await buckets.find('k/bad', async () => file, npi))?.npi).toBe(npi);
     expect(calls).toHaveLength(2);
