@@ -18,9 +18,10 @@
 /**
  * MB of native memory outside V8's old generation, DuckDB's limit and the identity indexes: the code, the DuckDB
  * instance's own allocations, sockets, the Buffers of the vertical layer's wire bytes and recent pages (Node's
- * external memory, which V8's limit does not count), and the two fixed 4 MB block caches of index files (the
- * identity indexes', lambdas/query/identity-partitions.ts, and the NPI buckets', lambdas/query/npi-buckets.ts). Measured as peak RSS minus the planned shares on the bench's
- * server under load at 1,000,000 rows: 136 MB (README, "Memory and sizing").
+ * external memory, which V8's limit does not count), and the fixed caches of index files: the identity indexes'
+ * 4 MB block cache (lambdas/query/identity-partitions.ts), the search indexes' 2 MB (lambdas/query/search-indexes.ts)
+ * and the NPI buckets' 16 MB of directories (lambdas/query/npi-buckets.ts). Measured as peak RSS minus the planned
+ * shares on the bench's server under load at 1,000,000 rows: 136 MB (README, "Memory and sizing").
  */
 export const NATIVE_RESERVE_MB = 136;
 /**

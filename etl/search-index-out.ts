@@ -48,6 +48,8 @@ export async function writeSearchIndexFiles(
 
   async function writeRows(result: DuckDBResult): Promise<void> {
     const list = (value: unknown) => ((value as DuckDBListValue).items as unknown[]).map(String);
+    const texts = (value: unknown) =>
+      ((value as DuckDBListValue).items as unknown[]).map((v) => (v === null ? null : String(v)));
     for (;;) {
       const chunk = await result.fetchChunk();
       if (chunk === null || chunk.rowCount === 0) break;
@@ -68,10 +70,18 @@ export async function writeSearchIndexFiles(
           npi: String(cell(1)),
           entity_type: String(cell(2)) as EntityType,
           search_name: text(3) ?? '',
-          postal_code: text(4),
-          city: text(5),
-          codes: list(cell(6)),
-          classes: list(cell(7)),
+          name: text(4) ?? '',
+          postal_code: text(5),
+          city: text(6),
+          checked_at: text(7),
+          codes: list(cell(8)),
+          classes: list(cell(9)),
+          displays: texts(cell(10)),
+          primary_first: cell(11) === true,
+          oig_excluded: cell(12) === true,
+          oig_type: text(13),
+          oig_date: text(14),
+          oig_checked_at: text(15),
         });
       }
     }

@@ -20,10 +20,18 @@ export const IDENTITY_SEARCH_COLUMNS = [
   'npi',
   'entity_type',
   'search_name',
+  'name',
   'postal_code',
   'city',
+  'checked_at',
   'codes',
   'classes',
+  'displays',
+  'primary_first',
+  'oig_excluded',
+  'oig_type',
+  'oig_date',
+  'oig_checked_at',
 ] as const;
 
 /**
@@ -34,9 +42,11 @@ export function identitySearchSql(latest: string): { sql: string; params: (strin
   const codeList = `[${Array.from({ length: TAXONOMY_SLOTS }, (_, i) => `c${i + 1}`).join(', ')}]`;
   const sql = `
     WITH nucc AS (
-      SELECT map(list(code), list(classification_key)) AS class_of FROM taxonomy
+      SELECT map(list(code), list(classification_key)) AS class_of, map(list(code), list(display_name)) AS display_of
+      FROM taxonomy
     ), active AS (
-      SELECT npi, state, city, entity_type, org_name, last_name, name, postal_code, primary_slot,
+      SELECT npi, state, city, entity_type, org_name, last_name, name, postal_code, primary_slot, checked_at,
+        nucc.display_of,
         ${codeList} AS codes,
         list_transform(${codeList}, c -> CASE WHEN c IS NOT NULL
           THEN coalesce(map_extract_value(nucc.class_of, c), $3::VARCHAR) END) AS classes
@@ -54,13 +64,16 @@ export function identitySearchSql(latest: string): { sql: string; params: (strin
           c := codes[i], k := classes[i]))) AS slots
       FROM active
     )
-    SELECT state, npi,
-      CASE entity_type WHEN '2' THEN 'organization' ELSE 'individual' END AS entity_type,
-      coalesce(CASE entity_type WHEN '2' THEN org_name ELSE last_name END, name) AS search_name,
-      postal_code, city,
-      list_transform(slots, s -> s.c) AS codes, list_transform(slots, s -> s.k) AS classes
-    FROM ordered
-    WHERE len(slots) > 0
-    ORDER BY state`;
+    SELECT r.state, r.npi,
+      CASE r.entity_type WHEN '2' THEN 'organization' ELSE 'individual' END AS entity_type,
+      coalesce(CASE r.entity_type WHEN '2' THEN r.org_name ELSE r.last_name END, r.name) AS search_name,
+      r.name, r.postal_code, r.city, r.checked_at,
+      list_transform(r.slots, s -> s.c) AS codes, list_transform(r.slots, s -> s.k) AS classes,
+      list_transform(r.slots, s -> map_extract_value(r.display_of, s.c)) AS displays,
+      r.slots[1].g = 0 AS primary_first,
+      o.npi IS NOT NULL AS oig_excluded, o.oig_type, o.oig_date, o.oig_checked_at
+    FROM ordered r LEFT JOIN oig_match o ON o.npi = r.npi
+    WHERE len(r.slots) > 0
+    ORDER BY r.state`;
   return { sql, params: [NPPES_STATUS.rejected, NPPES_STATUS.active, UNMAPPED_CLASSIFICATION_KEY] };
 }

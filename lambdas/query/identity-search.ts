@@ -2,8 +2,9 @@
  * The identity searches that are not a taxonomy list: by `npi` (a roster of NPIs, answered from the NPI lookup
  * records), or by `name` prefix or `postal_code` within one state (answered from that state's search index,
  * platform/search-index), each narrowed by `entity_type`, `taxonomy`, `city` (and `state`, `name`, `postal_code`
- * when given). One row per NPI, built from its NPI lookup record: the taxonomy shown is the one the filter matched
- * (a code; for a classification the row a classification list would answer), else the primary taxonomy.
+ * when given). One row per NPI (from the search index, or for a roster from its NPI lookup record): the taxonomy
+ * shown is the one the filter matched (a code; for a classification the row a classification list would answer),
+ * else the primary taxonomy.
  *
  * Row order: NPI order for a roster; (search name, NPI) for a name or postal-code search.
  */
@@ -96,14 +97,7 @@ export async function searchIdentity(
   if (query.npis !== null) return searchRoster(query, filter, source);
   if (query.state === null) throw new Error('identity search: a name or postal code search needs a state');
   const found = await source.searchState(query.state, searchStateQuery(query, filter));
-  if (found === null) return empty;
-  const lines = await Promise.all(found.hits.map((hit) => source.findActive(hit.npi)));
-  const rows: IdentityRow[] = [];
-  found.hits.forEach((hit, i) => {
-    const line = lines[i];
-    if (line !== null && line !== undefined) rows.push(identityRowOf(line, hit.code));
-  });
-  return { total: found.total, rows: identityRowsOf(rows) };
+  return found === null ? empty : { total: found.total, rows: identityRowsOf(found.rows) };
 }
 
 async function searchRoster(

@@ -44,8 +44,12 @@ const gunzipAsync = promisify(gunzip);
  * buckets side by side (memory grows with them); the rest wait their turn.
  */
 export const MAX_NPI_BUCKET_LOADS = 4;
-/** Bytes of bucket directories held in memory: 4 MB (a national bucket's directory is about 7 KB). */
-export const NPI_DIRECTORY_CACHE_BYTES = 4 * 1024 * 1024;
+/**
+ * Bytes of bucket directories held in memory: 16 MB, the directories of a million NPIs (16 bytes each; a national
+ * bucket's is about 7 KB). A lookup whose directory is held costs one positional read (the record) instead of two:
+ * on a machine where a system call costs 10 microseconds that is most of a batch's time.
+ */
+export const NPI_DIRECTORY_CACHE_BYTES = 16 * 1024 * 1024;
 /**
  * Local disk the arena may take by default: two generations of 512 MB. A national snapshot's buckets are about
  * 4.8 GB unzipped, more than the API Lambda's `/tmp` holds beside the identity indexes (README, "Memory and

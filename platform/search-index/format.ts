@@ -3,7 +3,8 @@
  * API without DuckDB. It answers the identity searches that are not a taxonomy list (`name` prefix, `postal_code`,
  * narrowed by `entity_type`, `taxonomy` and `city`) within one state, with an exact total and a page: a binary
  * search for the range of the name prefix (or the postal code), then one pass over that range's fixed-width entries.
- * The page's rows are then read from the NPI lookup records (one per NPI).
+ * The page's rows are read from the index too (names, cities, dates, OIG cells and taxonomy displays are in it), so a
+ * page is a few reads of contiguous bytes, not one read per NPI.
  *
  * One entry per active NPI of the state (an NPI of the identity layer with a practice state), sorted by
  * (search key, NPI). The search key is {@link searchKey} of the organisation name (organisations) or the last name
@@ -14,13 +15,20 @@
  * 0    "PFSRCH\0\1"                magic (8 bytes)
  * 8    u32 H                        header length
  * 12   header JSON (H bytes)        { version, state, entries, sections: { name: [offset, length] } }
- *      entries      n x 48 B        see ENTRY
+ *      entries      n x 64 B        see ENTRY
  *      keys         UTF-8           the full search keys, one after the other in entry order
+ *      names        UTF-8           the display names (the identity rows' `name`), in entry order
  *      city_keys    string table    sorted lower-cased cities (id = position + 1, 0 = none)
+ *      cities       string table    sorted cities as written (the rows' `city`)
+ *      dates        string table    sorted `checked_at` dates
  *      codes        string table    sorted taxonomy codes (id = position + 1)
  *      code_classes string table    the classification key of code id i at position i - 1
- *      entry_codes  u16 per code    each entry's code ids: its primary code first, then the others in slot order
+ *      displays     string table    the NUCC display of code id i at position i - 1 (empty = none)
+ *      entry_codes  u16 per code    each entry's code ids, in the order of SearchIndexRow.codes
  *      postal       u32 per entry   entry numbers sorted by (postal code, entry number)
+ *      oig          k x 16 B        entries with OIG cells: entry u32, then oig_type, oig_date, oig_checked_at
+ *                                   ids (u32) in oig_strings; sorted by entry
+ *      oig_strings  string table    those values (unsorted; id = position + 1, 0 = NULL)
  * ```
  * A string table is `u32 count`, `u32 end[count]` (cumulative byte ends), then the UTF-8 bytes (as in the
  * identity index, platform/identity-index/format.ts).
@@ -29,11 +37,11 @@
 import type { EntityType } from '../../data-contracts/constants';
 
 export const SEARCH_INDEX_MAGIC = Buffer.from('PFSRCH\0\x01', 'latin1');
-export const SEARCH_INDEX_VERSION = 1 as const;
+export const SEARCH_INDEX_VERSION = 2 as const;
 
 /** Bytes per entry and the offsets of its fields. */
 export const ENTRY = {
-  bytes: 48,
+  bytes: 64,
   /** The first 16 bytes of the UTF-8 search key, NUL-padded (binary search compares these first). */
   key16: 0,
   /** 10 ASCII digits. */
@@ -42,7 +50,7 @@ export const ENTRY = {
   entity: 26,
   /** u8: the number of the entry's codes in `entry_codes`. */
   codeCount: 27,
-  /** 5 ASCII digits, or 5 NUL bytes when the record has no US ZIP code. */
+  /** 5 ASCII digits, or 5 NUL bytes when the record has no US ZIP code (then 1 byte of padding). */
   postal: 28,
   /** u16: byte length of the full search key. */
   keyLength: 34,
@@ -52,11 +60,45 @@ export const ENTRY = {
   city: 40,
   /** u32: index of the entry's first code in `entry_codes`. */
   firstCode: 44,
+  /** u32: start of the display name in `names`. */
+  nameStart: 48,
+  /** u16: byte length of the display name. */
+  nameLength: 52,
+  /** u16: `checked_at` date id, 0 = NULL. */
+  date: 54,
+  /** u32: city id (as written), 0 = NULL. */
+  cityAsWritten: 56,
+  /** u8: {@link ENTRY_FLAGS}. */
+  flags: 60,
 } as const;
+
+export const ENTRY_FLAGS = {
+  /** The entry's first code is its primary taxonomy. */
+  primaryFirst: 1,
+  /** The NPI is in the LEIE (an `oig` entry holds its cells). */
+  oig: 2,
+} as const;
+
+/** Bytes per `oig` entry: entry u32, type, date, checked_at string ids (u32). */
+export const OIG_ENTRY_BYTES = 16;
 
 export const ENTITY_CODE = { individual: 1, organization: 2 } as const satisfies Record<EntityType, number>;
 
-export const SECTIONS = ['entries', 'keys', 'city_keys', 'codes', 'code_classes', 'entry_codes', 'postal'] as const;
+export const SECTIONS = [
+  'entries',
+  'keys',
+  'names',
+  'city_keys',
+  'cities',
+  'dates',
+  'codes',
+  'code_classes',
+  'displays',
+  'entry_codes',
+  'postal',
+  'oig',
+  'oig_strings',
+] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 export interface SearchIndexHeader {
@@ -72,12 +114,23 @@ export interface SearchIndexRow {
   entity_type: EntityType;
   /** The organisation name of an organisation, the last name of an individual. */
   search_name: string;
+  /** The identity rows' display name. */
+  name: string;
   postal_code: string | null;
   city: string | null;
-  /** The NPI's taxonomy codes: the primary first, then the others in slot order. */
+  checked_at: string | null;
+  /** The NPI's taxonomy codes, in the order a reader tries them (the first accepted one is the row's). */
   codes: readonly string[];
   /** The classification key of each code (parallel to `codes`). */
   classes: readonly string[];
+  /** The NUCC display of each code (parallel to `codes`). */
+  displays: readonly (string | null)[];
+  /** Whether `codes[0]` is the NPI's primary taxonomy. */
+  primary_first: boolean;
+  oig_excluded: boolean;
+  oig_type: string | null;
+  oig_date: string | null;
+  oig_checked_at: string | null;
 }
 
 /**

@@ -9,10 +9,13 @@
  * reader.search({ name: 'smi', postalCode: null, entityType: null, city: null, taxonomy: null, limit: 50, offset: 0 });
  */
 import type { EntityType } from '../../data-contracts/constants';
+import type { IdentityRow } from '../../data-contracts/rows';
 import type { ByteSource } from '../identity-index/byte-source';
 import {
   ENTITY_CODE,
   ENTRY,
+  ENTRY_FLAGS,
+  OIG_ENTRY_BYTES,
   SEARCH_INDEX_MAGIC,
   SEARCH_INDEX_VERSION,
   SECTIONS,
@@ -37,15 +40,10 @@ export interface SearchQuery {
   offset: number;
 }
 
-/** One NPI of a page and the taxonomy code its row shows. */
-export interface SearchHit {
-  npi: string;
-  code: string;
-}
-
 export interface SearchResult {
   total: number;
-  hits: SearchHit[];
+  /** The page: one identity row per NPI, showing the taxonomy the filter accepted (else the first code). */
+  rows: IdentityRow[];
 }
 
 /** A string table section read once into memory (codes and classes are a few hundred short strings). */
@@ -68,6 +66,13 @@ export class SearchIndexReader {
   private readonly count: number;
   private readonly codes: string[];
   private readonly classes: string[];
+  private readonly displays: string[];
+  /** Decoded strings of the larger tables, by id. */
+  private readonly memo = {
+    cities: new Map<number, string>(),
+    dates: new Map<number, string>(),
+    oig: new Map<number, string>(),
+  };
   private readonly codeId = new Map<string, number>();
   private readonly postalCount: number;
   private readonly cityCount: number;
@@ -80,6 +85,7 @@ export class SearchIndexReader {
     this.count = header.entries;
     this.codes = readTable(source, header.sections.codes);
     this.classes = readTable(source, header.sections.code_classes);
+    this.displays = readTable(source, header.sections.displays);
     this.codes.forEach((code, i) => {
       this.codeId.set(code, i + 1);
     });
@@ -129,7 +135,7 @@ export class SearchIndexReader {
   }
 
   search(q: SearchQuery): SearchResult {
-    const none: SearchResult = { total: 0, hits: [] };
+    const none: SearchResult = { total: 0, rows: [] };
     const city = q.city === null ? 0 : this.findCity(searchCityKey(q.city));
     if (q.city !== null && city === 0) return none;
     const wanted = this.taxonomyIds(q.taxonomy);
@@ -170,14 +176,74 @@ export class SearchIndexReader {
       throw new Error('search index: a search needs a name prefix or a postal code');
     }
 
-    const hits: SearchHit[] = [];
+    const rows: IdentityRow[] = [];
     const end = Math.min(matches.length, q.offset + q.limit);
-    for (let k = q.offset; k < end; k += 1) {
-      const entry = matches[k] as number;
-      const npi = this.source.slice(this.entriesAt + entry * ENTRY.bytes + ENTRY.npi, 10).toString('latin1');
-      hits.push({ npi, code: this.codes[(codes[k] as number) - 1] as string });
+    for (let k = q.offset; k < end; k += 1) rows.push(this.rowOf(matches[k] as number, codes[k] as number));
+    return { total: matches.length, rows };
+  }
+
+  /** The identity row of entry `entry` showing code id `code`. */
+  private rowOf(entry: number, code: number): IdentityRow {
+    const e = this.source.slice(this.entriesAt + entry * ENTRY.bytes, ENTRY.bytes);
+    const flags = e[ENTRY.flags] as number;
+    const name = this.source.slice(
+      this.header.sections.names[0] + e.readUInt32LE(ENTRY.nameStart),
+      e.readUInt16LE(ENTRY.nameLength),
+    );
+    const firstCode = this.source
+      .slice(this.header.sections.entry_codes[0] + 2 * e.readUInt32LE(ENTRY.firstCode), 2)
+      .readUInt16LE(0);
+    const oig = (flags & ENTRY_FLAGS.oig) !== 0 ? this.oigOf(entry) : null;
+    return {
+      npi: e.toString('latin1', ENTRY.npi, ENTRY.npi + 10),
+      name: name.toString('utf8'),
+      taxonomy_code: this.codes[code - 1] as string,
+      taxonomy_display: this.displays[code - 1] || null,
+      classification_key: this.classes[code - 1] as string,
+      is_primary: code === firstCode && (flags & ENTRY_FLAGS.primaryFirst) !== 0,
+      class_rep: null,
+      city: this.tableString('cities', e.readUInt32LE(ENTRY.cityAsWritten)),
+      state: this.header.state,
+      checked_at: this.tableString('dates', e.readUInt16LE(ENTRY.date)),
+      oig_excluded: oig !== null,
+      oig_type: oig?.[0] ?? null,
+      oig_date: oig?.[1] ?? null,
+      oig_checked_at: oig?.[2] ?? null,
+    };
+  }
+
+  /** The OIG cells (type, date, checked_at) of an entry flagged in the LEIE: binary search over `oig`. */
+  private oigOf(entry: number): [string | null, string | null, string | null] | null {
+    const [offset, length] = this.header.sections.oig;
+    let lo = 0;
+    let hi = length / OIG_ENTRY_BYTES - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = offset + mid * OIG_ENTRY_BYTES;
+      const found = this.source.u32(at);
+      if (found === entry) {
+        const id = (k: number) => this.tableString('oig_strings', this.source.u32(at + 4 * k));
+        return [id(1), id(2), id(3)];
+      }
+      if (found < entry) lo = mid + 1;
+      else hi = mid - 1;
     }
-    return { total: matches.length, hits };
+    return null;
+  }
+
+  /** String `id` (from 1; 0 = NULL) of a string table section, decoded once. */
+  private tableString(section: 'cities' | 'dates' | 'oig_strings', id: number): string | null {
+    if (id === 0) return null;
+    const memo = section === 'cities' ? this.memo.cities : section === 'dates' ? this.memo.dates : this.memo.oig;
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const [offset] = this.header.sections[section];
+    const count = this.source.u32(offset);
+    const start = id === 1 ? 0 : this.source.u32(offset + 4 + 4 * (id - 2));
+    const end = this.source.u32(offset + 4 + 4 * (id - 1));
+    const value = this.source.slice(offset + 4 + 4 * count + start, end - start).toString('utf8');
+    if (memo.size < 4096) memo.set(id, value);
+    return value;
   }
 
   /** The code ids a taxonomy filter accepts, null for no filter. */

@@ -13,6 +13,8 @@ import { ByteBuilder, Dictionary, stringTable, U32Builder, u32Bytes } from '../i
 import {
   ENTITY_CODE,
   ENTRY,
+  ENTRY_FLAGS,
+  OIG_ENTRY_BYTES,
   SEARCH_INDEX_MAGIC,
   SEARCH_INDEX_VERSION,
   SECTIONS,
@@ -27,21 +29,38 @@ const NPI_PATTERN = /^[0-9]{10}$/;
 const POSTAL_PATTERN = /^[0-9]{5}$/;
 const MAX_CODES = 255;
 const MAX_KEY_BYTES = 0xffff;
+const U16_MAX = 0xffff;
+
+/** Empty strings are NULL on the wire (data-contracts/rows.ts); the index stores them as NULL. */
+function text(value: string | null): string | null {
+  return value === null || value === '' ? null : value;
+}
 
 interface Pending {
   key: Buffer;
   npi: string;
   entity: number;
   postal: string | null;
+  /** Temporary ids: city key, city as written, date. */
   city: number;
+  cityAsWritten: number;
+  date: number;
+  name: Buffer;
   codes: number[];
+  flags: number;
+  /** Temporary oig string ids (type, date, checked_at), or null for "no match". */
+  oig: [number, number, number] | null;
 }
 
 export class SearchIndexWriter {
   private readonly rows: Pending[] = [];
   private readonly cities = new Dictionary();
+  private readonly citiesAsWritten = new Dictionary();
+  private readonly dates = new Dictionary();
   private readonly codes = new Dictionary();
+  private readonly oigStrings = new Dictionary();
   private readonly classOf = new Map<number, string>();
+  private readonly displayOf = new Map<number, string>();
 
   constructor(readonly state: string) {}
 
@@ -57,22 +76,52 @@ export class SearchIndexWriter {
     const key = Buffer.from(searchKey(row.search_name), 'utf8');
     if (key.length > MAX_KEY_BYTES) throw new Error(`search index: NPI ${row.npi} has a name over 64 KB`);
     const postal = row.postal_code !== null && POSTAL_PATTERN.test(row.postal_code) ? row.postal_code : null;
+    if (row.displays.length !== row.codes.length)
+      throw new Error(`search index: NPI ${row.npi} has no display per code`);
     const codes = row.codes.map((code, i) => {
       const id = this.codes.idOf(code);
       this.classOf.set(id, row.classes[i] as string);
+      this.displayOf.set(id, row.displays[i] ?? '');
       return id;
     });
-    const city = row.city === null || row.city === '' ? 0 : this.cities.idOf(searchCityKey(row.city));
-    this.rows.push({ key, npi: row.npi, entity: ENTITY_CODE[row.entity_type], postal, city, codes });
+    const city = text(row.city);
+    const oig =
+      row.oig_excluded || row.oig_type !== null || row.oig_date !== null || row.oig_checked_at !== null
+        ? ([
+            this.oigStrings.idOf(row.oig_type),
+            this.oigStrings.idOf(row.oig_date),
+            this.oigStrings.idOf(row.oig_checked_at),
+          ] as [number, number, number])
+        : null;
+    this.rows.push({
+      key,
+      npi: row.npi,
+      entity: ENTITY_CODE[row.entity_type],
+      postal,
+      city: city === null ? 0 : this.cities.idOf(searchCityKey(city)),
+      cityAsWritten: this.citiesAsWritten.idOf(city),
+      date: this.dates.idOf(text(row.checked_at)),
+      name: Buffer.from(row.name, 'utf8'),
+      codes,
+      flags: (row.primary_first ? ENTRY_FLAGS.primaryFirst : 0) | (row.oig_excluded ? ENTRY_FLAGS.oig : 0),
+      oig: row.oig_excluded ? oig : null,
+    });
   }
 
   /** The file's bytes. */
   finish(): Buffer {
     const rows = this.rows.sort((a, b) => Buffer.compare(a.key, b.key) || (a.npi < b.npi ? -1 : a.npi > b.npi ? 1 : 0));
     const cities = this.cities.sorted();
+    const citiesAsWritten = this.citiesAsWritten.sorted();
+    const dates = this.dates.sorted();
+    if (dates.values.length > U16_MAX) throw new Error('search index: more than 65,535 dates');
     const codes = this.codes.sorted();
     const classes = new Array<string>(codes.values.length).fill('');
+    const displays = new Array<string>(codes.values.length).fill('');
     for (const [temp, key] of this.classOf) classes[(codes.finalOf[temp] as number) - 1] = key;
+    for (const [temp, display] of this.displayOf) displays[(codes.finalOf[temp] as number) - 1] = display;
+    const names = new ByteBuilder();
+    const oig: number[] = [];
 
     const entries = Buffer.alloc(rows.length * ENTRY.bytes);
     const keys = new ByteBuilder();
@@ -91,7 +140,18 @@ export class SearchIndexWriter {
       entries.writeUInt32LE(row.city === 0 ? 0 : (cities.finalOf[row.city] as number), at + ENTRY.city);
       entries.writeUInt32LE(entryCodes.length, at + ENTRY.firstCode);
       for (const code of row.codes) entryCodes.push(codes.finalOf[code] as number);
+      entries.writeUInt32LE(names.length, at + ENTRY.nameStart);
+      if (row.name.length > U16_MAX) throw new Error(`search index: NPI ${row.npi} has a name over 64 KB`);
+      entries.writeUInt16LE(row.name.length, at + ENTRY.nameLength);
+      row.name.copy(names.reserve(row.name.length), names.length);
+      names.length += row.name.length;
+      entries.writeUInt16LE(dates.finalOf[row.date] as number, at + ENTRY.date);
+      entries.writeUInt32LE(citiesAsWritten.finalOf[row.cityAsWritten] as number, at + ENTRY.cityAsWritten);
+      entries[at + ENTRY.flags] = row.flags;
+      if (row.oig !== null) oig.push(i, ...row.oig);
     });
+    const oigBytes = Buffer.alloc((oig.length / 4) * OIG_ENTRY_BYTES);
+    for (let k = 0; k < oig.length; k += 1) oigBytes.writeUInt32LE(oig[k] as number, 4 * k);
 
     // Postal postings: entry numbers of the entries with a postal code, by (postal code, entry number).
     const withPostal = new U32Builder();
@@ -107,11 +167,18 @@ export class SearchIndexWriter {
     const sections: Record<SectionName, Buffer> = {
       entries,
       keys: keys.bytes(),
+      names: names.bytes(),
       city_keys: stringTable(cities.values),
+      cities: stringTable(citiesAsWritten.values),
+      dates: stringTable(dates.values),
       codes: stringTable(codes.values),
       code_classes: stringTable(classes),
+      displays: stringTable(displays),
       entry_codes: Buffer.from(Uint16Array.from(entryCodes).buffer),
       postal: u32Bytes(postal),
+      oig: oigBytes,
+      // Temporary ids in first-seen order are the final ids of an unsorted table.
+      oig_strings: stringTable(this.oigStrings.values),
     };
     return assemble(this.state, rows.length, sections);
   }

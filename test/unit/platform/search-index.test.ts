@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
+import type { IdentityRow } from '../../../data-contracts/rows';
 import { BufferSource, FileSource } from '../../../platform/identity-index/byte-source';
 import { type SearchIndexRow, searchCityKey, searchKey } from '../../../platform/search-index/format';
 import { SearchIndexReader, type SearchQuery } from '../../../platform/search-index/reader';
@@ -37,13 +38,31 @@ const NAMES = [
 const CITIES = ['Houston', 'HOUSTON', 'Austin', 'San José', 'SAN JOSÉ'];
 const POSTALS = ['77030', '77001', '73301', null, 'ABCDE'];
 
+const DISPLAY_OF: Record<string, string | null> = {
+  '163W00000X': 'Registered Nurse',
+  '163WC0200X': 'Registered Nurse, Critical Care',
+  '101Y00000X': 'Counselor',
+  '101YM0800X': null,
+};
+
 const rowArb = fc.record({
   npi: fc.integer({ min: 1_000_000_000, max: 1_000_000_400 }).map(String),
   entity_type: fc.constantFrom('individual' as const, 'organization' as const),
   search_name: fc.oneof(fc.constantFrom(...NAMES), fc.string({ minLength: 0, maxLength: 20 })),
+  name: fc.oneof(fc.constantFrom('JANE SMITH, MD', 'Zoë "Q" Ångström', '診療所 🏥'), fc.string({ maxLength: 30 })),
   postal_code: fc.constantFrom(...POSTALS),
   city: fc.option(fc.constantFrom(...CITIES), { nil: null }),
+  checked_at: fc.option(fc.constantFrom('2024-01-02', '2025-12-31'), { nil: null }),
   codes: fc.uniqueArray(fc.constantFrom(...CODES), { minLength: 1, maxLength: 4 }),
+  primary_first: fc.boolean(),
+  oig: fc.option(
+    fc.record({
+      type: fc.option(fc.constantFrom('1128a1', '1128b4'), { nil: null }),
+      date: fc.option(fc.constantFrom('2013-12-19'), { nil: null }),
+      checked: fc.constantFrom('2026-11-01T00:00:00Z'),
+    }),
+    { nil: null },
+  ),
 });
 
 const queryArb = fc.record({
@@ -72,7 +91,15 @@ type RawRow = typeof rowArb extends fc.Arbitrary<infer T> ? T : never;
 
 function rowsOf(raw: RawRow[]): SearchIndexRow[] {
   const byNpi = new Map(raw.map((r) => [r.npi, r]));
-  return [...byNpi.values()].map((r) => ({ ...r, classes: r.codes.map((c) => CLASS_OF[c] as string) }));
+  return [...byNpi.values()].map(({ oig, ...r }) => ({
+    ...r,
+    classes: r.codes.map((c) => CLASS_OF[c] as string),
+    displays: r.codes.map((c) => DISPLAY_OF[c] ?? null),
+    oig_excluded: oig !== null,
+    oig_type: oig?.type ?? null,
+    oig_date: oig?.date ?? null,
+    oig_checked_at: oig?.checked ?? null,
+  }));
 }
 
 /** What the index must answer, by brute force. */
@@ -80,7 +107,7 @@ function expected(rows: SearchIndexRow[], q: SearchQuery) {
   const key = (r: SearchIndexRow) => Buffer.from(searchKey(r.search_name), 'utf8');
   const prefix = q.name === null ? null : Buffer.from(searchKey(q.name), 'utf8');
   const sorted = [...rows].sort((a, b) => Buffer.compare(key(a), key(b)) || (a.npi < b.npi ? -1 : 1));
-  const hits: { npi: string; code: string }[] = [];
+  const hits: IdentityRow[] = [];
   for (const r of sorted) {
     const k = key(r);
     if (prefix !== null && !(k.length >= prefix.length && k.subarray(0, prefix.length).equals(prefix))) continue;
@@ -96,10 +123,37 @@ function expected(rows: SearchIndexRow[], q: SearchQuery) {
           ? r.codes.find((c) => c === t.code)
           : r.codes.find((c) => CLASS_OF[c] === t.classificationKey);
     if (code === undefined) continue;
-    hits.push({ npi: r.npi, code });
+    hits.push({
+      npi: r.npi,
+      name: r.name,
+      taxonomy_code: code,
+      taxonomy_display: DISPLAY_OF[code] ?? null,
+      classification_key: CLASS_OF[code] as string,
+      is_primary: code === r.codes[0] && r.primary_first,
+      class_rep: null,
+      city: r.city === '' ? null : r.city,
+      state: 'TX',
+      checked_at: r.checked_at,
+      oig_excluded: r.oig_excluded,
+      oig_type: r.oig_excluded ? r.oig_type : null,
+      oig_date: r.oig_excluded ? r.oig_date : null,
+      oig_checked_at: r.oig_excluded ? r.oig_checked_at : null,
+    });
   }
-  return { total: hits.length, hits: hits.slice(q.offset, q.offset + q.limit) };
+  return { total: hits.length, rows: hits.slice(q.offset, q.offset + q.limit) };
 }
+
+/** The row fields the fixed cases do not care about (one code, with its display). */
+const EXTRA = {
+  name: 'X',
+  checked_at: null,
+  displays: ['Pharmacy'],
+  primary_first: true,
+  oig_excluded: false,
+  oig_type: null,
+  oig_date: null,
+  oig_checked_at: null,
+};
 
 describe('identity search index', () => {
   let dir: string;
@@ -156,11 +210,12 @@ describe('identity search index', () => {
         city: null,
         codes: ['3336C0003X'],
         classes: ['pharmacy'],
+        ...EXTRA,
       });
     }
     const reader = SearchIndexReader.open(new BufferSource(writer.finish()));
     const q = { postalCode: null, entityType: null, city: null, taxonomy: null, limit: 10, offset: 0 };
-    expect(reader.search({ ...q, name: 'WALGREENS SPECIALTY PHARMACY OF T' }).hits.map((h) => h.npi)).toEqual([
+    expect(reader.search({ ...q, name: 'WALGREENS SPECIALTY PHARMACY OF T' }).rows.map((h) => h.npi)).toEqual([
       '1000000000',
     ]);
     expect(reader.search({ ...q, name: 'walgreens  specialty' }).total).toBe(3);
@@ -182,7 +237,7 @@ describe('identity search index', () => {
         limit: 5,
         offset: 0,
       }),
-    ).toEqual({ total: 0, hits: [] });
+    ).toEqual({ total: 0, rows: [] });
     expect(() =>
       reader.search({
         name: null,
@@ -206,8 +261,9 @@ describe('identity search index', () => {
       city: null,
       codes: ['A'],
       classes: ['a'],
+      ...EXTRA,
     };
     expect(() => writer.add(row)).toThrow('not 10 digits');
-    expect(() => writer.add({ ...row, npi: '1234567893', codes: [], classes: [] })).toThrow('codes');
+    expect(() => writer.add({ ...row, npi: '1234567893', codes: [], classes: [], displays: [] })).toThrow('codes');
   });
 });

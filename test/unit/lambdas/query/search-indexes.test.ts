@@ -24,6 +24,14 @@ describe('SearchIndexes', () => {
         city: null,
         codes: ['163W00000X'],
         classes: ['rn'],
+        displays: ['Registered Nurse'],
+        name: 'JO SMITH',
+        checked_at: '2024-01-02',
+        primary_first: true,
+        oig_excluded: false,
+        oig_type: null,
+        oig_date: null,
+        oig_checked_at: null,
       });
       files[state] = path.join(dir, `${state}.bin`);
       writeFileSync(files[state] as string, writer.finish());
@@ -40,7 +48,20 @@ describe('SearchIndexes', () => {
     };
     const results = await Promise.all([1, 2, 3].map(() => indexes.search('s1/TX', file, QUERY)));
     expect(opens).toBe(1);
-    for (const r of results) expect(r.hits).toEqual([{ npi: '1003633876', code: '163W00000X' }]);
+    for (const r of results) {
+      expect(r.rows).toEqual([
+        expect.objectContaining({
+          npi: '1003633876',
+          name: 'JO SMITH',
+          taxonomy_code: '163W00000X',
+          taxonomy_display: 'Registered Nurse',
+          state: 'TX',
+          checked_at: '2024-01-02',
+          is_primary: true,
+          oig_excluded: false,
+        }),
+      ]);
+    }
   });
 
   it('keeps at most maxOpen files open, reopening an evicted one, and forgets a snapshot', async () => {

@@ -1,0 +1,75 @@
+/**
+ * Profiles one `bench:api` scenario (not a test): `tsx tools/bench/api/profile-scenario.ts <npi|batch|search|postal>
+ * [seconds]`. Runs the bench's server bundle (`.bench/api/server.js`, built by `npm run bench:api`) over the
+ * cached 1,000,000-row snapshot with `--cpu-prof`, drives the scenario's URLs at 16 connections, and prints where
+ * the profile was written (open it in Chrome DevTools or summarise it with `--top`).
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import type { SnapshotManifest } from '../../../data-contracts/layout';
+import { createRandom } from '../../demo/random';
+import { buildNpiScenarios } from './npi-scenarios';
+import { buildSearchScenarios } from './search-scenarios';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const BENCH = path.join(ROOT, '.bench', 'api', 'rows-1000000');
+
+async function main(): Promise<void> {
+  const which = process.argv[2] ?? 'batch';
+  const seconds = Number(process.argv[3] ?? 8);
+  const data = path.join(BENCH, 'data');
+  const pointer = JSON.parse(await readFile(path.join(data, 'current.json'), 'utf8')) as { manifest_key: string };
+  const manifest = JSON.parse(await readFile(path.join(data, pointer.manifest_key), 'utf8')) as SnapshotManifest;
+  const rng = createRandom(7);
+  const npi = await buildNpiScenarios(data, manifest, rng);
+  const search = buildSearchScenarios(data, manifest, rng);
+  const scenario = { npi: npi.scenarios[0], batch: npi.scenarios[1], search: search[0], postal: search[1] }[which];
+  if (scenario === undefined) throw new Error(`unknown scenario ${which}`);
+  const keys = JSON.parse(await readFile(path.join(BENCH, 'local', 'demo-keys.json'), 'utf8')) as Record<string, string>;
+  const key = keys.enterprise as string;
+  const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir=/tmp/pf-prof', path.join(ROOT, '.bench/api/server.js')], {
+    env: { ...process.env, PORT: '0', PF_LOCAL_DIR: path.join(BENCH, 'local'), PF_DATA_DIR: data, PF_CACHE_DIR: path.join(BENCH, 'local', 'cache'), NODE_NO_WARNINGS: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve) => {
+    let out = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = out.match(/127\.0\.0\.1:(\d+)\/api\/v1/);
+      if (m) resolve(Number(m[1]));
+    });
+  });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  const get = (p: string) =>
+    new Promise<number>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port, path: p, agent, headers: { 'x-api-key': key } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        })
+        .on('error', reject);
+    });
+  for (const p of scenario.urls.paths) await get(p); // warm: every URL once
+  const end = Date.now() + seconds * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (Date.now() < end) {
+        await get(scenario.urls.take());
+        done += 1;
+      }
+    }),
+  );
+  console.log(`${scenario.name}: ${(done / seconds).toFixed(0)} req/s`);
+  agent.destroy();
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  console.log('profile in /tmp/pf-prof');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
