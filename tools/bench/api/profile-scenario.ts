@@ -27,18 +27,36 @@ async function main(): Promise<void> {
   const search = buildSearchScenarios(data, manifest, rng);
   const scenario = { npi: npi.scenarios[0], batch: npi.scenarios[1], search: search[0], postal: search[1] }[which];
   if (scenario === undefined) throw new Error(`unknown scenario ${which}`);
-  const keys = JSON.parse(await readFile(path.join(BENCH, 'local', 'demo-keys.json'), 'utf8')) as Record<string, string>;
+  const keys = JSON.parse(await readFile(path.join(BENCH, 'local', 'demo-keys.json'), 'utf8')) as Record<
+    string,
+    string
+  >;
   const key = keys.enterprise as string;
-  const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir=/tmp/pf-prof', path.join(ROOT, '.bench/api/server.js')], {
-    env: { ...process.env, PORT: '0', PF_LOCAL_DIR: path.join(BENCH, 'local'), PF_DATA_DIR: data, PF_CACHE_DIR: path.join(BENCH, 'local', 'cache'), NODE_NO_WARNINGS: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--cpu-prof', '--cpu-prof-dir=/tmp/pf-prof', path.join(ROOT, '.bench/api/server.js')],
+    {
+      env: {
+        ...process.env,
+        PORT: '0',
+        PF_LOCAL_DIR: path.join(BENCH, 'local'),
+        PF_DATA_DIR: data,
+        PF_CACHE_DIR: path.join(BENCH, 'local', 'cache'),
+        NODE_NO_WARNINGS: '1',
+        PF_LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   const port = await new Promise<number>((resolve) => {
     let out = '';
     child.stdout?.on('data', (c: Buffer) => {
       out += c.toString();
       const m = out.match(/127\.0\.0\.1:(\d+)\/api\/v1/);
-      if (m) resolve(Number(m[1]));
+      if (m) {
+        out = '';
+        resolve(Number(m[1]));
+      }
     });
   });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
