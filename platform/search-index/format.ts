@@ -25,9 +25,10 @@
  *      code_classes string table    the classification key of code id i at position i - 1
  *      displays     string table    the NUCC display of code id i at position i - 1 (empty = none)
  *      entry_codes  u16 per code    each entry's code ids, in the order of SearchIndexRow.codes
- *      postal       u32 per entry   entry numbers sorted by (postal code, entry number)
- *      oig          k x 16 B        entries with OIG cells: entry u32, then oig_type, oig_date, oig_checked_at
- *                                   ids (u32) in oig_strings; sorted by entry
+ *      postal       n' x 64 B       copies of the entries that have a postal code, sorted by (postal code, entry
+ *                                   number): a ZIP's entries are contiguous, in name order
+ *      oig          k x 24 B        the NPIs in the LEIE: NPI (10 ASCII, 2 padding), then oig_type, oig_date,
+ *                                   oig_checked_at ids (u32) in oig_strings; sorted by NPI
  *      oig_strings  string table    those values (unsorted; id = position + 1, 0 = NULL)
  * ```
  * A string table is `u32 count`, `u32 end[count]` (cumulative byte ends), then the UTF-8 bytes (as in the
@@ -37,7 +38,7 @@
 import type { EntityType } from '../../data-contracts/constants';
 
 export const SEARCH_INDEX_MAGIC = Buffer.from('PFSRCH\0\x01', 'latin1');
-export const SEARCH_INDEX_VERSION = 2 as const;
+export const SEARCH_INDEX_VERSION = 3 as const;
 
 /** Bytes per entry and the offsets of its fields. */
 export const ENTRY = {
@@ -79,8 +80,8 @@ export const ENTRY_FLAGS = {
   oig: 2,
 } as const;
 
-/** Bytes per `oig` entry: entry u32, type, date, checked_at string ids (u32). */
-export const OIG_ENTRY_BYTES = 16;
+/** Bytes per `oig` entry: NPI (10 ASCII and 2 padding), type, date, checked_at string ids (u32). */
+export const OIG_ENTRY_BYTES = 24;
 
 export const ENTITY_CODE = { individual: 1, organization: 2 } as const satisfies Record<EntityType, number>;
 

@@ -89,7 +89,7 @@ export class SearchIndexReader {
     this.codes.forEach((code, i) => {
       this.codeId.set(code, i + 1);
     });
-    this.postalCount = header.sections.postal[1] / 4;
+    this.postalCount = header.sections.postal[1] / ENTRY.bytes;
     this.cityCount = header.sections.city_keys[1] === 0 ? 0 : source.u32(header.sections.city_keys[0]);
   }
 
@@ -144,47 +144,61 @@ export class SearchIndexReader {
     const postal = q.postalCode === null ? null : Buffer.from(q.postalCode, 'latin1');
     const entity = q.entityType === null ? 0 : ENTITY_CODE[q.entityType];
 
-    const matches: number[] = [];
-    const codes: number[] = [];
-    const consider = (entry: number, bytes: Buffer, at: number) => {
-      if (entity !== 0 && bytes[at + ENTRY.entity] !== entity) return;
-      if (city !== 0 && bytes.readUInt32LE(at + ENTRY.city) !== city) return;
-      if (postal !== null && postal.compare(bytes, at + ENTRY.postal, at + ENTRY.postal + 5) !== 0) return;
-      if (prefix !== null && prefix.length > 16 && !this.keyStartsWith(bytes, at, prefix)) return;
-      const code = this.codeOf(bytes, at, wanted);
-      if (code === 0) return;
-      matches.push(entry);
-      codes.push(code);
-    };
-
+    // The range to scan: a name prefix's entries, or a postal code's copies; both in name order, contiguous.
+    let bytes: Buffer;
+    let codesAt: number | null = null;
     if (prefix !== null) {
       const head = prefix.subarray(0, 16);
-      const lo = this.lowerBound(this.count, (i) => this.compareKeyHead(i, head) < 0);
-      const hi = this.lowerBound(this.count, (i) => this.compareKeyHead(i, head) <= 0, lo);
-      const bytes = this.source.slice(this.entriesAt + lo * ENTRY.bytes, (hi - lo) * ENTRY.bytes);
-      for (let i = lo; i < hi; i += 1) consider(i, bytes, (i - lo) * ENTRY.bytes);
+      const lo = this.lowerBound(this.count, (i) => this.compareKeyHead(this.entriesAt, i, head) < 0);
+      const hi = this.lowerBound(this.count, (i) => this.compareKeyHead(this.entriesAt, i, head) <= 0, lo);
+      bytes = this.source.slice(this.entriesAt + lo * ENTRY.bytes, (hi - lo) * ENTRY.bytes);
     } else if (postal !== null) {
       const [at] = this.header.sections.postal;
-      const postalOf = (k: number) => this.entriesAt + this.source.u32(at + 4 * k) * ENTRY.bytes + ENTRY.postal;
-      const lo = this.lowerBound(this.postalCount, (k) => this.source.compareAt(postalOf(k), 5, postal) < 0);
-      const hi = this.lowerBound(this.postalCount, (k) => this.source.compareAt(postalOf(k), 5, postal) <= 0, lo);
-      for (let k = lo; k < hi; k += 1) {
-        const entry = this.source.u32(at + 4 * k);
-        consider(entry, this.source.slice(this.entriesAt + entry * ENTRY.bytes, ENTRY.bytes), 0);
-      }
+      const postalAt = (k: number) => at + k * ENTRY.bytes + ENTRY.postal;
+      const lo = this.lowerBound(this.postalCount, (k) => this.source.compareAt(postalAt(k), 5, postal) < 0);
+      const hi = this.lowerBound(this.postalCount, (k) => this.source.compareAt(postalAt(k), 5, postal) <= 0, lo);
+      bytes = this.source.slice(at + lo * ENTRY.bytes, (hi - lo) * ENTRY.bytes);
     } else {
       throw new Error('search index: a search needs a name prefix or a postal code');
+    }
+    const n = bytes.length / ENTRY.bytes;
+    // With a taxonomy filter every entry's codes are read: for a name range they are contiguous, so in one read.
+    let codeBytes: Buffer | null = null;
+    if (wanted !== null && prefix !== null && n > 0) {
+      codesAt = bytes.readUInt32LE(ENTRY.firstCode);
+      const lastAt = (n - 1) * ENTRY.bytes;
+      const end = bytes.readUInt32LE(lastAt + ENTRY.firstCode) + (bytes[lastAt + ENTRY.codeCount] as number);
+      codeBytes = this.source.slice(this.header.sections.entry_codes[0] + 2 * codesAt, 2 * (end - codesAt));
+    }
+
+    const matches: number[] = [];
+    const codes: number[] = [];
+    for (let i = 0; i < n; i += 1) {
+      const at = i * ENTRY.bytes;
+      if (entity !== 0 && bytes[at + ENTRY.entity] !== entity) continue;
+      if (city !== 0 && bytes.readUInt32LE(at + ENTRY.city) !== city) continue;
+      if (prefix !== null && postal !== null && postal.compare(bytes, at + ENTRY.postal, at + ENTRY.postal + 5) !== 0) {
+        continue;
+      }
+      if (prefix !== null && prefix.length > 16 && !this.keyStartsWith(bytes, at, prefix)) continue;
+      let code = 0;
+      if (wanted !== null) {
+        code = this.acceptedCode(bytes, at, wanted, codeBytes, codesAt ?? 0);
+        if (code === 0) continue;
+      }
+      matches.push(at);
+      codes.push(code);
     }
 
     const rows: IdentityRow[] = [];
     const end = Math.min(matches.length, q.offset + q.limit);
-    for (let k = q.offset; k < end; k += 1) rows.push(this.rowOf(matches[k] as number, codes[k] as number));
+    for (let k = q.offset; k < end; k += 1) rows.push(this.rowOf(bytes, matches[k] as number, codes[k] as number));
     return { total: matches.length, rows };
   }
 
-  /** The identity row of entry `entry` showing code id `code`. */
-  private rowOf(entry: number, code: number): IdentityRow {
-    const e = this.source.slice(this.entriesAt + entry * ENTRY.bytes, ENTRY.bytes);
+  /** The identity row of the entry at `at` of `bytes`, showing code id `code` (0: the entry's first code). */
+  private rowOf(bytes: Buffer, at: number, code: number): IdentityRow {
+    const e = bytes.subarray(at, at + ENTRY.bytes);
     const flags = e[ENTRY.flags] as number;
     const name = this.source.slice(
       this.header.sections.names[0] + e.readUInt32LE(ENTRY.nameStart),
@@ -193,14 +207,16 @@ export class SearchIndexReader {
     const firstCode = this.source
       .slice(this.header.sections.entry_codes[0] + 2 * e.readUInt32LE(ENTRY.firstCode), 2)
       .readUInt16LE(0);
-    const oig = (flags & ENTRY_FLAGS.oig) !== 0 ? this.oigOf(entry) : null;
+    const shown = code === 0 ? firstCode : code;
+    const npi = e.toString('latin1', ENTRY.npi, ENTRY.npi + 10);
+    const oig = (flags & ENTRY_FLAGS.oig) !== 0 ? this.oigOf(npi) : null;
     return {
-      npi: e.toString('latin1', ENTRY.npi, ENTRY.npi + 10),
+      npi,
       name: name.toString('utf8'),
-      taxonomy_code: this.codes[code - 1] as string,
-      taxonomy_display: this.displays[code - 1] || null,
-      classification_key: this.classes[code - 1] as string,
-      is_primary: code === firstCode && (flags & ENTRY_FLAGS.primaryFirst) !== 0,
+      taxonomy_code: this.codes[shown - 1] as string,
+      taxonomy_display: this.displays[shown - 1] || null,
+      classification_key: this.classes[shown - 1] as string,
+      is_primary: shown === firstCode && (flags & ENTRY_FLAGS.primaryFirst) !== 0,
       class_rep: null,
       city: this.tableString('cities', e.readUInt32LE(ENTRY.cityAsWritten)),
       state: this.header.state,
@@ -212,20 +228,21 @@ export class SearchIndexReader {
     };
   }
 
-  /** The OIG cells (type, date, checked_at) of an entry flagged in the LEIE: binary search over `oig`. */
-  private oigOf(entry: number): [string | null, string | null, string | null] | null {
+  /** The OIG cells (type, date, checked_at) of an NPI flagged in the LEIE: binary search over `oig`. */
+  private oigOf(npi: string): [string | null, string | null, string | null] | null {
     const [offset, length] = this.header.sections.oig;
+    const needle = Buffer.from(npi, 'latin1');
     let lo = 0;
     let hi = length / OIG_ENTRY_BYTES - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const at = offset + mid * OIG_ENTRY_BYTES;
-      const found = this.source.u32(at);
-      if (found === entry) {
-        const id = (k: number) => this.tableString('oig_strings', this.source.u32(at + 4 * k));
-        return [id(1), id(2), id(3)];
+      const order = this.source.compareAt(at, 10, needle);
+      if (order === 0) {
+        const id = (k: number) => this.tableString('oig_strings', this.source.u32(at + 12 + 4 * k));
+        return [id(0), id(1), id(2)];
       }
-      if (found < entry) lo = mid + 1;
+      if (order < 0) lo = mid + 1;
       else hi = mid - 1;
     }
     return null;
@@ -260,13 +277,20 @@ export class SearchIndexReader {
     return ids;
   }
 
-  /** The code id the entry's row shows: its first code (the primary) or its first accepted code; 0 = filtered out. */
-  private codeOf(bytes: Buffer, at: number, wanted: Set<number> | null): number {
+  /** The first of the entry's codes that the filter accepts (the row's code), 0 when none. */
+  private acceptedCode(
+    bytes: Buffer,
+    at: number,
+    wanted: Set<number>,
+    codeBytes: Buffer | null,
+    codesAt: number,
+  ): number {
     const first = bytes.readUInt32LE(at + ENTRY.firstCode);
     const count = bytes[at + ENTRY.codeCount] as number;
-    const [offset] = this.header.sections.entry_codes;
-    const ids = this.source.slice(offset + 2 * first, 2 * count);
-    if (wanted === null) return ids.readUInt16LE(0);
+    const ids =
+      codeBytes !== null
+        ? codeBytes.subarray(2 * (first - codesAt), 2 * (first - codesAt + count))
+        : this.source.slice(this.header.sections.entry_codes[0] + 2 * first, 2 * count);
     for (let k = 0; k < count; k += 1) {
       const id = ids.readUInt16LE(2 * k);
       if (wanted.has(id)) return id;
@@ -274,8 +298,8 @@ export class SearchIndexReader {
     return 0;
   }
 
-  private compareKeyHead(entry: number, head: Buffer): number {
-    return this.source.compareAt(this.entriesAt + entry * ENTRY.bytes + ENTRY.key16, head.length, head);
+  private compareKeyHead(section: number, entry: number, head: Buffer): number {
+    return this.source.compareAt(section + entry * ENTRY.bytes + ENTRY.key16, head.length, head);
   }
 
   private keyStartsWith(bytes: Buffer, at: number, prefix: Buffer): boolean {

@@ -9,7 +9,7 @@
  * for (const row of rows) writer.add(row);
  * await writeFile(file, writer.finish());
  */
-import { ByteBuilder, Dictionary, stringTable, U32Builder, u32Bytes } from '../identity-index/builders';
+import { ByteBuilder, Dictionary, stringTable, U32Builder } from '../identity-index/builders';
 import {
   ENTITY_CODE,
   ENTRY,
@@ -121,7 +121,7 @@ export class SearchIndexWriter {
     for (const [temp, key] of this.classOf) classes[(codes.finalOf[temp] as number) - 1] = key;
     for (const [temp, display] of this.displayOf) displays[(codes.finalOf[temp] as number) - 1] = display;
     const names = new ByteBuilder();
-    const oig: number[] = [];
+    const oigNpis: [string, number, number, number][] = [];
 
     const entries = Buffer.alloc(rows.length * ENTRY.bytes);
     const keys = new ByteBuilder();
@@ -148,20 +148,33 @@ export class SearchIndexWriter {
       entries.writeUInt16LE(dates.finalOf[row.date] as number, at + ENTRY.date);
       entries.writeUInt32LE(citiesAsWritten.finalOf[row.cityAsWritten] as number, at + ENTRY.cityAsWritten);
       entries[at + ENTRY.flags] = row.flags;
-      if (row.oig !== null) oig.push(i, ...row.oig);
+      if (row.oig !== null) oigNpis.push([row.npi, ...row.oig]);
     });
-    const oigBytes = Buffer.alloc((oig.length / 4) * OIG_ENTRY_BYTES);
-    for (let k = 0; k < oig.length; k += 1) oigBytes.writeUInt32LE(oig[k] as number, 4 * k);
+    // OIG cells by NPI (entries are in name order, so sorted here).
+    oigNpis.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const oigBytes = Buffer.alloc(oigNpis.length * OIG_ENTRY_BYTES);
+    oigNpis.forEach(([npi, type, date, checked], k) => {
+      const at = k * OIG_ENTRY_BYTES;
+      oigBytes.write(npi, at, 'latin1');
+      oigBytes.writeUInt32LE(type, at + 12);
+      oigBytes.writeUInt32LE(date, at + 16);
+      oigBytes.writeUInt32LE(checked, at + 20);
+    });
 
-    // Postal postings: entry numbers of the entries with a postal code, by (postal code, entry number).
+    // Postal copies: the entries with a postal code, by (postal code, entry number), so a ZIP's entries are
+    // contiguous (one read) and still in name order.
     const withPostal = new U32Builder();
     rows.forEach((row, i) => {
       if (row.postal !== null) withPostal.push(i);
     });
-    const postal = Uint32Array.from(withPostal.array()).sort((a, b) => {
+    const order = Uint32Array.from(withPostal.array()).sort((a, b) => {
       const pa = rows[a]?.postal as string;
       const pb = rows[b]?.postal as string;
       return pa < pb ? -1 : pa > pb ? 1 : a - b;
+    });
+    const postal = Buffer.alloc(order.length * ENTRY.bytes);
+    order.forEach((entry, k) => {
+      entries.copy(postal, k * ENTRY.bytes, entry * ENTRY.bytes, (entry + 1) * ENTRY.bytes);
     });
 
     const sections: Record<SectionName, Buffer> = {
@@ -175,7 +188,7 @@ export class SearchIndexWriter {
       code_classes: stringTable(classes),
       displays: stringTable(displays),
       entry_codes: Buffer.from(Uint16Array.from(entryCodes).buffer),
-      postal: u32Bytes(postal),
+      postal,
       oig: oigBytes,
       // Temporary ids in first-seen order are the final ids of an unsorted table.
       oig_strings: stringTable(this.oigStrings.values),
