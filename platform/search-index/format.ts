@@ -27,6 +27,9 @@
  *      entry_codes  u16 per code    each entry's code ids, in the order of SearchIndexRow.codes
  *      postal       n' x 64 B       copies of the entries that have a postal code, sorted by (postal code, entry
  *                                   number): a ZIP's entries are contiguous, in name order
+ *      postal_names UTF-8           the display names in postal-copy order (a copy's nameStart points here)
+ *      name_fence   16 B per fence  the key16 of every FENCE_EVERY-th entry (a search's bounds: one read each)
+ *      postal_fence 8 B per fence   the postal code of every FENCE_EVERY-th postal copy (5 ASCII, 3 padding)
  *      oig          k x 24 B        the NPIs in the LEIE: NPI (10 ASCII, 2 padding), then oig_type, oig_date,
  *                                   oig_checked_at ids (u32) in oig_strings; sorted by NPI
  *      oig_strings  string table    those values (unsorted; id = position + 1, 0 = NULL)
@@ -38,7 +41,12 @@
 import type { EntityType } from '../../data-contracts/constants';
 
 export const SEARCH_INDEX_MAGIC = Buffer.from('PFSRCH\0\x01', 'latin1');
-export const SEARCH_INDEX_VERSION = 3 as const;
+export const SEARCH_INDEX_VERSION = 6 as const;
+
+/** Entries per fence: a bound is found in memory to a run of 256 entries (16 KB), then in one read of that run. */
+export const FENCE_EVERY = 256;
+/** Bytes per fence of `name_fence` and `postal_fence`. */
+export const FENCE_BYTES = { name: 16, postal: 8 } as const;
 
 /** Bytes per entry and the offsets of its fields. */
 export const ENTRY = {
@@ -71,6 +79,8 @@ export const ENTRY = {
   cityAsWritten: 56,
   /** u8: {@link ENTRY_FLAGS}. */
   flags: 60,
+  /** u16: the id of the entry's first code (its row's code without a taxonomy filter). */
+  firstCodeId: 62,
 } as const;
 
 export const ENTRY_FLAGS = {
@@ -97,6 +107,9 @@ export const SECTIONS = [
   'displays',
   'entry_codes',
   'postal',
+  'postal_names',
+  'name_fence',
+  'postal_fence',
   'oig',
   'oig_strings',
 ] as const;

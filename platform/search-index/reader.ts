@@ -15,6 +15,8 @@ import {
   ENTITY_CODE,
   ENTRY,
   ENTRY_FLAGS,
+  FENCE_BYTES,
+  FENCE_EVERY,
   OIG_ENTRY_BYTES,
   SEARCH_INDEX_MAGIC,
   SEARCH_INDEX_VERSION,
@@ -75,6 +77,8 @@ export class SearchIndexReader {
   };
   private readonly codeId = new Map<string, number>();
   private readonly postalCount: number;
+  /** The fences of the name-sorted entries and of the postal copies, in memory (a 16th of a percent of the file). */
+  private readonly fences: { name: Buffer; postal: Buffer };
   private readonly cityCount: number;
 
   private constructor(
@@ -90,6 +94,10 @@ export class SearchIndexReader {
       this.codeId.set(code, i + 1);
     });
     this.postalCount = header.sections.postal[1] / ENTRY.bytes;
+    this.fences = {
+      name: Buffer.from(source.slice(...header.sections.name_fence)),
+      postal: Buffer.from(source.slice(...header.sections.postal_fence)),
+    };
     this.cityCount = header.sections.city_keys[1] === 0 ? 0 : source.u32(header.sections.city_keys[0]);
   }
 
@@ -144,26 +152,41 @@ export class SearchIndexReader {
     const postal = q.postalCode === null ? null : Buffer.from(q.postalCode, 'latin1');
     const entity = q.entityType === null ? 0 : ENTITY_CODE[q.entityType];
 
-    // The range to scan: a name prefix's entries, or a postal code's copies; both in name order, contiguous.
-    let bytes: Buffer;
-    let codesAt: number | null = null;
+    // The range: a name prefix's entries, or a postal code's copies; both in name order, contiguous.
+    let section: number;
+    let names: number;
+    let lo: number;
+    let hi: number;
     if (prefix !== null) {
       const head = prefix.subarray(0, 16);
-      const lo = this.lowerBound(this.count, (i) => this.compareKeyHead(this.entriesAt, i, head) < 0);
-      const hi = this.lowerBound(this.count, (i) => this.compareKeyHead(this.entriesAt, i, head) <= 0, lo);
-      bytes = this.source.slice(this.entriesAt + lo * ENTRY.bytes, (hi - lo) * ENTRY.bytes);
+      section = this.entriesAt;
+      names = this.header.sections.names[0];
+      lo = this.bound(section, this.count, this.fences.name, FENCE_BYTES.name, ENTRY.key16, head, false);
+      hi = this.bound(section, this.count, this.fences.name, FENCE_BYTES.name, ENTRY.key16, head, true);
     } else if (postal !== null) {
-      const [at] = this.header.sections.postal;
-      const postalAt = (k: number) => at + k * ENTRY.bytes + ENTRY.postal;
-      const lo = this.lowerBound(this.postalCount, (k) => this.source.compareAt(postalAt(k), 5, postal) < 0);
-      const hi = this.lowerBound(this.postalCount, (k) => this.source.compareAt(postalAt(k), 5, postal) <= 0, lo);
-      bytes = this.source.slice(at + lo * ENTRY.bytes, (hi - lo) * ENTRY.bytes);
+      section = this.header.sections.postal[0];
+      names = this.header.sections.postal_names[0];
+      lo = this.bound(section, this.postalCount, this.fences.postal, FENCE_BYTES.postal, ENTRY.postal, postal, false);
+      hi = this.bound(section, this.postalCount, this.fences.postal, FENCE_BYTES.postal, ENTRY.postal, postal, true);
     } else {
       throw new Error('search index: a search needs a name prefix or a postal code');
     }
+    // Nothing narrows the range: its size is the total, and only the page's entries are read.
+    const narrowed =
+      entity !== 0 || city !== 0 || wanted !== null || (prefix !== null && (postal !== null || prefix.length > 16));
+    if (!narrowed) {
+      const from = Math.min(hi, lo + q.offset);
+      const to = Math.min(hi, from + q.limit);
+      const page = this.source.slice(section + from * ENTRY.bytes, (to - from) * ENTRY.bytes);
+      const rows: IdentityRow[] = [];
+      for (let at = 0; at < page.length; at += ENTRY.bytes) rows.push(this.rowOf(page, at, 0, names));
+      return { total: hi - lo, rows };
+    }
+    const bytes = this.source.slice(section + lo * ENTRY.bytes, (hi - lo) * ENTRY.bytes);
     const n = bytes.length / ENTRY.bytes;
     // With a taxonomy filter every entry's codes are read: for a name range they are contiguous, so in one read.
     let codeBytes: Buffer | null = null;
+    let codesAt = 0;
     if (wanted !== null && prefix !== null && n > 0) {
       codesAt = bytes.readUInt32LE(ENTRY.firstCode);
       const lastAt = (n - 1) * ENTRY.bytes;
@@ -183,7 +206,7 @@ export class SearchIndexReader {
       if (prefix !== null && prefix.length > 16 && !this.keyStartsWith(bytes, at, prefix)) continue;
       let code = 0;
       if (wanted !== null) {
-        code = this.acceptedCode(bytes, at, wanted, codeBytes, codesAt ?? 0);
+        code = this.acceptedCode(bytes, at, wanted, codeBytes, codesAt);
         if (code === 0) continue;
       }
       matches.push(at);
@@ -192,21 +215,20 @@ export class SearchIndexReader {
 
     const rows: IdentityRow[] = [];
     const end = Math.min(matches.length, q.offset + q.limit);
-    for (let k = q.offset; k < end; k += 1) rows.push(this.rowOf(bytes, matches[k] as number, codes[k] as number));
+    for (let k = q.offset; k < end; k += 1)
+      rows.push(this.rowOf(bytes, matches[k] as number, codes[k] as number, names));
     return { total: matches.length, rows };
   }
 
-  /** The identity row of the entry at `at` of `bytes`, showing code id `code` (0: the entry's first code). */
-  private rowOf(bytes: Buffer, at: number, code: number): IdentityRow {
+  /**
+   * The identity row of the entry at `at` of `bytes`, showing code id `code` (0: the entry's first code); `names`
+   * is the offset of the names heap its `nameStart` points into.
+   */
+  private rowOf(bytes: Buffer, at: number, code: number, names: number): IdentityRow {
     const e = bytes.subarray(at, at + ENTRY.bytes);
     const flags = e[ENTRY.flags] as number;
-    const name = this.source.slice(
-      this.header.sections.names[0] + e.readUInt32LE(ENTRY.nameStart),
-      e.readUInt16LE(ENTRY.nameLength),
-    );
-    const firstCode = this.source
-      .slice(this.header.sections.entry_codes[0] + 2 * e.readUInt32LE(ENTRY.firstCode), 2)
-      .readUInt16LE(0);
+    const name = this.source.slice(names + e.readUInt32LE(ENTRY.nameStart), e.readUInt16LE(ENTRY.nameLength));
+    const firstCode = e.readUInt16LE(ENTRY.firstCodeId);
     const shown = code === 0 ? firstCode : code;
     const npi = e.toString('latin1', ENTRY.npi, ENTRY.npi + 10);
     const oig = (flags & ENTRY_FLAGS.oig) !== 0 ? this.oigOf(npi) : null;
@@ -298,8 +320,35 @@ export class SearchIndexReader {
     return 0;
   }
 
-  private compareKeyHead(section: number, entry: number, head: Buffer): number {
-    return this.source.compareAt(section + entry * ENTRY.bytes + ENTRY.key16, head.length, head);
+  /**
+   * The first entry of a sorted section (`n` entries) whose field (`needle.length` bytes at `field`) is at least
+   * `needle` (`strict`: greater than it): found among the fences in memory, then in one read of one run of
+   * {@link FENCE_EVERY} entries.
+   */
+  private bound(
+    section: number,
+    n: number,
+    fences: Buffer,
+    stride: number,
+    field: number,
+    needle: Buffer,
+    strict: boolean,
+  ): number {
+    const width = needle.length;
+    const before = (order: number) => (strict ? order <= 0 : order < 0);
+    const first = this.lowerBound(fences.length / stride, (f) =>
+      before(fences.compare(needle, 0, width, f * stride, f * stride + width)),
+    );
+    if (first === 0) return 0;
+    const from = (first - 1) * FENCE_EVERY;
+    const to = Math.min(n, first * FENCE_EVERY);
+    const run = this.source.slice(section + from * ENTRY.bytes, (to - from) * ENTRY.bytes);
+    return (
+      from +
+      this.lowerBound(to - from, (i) =>
+        before(run.compare(needle, 0, width, i * ENTRY.bytes + field, i * ENTRY.bytes + field + width)),
+      )
+    );
   }
 
   private keyStartsWith(bytes: Buffer, at: number, prefix: Buffer): boolean {

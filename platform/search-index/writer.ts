@@ -14,6 +14,8 @@ import {
   ENTITY_CODE,
   ENTRY,
   ENTRY_FLAGS,
+  FENCE_BYTES,
+  FENCE_EVERY,
   OIG_ENTRY_BYTES,
   SEARCH_INDEX_MAGIC,
   SEARCH_INDEX_VERSION,
@@ -115,6 +117,7 @@ export class SearchIndexWriter {
     const citiesAsWritten = this.citiesAsWritten.sorted();
     const dates = this.dates.sorted();
     if (dates.values.length > U16_MAX) throw new Error('search index: more than 65,535 dates');
+    if (this.codes.values.length > U16_MAX) throw new Error('search index: more than 65,535 taxonomy codes');
     const codes = this.codes.sorted();
     const classes = new Array<string>(codes.values.length).fill('');
     const displays = new Array<string>(codes.values.length).fill('');
@@ -148,6 +151,7 @@ export class SearchIndexWriter {
       entries.writeUInt16LE(dates.finalOf[row.date] as number, at + ENTRY.date);
       entries.writeUInt32LE(citiesAsWritten.finalOf[row.cityAsWritten] as number, at + ENTRY.cityAsWritten);
       entries[at + ENTRY.flags] = row.flags;
+      entries.writeUInt16LE(codes.finalOf[row.codes[0] as number] as number, at + ENTRY.firstCodeId);
       if (row.oig !== null) oigNpis.push([row.npi, ...row.oig]);
     });
     // OIG cells by NPI (entries are in name order, so sorted here).
@@ -173,10 +177,26 @@ export class SearchIndexWriter {
       return pa < pb ? -1 : pa > pb ? 1 : a - b;
     });
     const postal = Buffer.alloc(order.length * ENTRY.bytes);
+    const postalNames = new ByteBuilder();
     order.forEach((entry, k) => {
-      entries.copy(postal, k * ENTRY.bytes, entry * ENTRY.bytes, (entry + 1) * ENTRY.bytes);
+      const at = k * ENTRY.bytes;
+      entries.copy(postal, at, entry * ENTRY.bytes, (entry + 1) * ENTRY.bytes);
+      // The copy's name in a heap of its own, so a ZIP's names are contiguous too.
+      const name = (rows[entry] as Pending).name;
+      postal.writeUInt32LE(postalNames.length, at + ENTRY.nameStart);
+      name.copy(postalNames.reserve(name.length), postalNames.length);
+      postalNames.length += name.length;
     });
 
+    const fence = (section: Buffer, field: number, width: number, stride: number) => {
+      const count = Math.ceil(section.length / ENTRY.bytes / FENCE_EVERY);
+      const out = Buffer.alloc(count * stride);
+      for (let f = 0; f < count; f += 1) {
+        const at = f * FENCE_EVERY * ENTRY.bytes + field;
+        section.copy(out, f * stride, at, at + width);
+      }
+      return out;
+    };
     const sections: Record<SectionName, Buffer> = {
       entries,
       keys: keys.bytes(),
@@ -189,6 +209,9 @@ export class SearchIndexWriter {
       displays: stringTable(displays),
       entry_codes: Buffer.from(Uint16Array.from(entryCodes).buffer),
       postal,
+      postal_names: postalNames.bytes(),
+      name_fence: fence(entries, ENTRY.key16, 16, FENCE_BYTES.name),
+      postal_fence: fence(postal, ENTRY.postal, 5, FENCE_BYTES.postal),
       oig: oigBytes,
       // Temporary ids in first-seen order are the final ids of an unsorted table.
       oig_strings: stringTable(this.oigStrings.values),

@@ -194,6 +194,40 @@ describe('identity search index', () => {
     );
   });
 
+  it('finds the bounds of every range across many fences (thousands of entries), for names and postal codes', () => {
+    const letters = 'abcdz';
+    const rows: SearchIndexRow[] = Array.from({ length: 3000 }, (_, i) => ({
+      ...EXTRA,
+      npi: String(1_000_000_000 + i),
+      entity_type: 'individual' as const,
+      // Names from a small alphabet: long runs share a prefix, so ranges span several fences.
+      search_name: `${letters[i % 5]}${letters[(i * 7) % 5]}${letters[(i * 13) % 4]} ${i}`,
+      postal_code: ['77001', '77030', '73301', null][(i * 11) % 4] as string | null,
+      city: null,
+      codes: ['163W00000X'],
+      classes: ['registered-nurse'],
+      displays: ['Registered Nurse'],
+    }));
+    const writer = new SearchIndexWriter('TX');
+    for (const row of rows) writer.add(row);
+    const reader = SearchIndexReader.open(new BufferSource(writer.finish()));
+    const base = { name: null, postalCode: null, entityType: null, city: null, taxonomy: null, limit: 7, offset: 0 };
+    for (const a of letters) {
+      for (const b of `${letters}x`) {
+        for (const offset of [0, 300]) {
+          const q = { ...base, name: `${a}${b}`, offset };
+          expect(reader.search(q)).toEqual(expected(rows, q));
+        }
+      }
+    }
+    for (const postalCode of ['77001', '77030', '73301', '00000', '99999']) {
+      for (const offset of [0, 500, 749]) {
+        const q = { ...base, postalCode, offset };
+        expect(reader.search(q)).toEqual(expected(rows, q));
+      }
+    }
+  });
+
   it('finds a long prefix past the 16 bytes an entry holds, and only names that continue it', () => {
     const writer = new SearchIndexWriter('TX');
     const names = [
