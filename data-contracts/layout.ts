@@ -58,8 +58,12 @@
  */
 import type { PublishBoundary, Vertical } from './constants';
 
-/** 2: identity partitions carry a serving index (`identity_index` objects). */
-export const LAYOUT_VERSION = 2 as const;
+/**
+ * 2: identity partitions carry a serving index (`identity_index` objects). 3: NPI lookup buckets in the binary
+ * format (`records.npi.gz`) and the per-state identity search indexes (`search` objects). An API refuses a manifest
+ * of another version (its objects are not what it reads), and a reusing build asks for a full build first.
+ */
+export const LAYOUT_VERSION = 3 as const;
 
 export const POINTER_KEY = 'current.json' as const;
 export const PUBLIC_KEYS = {

@@ -4,15 +4,14 @@
  * sorted; one gzipped bucket file per bucket. Only one bucket (a few hundred KB at national scale) is in JS memory
  * at a time.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { gzip } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { encodeNpiBucket } from '../platform/npi-index/writer';
 
 const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
 export interface WrittenNpiBucket {
   file: string;
@@ -55,17 +54,4 @@ export async function writeNpiBucketFiles(connection: DuckDBConnection, outDir: 
   }
   await flush();
   return out;
-}
-
-/**
- * Rewrites a bucket of the first NPI layout (gzipped JSON lines sorted by NPI, `records.jsonl.gz`), carried over
- * from a snapshot built before the binary format, as a bucket file of the current format at `outFile`.
- */
-export async function convertLegacyNpiBucket(jsonlGz: string, outFile: string): Promise<number> {
-  const records = (await gunzipAsync(await readFile(jsonlGz)))
-    .toString('utf8')
-    .split('\n')
-    .filter((line) => line !== '');
-  await writeFile(outFile, await gzippedNpiBucket(records));
-  return records.length;
 }

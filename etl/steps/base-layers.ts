@@ -22,7 +22,7 @@ import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-prot
 import { displayPath } from '../csv-read';
 import { EtlInputError } from '../errors';
 import { writeIdentityIndexFiles } from '../identity-index-out';
-import { convertLegacyNpiBucket, writeNpiBucketFiles } from '../npi-out';
+import { writeNpiBucketFiles } from '../npi-out';
 import { type VerticalFile, writeIdentityFiles, writeTaxonomyFile } from '../parquet-out';
 import { writeSearchIndexFiles } from '../search-index-out';
 import { buildNpiLookupTable } from '../sources/npi-lookup';
@@ -175,9 +175,6 @@ const SCREEN_MISSING: Record<ScreenName, string> = {
   'fda-letters': 'the current snapshot has no FDA letters list to reuse; pass FDA files',
 };
 
-/** The file name of an NPI bucket of the first NPI layout (gzipped JSON lines), converted when reused. */
-const LEGACY_NPI_BUCKET_NAME = '/records.jsonl.gz';
-
 type Current = NonNullable<Awaited<ReturnType<typeof readCurrentSnapshot>>>;
 
 class ReusedLayers implements BaseLayers {
@@ -228,18 +225,10 @@ class ReusedLayers implements BaseLayers {
   async writeLayers(ctx: BuildContext): Promise<BaseLayerFiles> {
     const uploads: PendingUpload[] = [];
     const identityFiles: string[] = [];
-    for (const reused of this.reused) {
-      const { object } = reused;
+    for (const { file, object } of this.reused) {
       if (object.kind === 'vertical') continue;
-      let key = object.key.replace(snapshotPrefix(this.reusedFrom), snapshotPrefix(ctx.snapshotId));
-      let file = reused.file;
+      const key = object.key.replace(snapshotPrefix(this.reusedFrom), snapshotPrefix(ctx.snapshotId));
       const { key: _old, bytes: _b, sha256: _s, ...meta } = object;
-      if (object.kind === 'npi' && object.key.endsWith(LEGACY_NPI_BUCKET_NAME) && object.npi_bucket !== undefined) {
-        // A bucket of the first NPI layout (JSON lines): rewritten in the current format, under its current key.
-        file = `${reused.file}.npi.gz`;
-        meta.rows = await convertLegacyNpiBucket(reused.file, file);
-        key = npiBucketKey(ctx.snapshotId, object.npi_bucket);
-      }
       if (this.screenOf(object) !== undefined) meta.kind = 'screen';
       const binary = object.kind === 'identity_index' || object.kind === 'npi' || object.kind === 'search';
       const contentType = binary ? CONTENT_TYPES.binary : CONTENT_TYPES.parquet;
@@ -278,7 +267,16 @@ export function freshLayers(): BaseLayers {
  * @throws EtlInputError when the store has no current snapshot.
  */
 export async function reuseCurrentLayers(store: ObjectStore): Promise<BaseLayers> {
-  const current = await readCurrentSnapshot(store);
+  let current: Awaited<ReturnType<typeof readCurrentSnapshot>>;
+  try {
+    current = await readCurrentSnapshot(store);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new EtlInputError(
+      store.location,
+      `the current snapshot cannot be reused (${why}); run a full build with the NPPES and NUCC inputs first`,
+    );
+  }
   if (!current) throw new EtlInputError(store.location, 'no current snapshot to reuse the identity layer from');
   return new ReusedLayers(current);
 }

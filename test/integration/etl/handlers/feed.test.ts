@@ -1,19 +1,11 @@
-/**
- * The feed Lambda's build (`runFeedBuild`) against a folder store: the event's feed is read from the store, the new
- * snapshot reuses the current one's identity layer, and the pointer moves only when the whole build succeeds.
- */
-import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { ENV } from '../../../../data-contracts/env';
-import { npiBucketKey, type SnapshotManifest } from '../../../../data-contracts/layout';
+import type { SnapshotManifest } from '../../../../data-contracts/layout';
 import { type BuildSummary, buildSnapshot } from '../../../../etl/build';
 import { demoBuildInputs } from '../../../../etl/demo-inputs';
 import type { runFeedBuild as RunFeedBuild } from '../../../../etl/handlers/feed';
 import { FolderObjectStore } from '../../../../platform/folder-store';
-import { BufferSource } from '../../../../platform/identity-index/byte-source';
-import { NpiIndexReader } from '../../../../platform/npi-index/reader';
 import { checkDb, currentOf, expectSnapshotComplete, REPO_ROOT, readJson, tempDir } from '../helpers';
 
 const FEED = path.join(REPO_ROOT, 'test', 'fixtures', 'feed-bad');
@@ -132,38 +124,19 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
     expect(after.objects.filter((o) => o.key.includes('/screens/') && o.kind !== 'screen')).toEqual([]);
   });
 
-  it('rewrites the NPI buckets of a snapshot from before the binary format (gzipped JSON lines)', async () => {
+  it('refuses to reuse a snapshot of an older layout, asking for a full build, and leaves the pointer', async () => {
     const { pointer, manifest } = await currentOf(store);
-    const recordsOf = new Map<string, string[]>();
-    const objects = [];
-    for (const o of manifest.objects) {
-      if (o.kind !== 'npi') {
-        objects.push(o);
-        continue;
-      }
-      const body = (await store.getBytes(o.key))?.body as Buffer;
-      const reader = NpiIndexReader.open(new BufferSource(gunzipSync(body)));
-      const records = Array.from({ length: reader.count }, (_, i) => reader.recordBytes(i).toString('utf8'));
-      recordsOf.set(o.npi_bucket as string, records);
-      const legacy = gzipSync(`${records.join('\n')}\n`);
-      const key = o.key.replace('/records.npi.gz', '/records.jsonl.gz');
-      await store.put(key, legacy, 'application/octet-stream');
-      objects.push({ ...o, key, bytes: legacy.length, sha256: createHash('sha256').update(legacy).digest('hex') });
+    const before = await pointerText();
+    const ids = await snapshotIds();
+    await store.put(pointer.manifest_key, JSON.stringify({ ...manifest, layout_version: 2 }), 'application/json');
+    try {
+      await expect(runFeedBuild({ prefix: PREFIX }, { store, workDir })).rejects.toThrow(
+        /layout_version 2, expected 3.*run a full build/,
+      );
+      expect(await pointerText()).toBe(before);
+      expect(await snapshotIds()).toEqual(ids);
+    } finally {
+      await store.put(pointer.manifest_key, JSON.stringify(manifest), 'application/json');
     }
-    expect(recordsOf.size).toBeGreaterThan(0);
-    await store.put(pointer.manifest_key, JSON.stringify({ ...manifest, objects }), 'application/json');
-    const summary = await runFeedBuild({ prefix: PREFIX }, { store, workDir });
-    const after = await readJson<SnapshotManifest>(store, summary.manifest_key);
-    const buckets = after.objects.filter((o) => o.kind === 'npi');
-    expect(buckets.map((o) => o.key)).toEqual(
-      buckets.map((o) => npiBucketKey(summary.snapshot_id, o.npi_bucket as string)),
-    );
-    for (const o of buckets) {
-      const reader = NpiIndexReader.open(new BufferSource(gunzipSync((await store.getBytes(o.key))?.body as Buffer)));
-      const records = recordsOf.get(o.npi_bucket as string) as string[];
-      expect(o.rows).toBe(records.length);
-      expect(Array.from({ length: reader.count }, (_, i) => reader.recordBytes(i).toString('utf8'))).toEqual(records);
-    }
-    await expectSnapshotComplete(store, summary.manifest_key);
   });
 });
