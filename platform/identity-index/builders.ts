@@ -105,3 +105,35 @@ export function stringTable(values: readonly string[]): Buffer {
 export function u32Bytes(values: Uint32Array): Buffer {
   return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
 }
+
+/**
+ * The bytes of an index file: `magic` (8 bytes), the u32 length of the header JSON, the header (`headerOf` the
+ * section table), then the sections in `order`, each 8-byte aligned. The header's length depends on the offsets it
+ * lists, so the sections start after a fixed `headerSpace` that the header must fit in.
+ */
+export function assembleIndex<N extends string, H>(
+  what: string,
+  magic: Buffer,
+  headerSpace: number,
+  order: readonly N[],
+  sections: Record<N, Buffer>,
+  headerOf: (table: Record<N, [offset: number, length: number]>) => H,
+): Buffer {
+  const align = (n: number) => Math.ceil(n / 8) * 8;
+  const start = align(headerSpace);
+  let offset = start;
+  const table = {} as Record<N, [number, number]>;
+  for (const name of order) {
+    offset = align(offset);
+    table[name] = [offset, sections[name].length];
+    offset += sections[name].length;
+  }
+  const json = Buffer.from(JSON.stringify(headerOf(table)), 'utf8');
+  if (12 + json.length > start) throw new Error(`${what}: header too long`);
+  const out = Buffer.alloc(offset);
+  magic.copy(out, 0);
+  out.writeUInt32LE(json.length, 8);
+  json.copy(out, 12);
+  for (const name of order) sections[name].copy(out, table[name][0]);
+  return out;
+}

@@ -10,7 +10,7 @@
  * for (const row of rowsInCodeNpiOrder) writer.add(row);
  * await writeFile(file, writer.finish());
  */
-import { ByteBuilder, Dictionary, stringTable, U32Builder, u32Bytes } from './builders';
+import { assembleIndex, ByteBuilder, Dictionary, stringTable, U32Builder, u32Bytes } from './builders';
 import {
   ANY,
   cityKey,
@@ -220,29 +220,18 @@ function assemble(
   repRows: number,
   sections: Record<SectionName, Buffer>,
 ): Buffer {
-  const align = (n: number) => Math.ceil(n / 8) * 8;
-  // The header's length depends on the offsets it lists: lay out with a generous fixed header size.
-  const headerSpace = align(12 + 2048 + classificationKey.length * 4);
-  let offset = headerSpace;
-  const table = {} as IdentityIndexHeader['sections'];
-  for (const name of SECTIONS) {
-    offset = align(offset);
-    table[name] = [offset, sections[name].length];
-    offset += sections[name].length;
-  }
-  const header: IdentityIndexHeader = {
-    version: IDENTITY_INDEX_VERSION,
-    classification_key: classificationKey,
-    rows,
-    rep_rows: repRows,
-    sections: table,
-  };
-  const json = Buffer.from(JSON.stringify(header), 'utf8');
-  if (12 + json.length > headerSpace) throw new Error('identity index: header too long');
-  const out = Buffer.alloc(offset);
-  IDENTITY_INDEX_MAGIC.copy(out, 0);
-  out.writeUInt32LE(json.length, 8);
-  json.copy(out, 12);
-  for (const name of SECTIONS) sections[name].copy(out, table[name][0]);
-  return out;
+  return assembleIndex(
+    'identity index',
+    IDENTITY_INDEX_MAGIC,
+    12 + 2048 + classificationKey.length * 4,
+    SECTIONS,
+    sections,
+    (table): IdentityIndexHeader => ({
+      version: IDENTITY_INDEX_VERSION,
+      classification_key: classificationKey,
+      rows,
+      rep_rows: repRows,
+      sections: table,
+    }),
+  );
 }

@@ -9,7 +9,7 @@
  * for (const row of rows) writer.add(row);
  * await writeFile(file, writer.finish());
  */
-import { ByteBuilder, Dictionary, stringTable, U32Builder } from '../identity-index/builders';
+import { assembleIndex, ByteBuilder, Dictionary, stringTable, U32Builder } from '../identity-index/builders';
 import {
   ENTITY_CODE,
   ENTRY,
@@ -221,22 +221,12 @@ export class SearchIndexWriter {
 }
 
 function assemble(state: string, entries: number, sections: Record<SectionName, Buffer>): Buffer {
-  const align = (n: number) => Math.ceil(n / 8) * 8;
-  const headerSpace = align(12 + 1024);
-  let offset = headerSpace;
-  const table = {} as SearchIndexHeader['sections'];
-  for (const name of SECTIONS) {
-    offset = align(offset);
-    table[name] = [offset, sections[name].length];
-    offset += sections[name].length;
-  }
-  const header: SearchIndexHeader = { version: SEARCH_INDEX_VERSION, state, entries, sections: table };
-  const json = Buffer.from(JSON.stringify(header), 'utf8');
-  if (12 + json.length > headerSpace) throw new Error('search index: header too long');
-  const out = Buffer.alloc(offset);
-  SEARCH_INDEX_MAGIC.copy(out, 0);
-  out.writeUInt32LE(json.length, 8);
-  json.copy(out, 12);
-  for (const name of SECTIONS) sections[name].copy(out, table[name][0]);
-  return out;
+  return assembleIndex(
+    'search index',
+    SEARCH_INDEX_MAGIC,
+    12 + 1024,
+    SECTIONS,
+    sections,
+    (table): SearchIndexHeader => ({ version: SEARCH_INDEX_VERSION, state, entries, sections: table }),
+  );
 }
