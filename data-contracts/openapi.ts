@@ -199,7 +199,10 @@ const listOperation = {
 const detailOperation = {
   operationId: 'getProvider',
   summary: 'One provider by entity_id or slug',
-  description: `Tiering is identical to the list. ${TRACKED_RULES} ${QUOTA_RULES} ${DATA_VERSION_RULES}`,
+  description:
+    'Tiering is identical to the list. A Builder key gets 403 `vertical_not_permitted` for a provider of another ' +
+    "vertical (a provider outside the caller's boundary is 404 first). " +
+    `${TRACKED_RULES} ${QUOTA_RULES} ${DATA_VERSION_RULES}`,
   tags: ['providers'],
   parameters: [
     {
@@ -222,6 +225,7 @@ const detailOperation = {
     '304': notModified,
     '400': errorResponse('BadRequest'),
     '401': errorResponse('Unauthorized'),
+    '403': errorResponse('Forbidden'),
     '404': errorResponse('NotFound'),
     '429': errorResponse('QuotaExceeded'),
     '500': errorResponse('InternalError'),
