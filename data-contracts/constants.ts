@@ -80,6 +80,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   quota_exceeded: 429,
   internal_error: 500,
+  /** The keys table cannot be read and the key has no recent answer in the process: retry (`Retry-After`). */
+  service_unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];

@@ -193,6 +193,7 @@ const listOperation = {
     '403': errorResponse('Forbidden'),
     '429': errorResponse('QuotaExceeded'),
     '500': errorResponse('InternalError'),
+    '503': errorResponse('ServiceUnavailable'),
   },
 };
 
@@ -229,6 +230,7 @@ const detailOperation = {
     '404': errorResponse('NotFound'),
     '429': errorResponse('QuotaExceeded'),
     '500': errorResponse('InternalError'),
+    '503': errorResponse('ServiceUnavailable'),
   },
 };
 
@@ -368,11 +370,13 @@ const envelopeProperties = {
 
 const intHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
 
-const errorResponseOf = (description: string, codes: string[], withRateLimit = false) => ({
+const errorResponseOf = (description: string, codes: string[], withRateLimit = false, withRetryAfter = false) => ({
   description,
   ...(withRateLimit
     ? { headers: { ...rateLimitHeaders, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } }
-    : {}),
+    : withRetryAfter
+      ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } }
+      : {}),
   content: {
     'application/json': {
       schema: { allOf: [ref('Error'), { properties: { code: { enum: codes } } }] },
@@ -460,7 +464,9 @@ export const openApiDocument = {
       'X-RateLimit-Remaining': intHeader('Calls left this UTC month.'),
       'X-RateLimit-Used': intHeader('Calls used this UTC month, including this one.'),
       'X-RateLimit-Reset': intHeader('Seconds until the quota resets at 00:00 UTC on the 1st.'),
-      'Retry-After': intHeader('On 429 only: seconds until the quota resets.'),
+      'Retry-After': intHeader(
+        'On 429: seconds until the quota resets. On 503: seconds to wait before retrying (the keys table is unavailable).',
+      ),
       ETag: {
         description:
           'The answer\u2019s tag: snapshot, path, query without the key, plan and format. Weak on metered JSON.',
@@ -486,6 +492,14 @@ export const openApiDocument = {
       NotFound: errorResponseOf('No active provider matches.', codesWithStatus(404)),
       QuotaExceeded: errorResponseOf('Monthly quota reached.', codesWithStatus(429), true),
       InternalError: errorResponseOf('Unexpected server error; no internal detail is returned.', codesWithStatus(500)),
+      ServiceUnavailable: errorResponseOf(
+        'The API keys cannot be checked at the moment (the keys table is unavailable) and this key has no recent ' +
+          'answer in the serving process: retry after `Retry-After` seconds. Keys seen in the last 15 minutes keep ' +
+          'working through such an outage. Nothing is counted.',
+        codesWithStatus(503),
+        false,
+        true,
+      ),
     },
     schemas: {
       SourcedSignal: {

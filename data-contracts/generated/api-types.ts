@@ -600,7 +600,7 @@ export type components = {
              * @description Stable code.
              * @enum {string}
              */
-            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "key_required" | "invalid_key" | "vertical_not_permitted" | "not_found" | "quota_exceeded" | "internal_error";
+            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "key_required" | "invalid_key" | "vertical_not_permitted" | "not_found" | "quota_exceeded" | "internal_error" | "service_unavailable";
             hint?: string;
             upgrade?: string;
             /** @enum {string} */
@@ -696,6 +696,19 @@ export type components = {
                 };
             };
         };
+        /** @description The API keys cannot be checked at the moment (the keys table is unavailable) and this key has no recent answer in the serving process: retry after `Retry-After` seconds. Keys seen in the last 15 minutes keep working through such an outage. Nothing is counted. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "service_unavailable";
+                };
+            };
+        };
     };
     parameters: {
         /** @description `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). */
@@ -715,7 +728,7 @@ export type components = {
         "X-RateLimit-Used": number;
         /** @description Seconds until the quota resets at 00:00 UTC on the 1st. */
         "X-RateLimit-Reset": number;
-        /** @description On 429 only: seconds until the quota resets. */
+        /** @description On 429: seconds until the quota resets. On 503: seconds to wait before retrying (the keys table is unavailable). */
         "Retry-After": number;
         /** @description The answer’s tag: snapshot, path, query without the key, plan and format. Weak on metered JSON. */
         ETag: string;
@@ -800,6 +813,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProvidersSlash: {
@@ -874,6 +888,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProvider: {
@@ -919,6 +934,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProviderSlash: {
@@ -964,6 +980,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCoverage: {
@@ -1191,6 +1208,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listNpisSlash: {
@@ -1303,6 +1321,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getNpi: {
@@ -1437,6 +1456,7 @@ export interface operations {
             };
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getNpiSlash: {
@@ -1571,6 +1591,7 @@ export interface operations {
             };
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -260,7 +260,8 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   });
 
   app.onError((err) => {
-    if (err instanceof ApiError) return errorResponse(err.status, err.toBody(), err.details.rateLimit);
+    if (err instanceof ApiError)
+      return errorResponse(err.status, err.toBody(), err.details.rateLimit, err.details.retryAfterSeconds);
     // The cause goes to the log, never to the client (STYLE §3).
     deps.logger.error('unhandled_error', { error: err });
     const error = internalError();

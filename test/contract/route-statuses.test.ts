@@ -10,6 +10,7 @@ import type { Hono } from 'hono';
 import type { NpiLookupLine } from '../../data-contracts/layout';
 import { openApiDocument } from '../../data-contracts/openapi';
 import { type OperationId, ROUTES } from '../../data-contracts/routes';
+import { CachedKeyLookup } from '../../lambdas/access/cached-key-lookup';
 import type { CoreDeps } from '../../lambdas/core/ports';
 import { createApp } from '../../lambdas/http/app';
 import type { ProviderData } from '../../lambdas/query/types';
@@ -50,12 +51,21 @@ const ROWS = [
   { ...(FAKE_VERTICAL_ROWS[0] as (typeof FAKE_VERTICAL_ROWS)[number]), entity_id: 'dental-0001', slug: 'smile' },
 ].map((row) => (row.entity_id === 'dental-0001' ? { ...row, vertical: 'dental' as const } : row));
 
-/** The fake dependencies with NPI records, and optionally every snapshot read failing. */
-function depsOf(options: FakeOptions & { broken?: boolean } = {}): CoreDeps {
+/** Options of {@link depsOf}: every snapshot read fails (`broken`), the keys table is down (`keysDown`). */
+type DepsOptions = FakeOptions & { broken?: boolean; keysDown?: boolean };
+
+/** The fake dependencies with NPI records, and optionally every snapshot read or the keys table failing. */
+function depsOf(options: DepsOptions = {}): CoreDeps {
   const deps = fakeDeps({ verticalRows: ROWS, keys: FAKE_KEYS, ...options });
   const lines = new Map([ACTIVE_NPI, DEACTIVATED_NPI].map((line) => [line.npi, line]));
+  const down = {
+    findByKey: async () => {
+      throw new Error('connect ECONNREFUSED');
+    },
+  };
   return {
     ...deps,
+    ...(options.keysDown ? { keys: new CachedKeyLookup(down) } : {}),
     snapshots: {
       withSnapshot: (work) =>
         deps.snapshots.withSnapshot((data: ProviderData) => {
@@ -74,7 +84,7 @@ interface Scenario {
   status: number;
   path: string;
   key?: keyof typeof FAKE_KEYS;
-  deps?: FakeOptions & { broken?: boolean };
+  deps?: DepsOptions;
   /** Ask again with the first answer's ETag in If-None-Match. */
   conditional?: boolean;
 }
@@ -86,6 +96,7 @@ const keyedBasics = (path: string, bad: string): Scenario[] => [
   { status: 401, path },
   { status: 429, path, key: 'builder', deps: exceeded },
   { status: 500, path, key: 'developer', deps: { broken: true } },
+  { status: 503, path, key: 'developer', deps: { keysDown: true } },
 ];
 
 const SCENARIOS: Record<OperationId, Scenario[]> = {
@@ -215,7 +226,7 @@ describe('the statuses of every route', () => {
         segment,
         fc.array(param, { maxLength: 4 }),
         fc.constantFrom(undefined, ...Object.keys(FAKE_KEYS), 'unknown-key'),
-        fc.constantFrom<FakeOptions & { broken?: boolean }>({}, exceeded, { broken: true }),
+        fc.constantFrom<DepsOptions>({}, exceeded, { broken: true }, { keysDown: true }),
         async (route, id, params, key, deps) => {
           const path = route.path.replace(/\{[a-z]+\}/, id);
           const res = await createApp(depsOf(deps)).request(`${BASE}${path}?${params.join('&')}`, {
