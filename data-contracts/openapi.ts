@@ -399,7 +399,11 @@ export const openApiDocument = {
       'Error codes are stable; `invalid_parameter` covers a malformed parameter that the other codes do not ' +
       '(`format`, `include`, `state`, or a list call with neither `vertical` nor `taxonomy`) and an unknown ' +
       'query parameter: every route accepts only its documented parameters and `key`, and the `hint` of an unknown ' +
-      'one suggests the allowed name it is close to (Did you mean `limit`?).',
+      'one suggests the allowed name it is close to (Did you mean `limit`?). ' +
+      'A request the HTTP server cannot parse (an unknown method, control bytes in a header, `Content-Length` ' +
+      'with `Transfer-Encoding`) is refused before any route with 400 `malformed_request`, and a request line ' +
+      'with headers over 16 KB with 431 `request_too_large` (components.responses.RequestTooLarge), on every ' +
+      'path. Behind the CDN, CloudFront and API Gateway refuse such requests first, with their own bodies.',
   },
   servers: [{ url: API_BASE_PATH, description: 'Relative to the deployment host' }],
   security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }],
@@ -492,6 +496,10 @@ export const openApiDocument = {
       NotFound: errorResponseOf('No active provider matches.', codesWithStatus(404)),
       QuotaExceeded: errorResponseOf('Monthly quota reached.', codesWithStatus(429), true),
       InternalError: errorResponseOf('Unexpected server error; no internal detail is returned.', codesWithStatus(500)),
+      RequestTooLarge: errorResponseOf(
+        'Refused before any route: the request line and headers are over 16 KB.',
+        codesWithStatus(431),
+      ),
       ServiceUnavailable: errorResponseOf(
         'The API keys cannot be checked at the moment (the keys table is unavailable) and this key has no recent ' +
           'answer in the serving process: retry after `Retry-After` seconds. Keys seen in the last 15 minutes keep ' +

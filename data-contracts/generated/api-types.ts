@@ -600,7 +600,7 @@ export type components = {
              * @description Stable code.
              * @enum {string}
              */
-            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "key_required" | "invalid_key" | "vertical_not_permitted" | "not_found" | "quota_exceeded" | "internal_error" | "service_unavailable";
+            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "malformed_request" | "key_required" | "invalid_key" | "vertical_not_permitted" | "not_found" | "quota_exceeded" | "request_too_large" | "internal_error" | "service_unavailable";
             hint?: string;
             upgrade?: string;
             /** @enum {string} */
@@ -627,7 +627,7 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    code?: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi";
+                    code?: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "malformed_request";
                 };
             };
         };
@@ -693,6 +693,18 @@ export type components = {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
                     code?: "internal_error";
+                };
+            };
+        };
+        /** @description Refused before any route: the request line and headers are over 16 KB. */
+        RequestTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "request_too_large";
                 };
             };
         };
