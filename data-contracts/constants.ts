@@ -74,15 +74,23 @@ export const ERROR_STATUS = {
   invalid_offset: 400,
   invalid_parameter: 400,
   invalid_npi: 400,
+  /** Refused by the HTTP server before routing: a request it cannot parse (bad method, header bytes, framing). */
+  malformed_request: 400,
   key_required: 401,
   invalid_key: 401,
   vertical_not_permitted: 403,
   not_found: 404,
   quota_exceeded: 429,
+  /** Refused by the HTTP server before routing: the request line and headers are over its limit (16 KB). */
+  request_too_large: 431,
   internal_error: 500,
+  /** The keys table cannot be read and the key has no recent answer in the process: retry (`Retry-After`). */
+  service_unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+/** The codes the HTTP server answers before a route sees the request (no operation produces them). */
+export const TRANSPORT_ERROR_CODES = ['malformed_request', 'request_too_large'] as const satisfies readonly ErrorCode[];
 
 /** NPIs per batch lookup (`GET /npi?numbers=`). */
 export const NPI_BATCH_MAX = 100 as const;

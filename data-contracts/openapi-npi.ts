@@ -115,6 +115,7 @@ const npiOperation = {
     },
     '429': errorResponse('QuotaExceeded'),
     '500': errorResponse('InternalError'),
+    '503': errorResponse('ServiceUnavailable'),
   },
 };
 
@@ -166,6 +167,7 @@ const batchOperation = {
     '401': errorResponse('Unauthorized'),
     '429': errorResponse('QuotaExceeded'),
     '500': errorResponse('InternalError'),
+    '503': errorResponse('ServiceUnavailable'),
   },
 };
 

@@ -193,13 +193,17 @@ const listOperation = {
     '403': errorResponse('Forbidden'),
     '429': errorResponse('QuotaExceeded'),
     '500': errorResponse('InternalError'),
+    '503': errorResponse('ServiceUnavailable'),
   },
 };
 
 const detailOperation = {
   operationId: 'getProvider',
   summary: 'One provider by entity_id or slug',
-  description: `Tiering is identical to the list. ${TRACKED_RULES} ${QUOTA_RULES} ${DATA_VERSION_RULES}`,
+  description:
+    'Tiering is identical to the list. A Builder key gets 403 `vertical_not_permitted` for a provider of another ' +
+    "vertical (a provider outside the caller's boundary is 404 first). " +
+    `${TRACKED_RULES} ${QUOTA_RULES} ${DATA_VERSION_RULES}`,
   tags: ['providers'],
   parameters: [
     {
@@ -222,9 +226,11 @@ const detailOperation = {
     '304': notModified,
     '400': errorResponse('BadRequest'),
     '401': errorResponse('Unauthorized'),
+    '403': errorResponse('Forbidden'),
     '404': errorResponse('NotFound'),
     '429': errorResponse('QuotaExceeded'),
     '500': errorResponse('InternalError'),
+    '503': errorResponse('ServiceUnavailable'),
   },
 };
 
@@ -364,11 +370,13 @@ const envelopeProperties = {
 
 const intHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
 
-const errorResponseOf = (description: string, codes: string[], withRateLimit = false) => ({
+const errorResponseOf = (description: string, codes: string[], withRateLimit = false, withRetryAfter = false) => ({
   description,
   ...(withRateLimit
     ? { headers: { ...rateLimitHeaders, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } }
-    : {}),
+    : withRetryAfter
+      ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } }
+      : {}),
   content: {
     'application/json': {
       schema: { allOf: [ref('Error'), { properties: { code: { enum: codes } } }] },
@@ -391,7 +399,11 @@ export const openApiDocument = {
       'Error codes are stable; `invalid_parameter` covers a malformed parameter that the other codes do not ' +
       '(`format`, `include`, `state`, or a list call with neither `vertical` nor `taxonomy`) and an unknown ' +
       'query parameter: every route accepts only its documented parameters and `key`, and the `hint` of an unknown ' +
-      'one suggests the allowed name it is close to (Did you mean `limit`?).',
+      'one suggests the allowed name it is close to (Did you mean `limit`?). ' +
+      'A request the HTTP server cannot parse (an unknown method, control bytes in a header, `Content-Length` ' +
+      'with `Transfer-Encoding`) is refused before any route with 400 `malformed_request`, and a request line ' +
+      'with headers over 16 KB with 431 `request_too_large` (components.responses.RequestTooLarge), on every ' +
+      'path. Behind the CDN, CloudFront and API Gateway refuse such requests first, with their own bodies.',
   },
   servers: [{ url: API_BASE_PATH, description: 'Relative to the deployment host' }],
   security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }],
@@ -456,7 +468,9 @@ export const openApiDocument = {
       'X-RateLimit-Remaining': intHeader('Calls left this UTC month.'),
       'X-RateLimit-Used': intHeader('Calls used this UTC month, including this one.'),
       'X-RateLimit-Reset': intHeader('Seconds until the quota resets at 00:00 UTC on the 1st.'),
-      'Retry-After': intHeader('On 429 only: seconds until the quota resets.'),
+      'Retry-After': intHeader(
+        'On 429: seconds until the quota resets. On 503: seconds to wait before retrying (the keys table is unavailable).',
+      ),
       ETag: {
         description:
           'The answer\u2019s tag: snapshot, path, query without the key, plan and format. Weak on metered JSON.',
@@ -482,6 +496,18 @@ export const openApiDocument = {
       NotFound: errorResponseOf('No active provider matches.', codesWithStatus(404)),
       QuotaExceeded: errorResponseOf('Monthly quota reached.', codesWithStatus(429), true),
       InternalError: errorResponseOf('Unexpected server error; no internal detail is returned.', codesWithStatus(500)),
+      RequestTooLarge: errorResponseOf(
+        'Refused before any route: the request line and headers are over 16 KB.',
+        codesWithStatus(431),
+      ),
+      ServiceUnavailable: errorResponseOf(
+        'The API keys cannot be checked at the moment (the keys table is unavailable) and this key has no recent ' +
+          'answer in the serving process: retry after `Retry-After` seconds. Keys seen in the last 15 minutes keep ' +
+          'working through such an outage. Nothing is counted.',
+        codesWithStatus(503),
+        false,
+        true,
+      ),
     },
     schemas: {
       SourcedSignal: {

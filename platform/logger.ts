@@ -1,6 +1,10 @@
 /**
- * Structured JSON logs, one line per event. API keys never reach a log line: the `key` query parameter is
- * stripped from any logged URL by `redactUrl`, and fields named like credentials are replaced by `[redacted]`.
+ * Structured JSON logs, one line per event. API keys never reach a log line, whatever their encoding:
+ * - a request target (path and query) is logged as {@link redactRequestTarget} rebuilds it: from the parsed,
+ *   decoded parameter names, with the value of every key-bearing name (`key`, `api_key`, …, in any case and any
+ *   percent-encoding) replaced by `[redacted]`;
+ * - any text that holds an API key (`pf_…`), raw or percent-encoded once or more, has it replaced;
+ * - fields named like credentials are replaced by `[redacted]`.
  */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -14,19 +18,114 @@ export interface Logger {
   error(message: string, fields?: LogFields): void;
 }
 
+const REDACTED = '[redacted]';
 const SECRET_FIELD = /^(key|api_?key|x-api-key|authorization|token|secret|password)$/i;
-const KEY_PARAM = /([?&])key=[^&#]*/gi;
-const KEY_LIKE = /\bpf_[A-Za-z0-9_-]{20,}\b/g;
+/** Query parameter names whose value is a credential, compared after decoding, trimmed and lower-cased. */
+const SECRET_PARAMETER = /^(key|api[_-]?key|x-api-key|authorization|access[_-]?token|token|secret|password)$/;
+/** An API key as `generateApiKey` writes it (`pf_` + base64url), anywhere in a text, any letter case of `pf_`. */
+const KEY_LIKE = /pf_[A-Za-z0-9_-]{20,}/gi;
+const HAS_KEY_LIKE = /pf_[A-Za-z0-9_-]{20,}/i;
+/** Percent-decoding rounds when looking for a hidden key: `%2570` is `p` after two. */
+const DECODE_ROUNDS = 4;
 
-/** Removes the `key` query parameter's value from a URL or path. */
-export function redactUrl(url: string): string {
-  return url.replace(KEY_PARAM, '$1key=[redacted]');
+/** Percent-decodes `text`, keeping any malformed escape as it is (never throws). */
+function decodePercent(text: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+  }
+}
+
+/** `text` and its successive percent-decodings (at most {@link DECODE_ROUNDS}), until one changes nothing. */
+function decodings(text: string): string[] {
+  const out = [text];
+  let current = text;
+  for (let round = 0; round < DECODE_ROUNDS; round += 1) {
+    const next = decodePercent(current);
+    if (next === current) break;
+    out.push(next);
+    current = next;
+  }
+  return out;
+}
+
+/** Whether `text` holds an API key, raw or under any number of percent-encodings (up to the rounds). */
+function hidesKey(text: string): boolean {
+  return decodings(text).some((form) => HAS_KEY_LIKE.test(form));
+}
+
+/** Whether a (raw, still encoded) query parameter name names a credential, in any case or encoding. */
+function isSecretParameter(rawName: string): boolean {
+  return decodings(rawName.replace(/\+/g, ' ')).some((form) => SECRET_PARAMETER.test(form.trim().toLowerCase()));
+}
+
+/** One component of a logged target: a form-decoded string, re-encoded, or `[redacted]` when it hides a key. */
+function logComponent(raw: string): string {
+  const decoded = decodePercent(raw.replace(/\+/g, ' '));
+  if (hidesKey(raw) || hidesKey(decoded)) return REDACTED;
+  return encodeURIComponent(decoded);
+}
+
+/**
+ * A request target (`/path?query`, still encoded as received) as the request log writes it: every parameter name
+ * and value decoded and re-encoded the one canonical way, the value of a key-bearing name (`key`, `KEY`, `%6Bey`,
+ * `api_key`, …) replaced by `[redacted]`, and any name, value or path segment that holds an API key (`pf_…`, raw
+ * or percent-encoded) replaced by `[redacted]` too.
+ * @example redactRequestTarget('/p?vertical=glp1&%6Bey=pf%5Fabc') === '/p?vertical=glp1&key=[redacted]'
+ */
+export function redactRequestTarget(target: string): string {
+  const q = target.indexOf('?');
+  const rawPath = q === -1 ? target : target.slice(0, q);
+  const path = rawPath
+    .split('/')
+    .map((segment) => (hidesKey(segment) ? REDACTED : segment))
+    .join('/');
+  if (q === -1) return path;
+  const query = target
+    .slice(q + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const rawName = eq === -1 ? part : part.slice(0, eq);
+      const name = logComponent(rawName);
+      if (eq === -1) return name;
+      const value = isSecretParameter(rawName) ? REDACTED : logComponent(part.slice(eq + 1));
+      return `${name}=${value}`;
+    })
+    .join('&');
+  return `${path}?${query}`;
+}
+
+/**
+ * Removes API keys from a free text (a message, an error, a URL inside either): each whitespace-separated word
+ * that carries a query is rebuilt by {@link redactRequestTarget}, raw keys are replaced, and a word that hides a
+ * percent-encoded key becomes `[redacted]`.
+ */
+export function redactUrl(text: string): string {
+  return text
+    .split(/(\s+)/)
+    .map((word) => {
+      if (word.trim() === '') return word;
+      const rebuilt = word.includes('?') ? redactRequestTarget(word) : word;
+      const plain = rebuilt.replace(KEY_LIKE, 'pf_[redacted]');
+      return hidesKey(plain) ? REDACTED : plain;
+    })
+    .join('');
 }
 
 function redactValue(name: string, value: unknown): unknown {
-  if (SECRET_FIELD.test(name)) return '[redacted]';
-  if (typeof value === 'string') return redactUrl(value).replace(KEY_LIKE, 'pf_[redacted]');
-  if (value instanceof Error) return { name: value.name, message: redactUrl(value.message), stack: value.stack };
+  if (SECRET_FIELD.test(name)) return REDACTED;
+  if (typeof value === 'string') return redactUrl(value);
+  if (value instanceof Error)
+    return { name: value.name, message: redactUrl(value.message), stack: value.stack && redactUrl(value.stack) };
   return value;
 }
 

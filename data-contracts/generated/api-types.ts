@@ -49,7 +49,7 @@ export type paths = {
         };
         /**
          * One provider by entity_id or slug
-         * @description Tiering is identical to the list. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description Tiering is identical to the list. A Builder key gets 403 `vertical_not_permitted` for a provider of another vertical (a provider outside the caller's boundary is 404 first). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["getProvider"];
         put?: never;
@@ -69,7 +69,7 @@ export type paths = {
         };
         /**
          * One provider by entity_id or slug
-         * @description Tiering is identical to the list. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description Tiering is identical to the list. A Builder key gets 403 `vertical_not_permitted` for a provider of another vertical (a provider outside the caller's boundary is 404 first). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["getProviderSlash"];
         put?: never;
@@ -600,7 +600,7 @@ export type components = {
              * @description Stable code.
              * @enum {string}
              */
-            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "key_required" | "invalid_key" | "vertical_not_permitted" | "not_found" | "quota_exceeded" | "internal_error";
+            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "malformed_request" | "key_required" | "invalid_key" | "vertical_not_permitted" | "not_found" | "quota_exceeded" | "request_too_large" | "internal_error" | "service_unavailable";
             hint?: string;
             upgrade?: string;
             /** @enum {string} */
@@ -627,7 +627,7 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    code?: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi";
+                    code?: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "malformed_request";
                 };
             };
         };
@@ -696,6 +696,31 @@ export type components = {
                 };
             };
         };
+        /** @description Refused before any route: the request line and headers are over 16 KB. */
+        RequestTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "request_too_large";
+                };
+            };
+        };
+        /** @description The API keys cannot be checked at the moment (the keys table is unavailable) and this key has no recent answer in the serving process: retry after `Retry-After` seconds. Keys seen in the last 15 minutes keep working through such an outage. Nothing is counted. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "service_unavailable";
+                };
+            };
+        };
     };
     parameters: {
         /** @description `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). */
@@ -715,7 +740,7 @@ export type components = {
         "X-RateLimit-Used": number;
         /** @description Seconds until the quota resets at 00:00 UTC on the 1st. */
         "X-RateLimit-Reset": number;
-        /** @description On 429 only: seconds until the quota resets. */
+        /** @description On 429: seconds until the quota resets. On 503: seconds to wait before retrying (the keys table is unavailable). */
         "Retry-After": number;
         /** @description The answer’s tag: snapshot, path, query without the key, plan and format. Weak on metered JSON. */
         ETag: string;
@@ -800,6 +825,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProvidersSlash: {
@@ -874,6 +900,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProvider: {
@@ -915,9 +942,11 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProviderSlash: {
@@ -959,9 +988,11 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCoverage: {
@@ -1189,6 +1220,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listNpisSlash: {
@@ -1301,6 +1333,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getNpi: {
@@ -1435,6 +1468,7 @@ export interface operations {
             };
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getNpiSlash: {
@@ -1569,6 +1603,7 @@ export interface operations {
             };
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -1,6 +1,6 @@
 /**
- * Alarms: the API's 5xx rate and p99 latency, Lambda throttles, metering failures (the API failing open), and a
- * failed hourly rebuild. Every alarm notifies one SNS topic.
+ * Alarms: the API's 5xx rate and p99 latency, Lambda throttles, metering failures (the API failing open), keys-table
+ * failures (the API serving cached keys or answering 503), and a failed hourly rebuild. Every alarm notifies one SNS topic.
  */
 import { Duration } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -28,6 +28,16 @@ export const METRIC_NAMESPACE = 'ProviderFacts' as const;
  */
 export const METERING_FAILURE = { field: 'metric', value: 'MeteringFailure', metricName: 'MeteringFailures' } as const;
 
+/**
+ * The log field and value the API writes on every failed read of the keys table (lambdas/access/cached-key-lookup.ts:
+ * `metric: 'KeysTableUnavailable'`, with `served: 'stale'` or `'refused'`), and the metric the filter counts.
+ */
+export const KEYS_UNAVAILABLE = {
+  field: 'metric',
+  value: 'KeysTableUnavailable',
+  metricName: 'KeysTableUnavailable',
+} as const;
+
 /** Alarm thresholds. Each is explained in README.md (Deployment). */
 export const ALARM_THRESHOLDS = {
   /** Percent of requests answered 5xx over 5 minutes, in 2 of 3 periods. */
@@ -40,6 +50,8 @@ export const ALARM_THRESHOLDS = {
   throttles: 1,
   /** Fail-open metering calls in 5 minutes. */
   meteringFailures: 5,
+  /** Failed keys-table reads in 5 minutes: cached keys are being served stale, unknown keys get 503. */
+  keysTableFailures: 1,
   /** Failed runs of the hourly rebuild in 2 hours (two runs). */
   rebuildErrors: 1,
 } as const;
@@ -105,21 +117,32 @@ export class Monitoring extends Construct {
     // The handler writes its JSON lines to stdout, so the field is at the top level of the log event. The
     // second term matches the same line if it ever goes through console.* under Lambda's JSON log format,
     // which nests it as `message`. https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/FilterAndPatternSyntax.html
-    const meteringFilter = new MetricFilter(this, 'MeteringFailureFilter', {
-      logGroup: props.apiLogGroup,
-      filterPattern: FilterPattern.any(
-        FilterPattern.stringValue(`$.${METERING_FAILURE.field}`, '=', METERING_FAILURE.value),
-        FilterPattern.stringValue(`$.message.${METERING_FAILURE.field}`, '=', METERING_FAILURE.value),
-      ),
-      metricNamespace: METRIC_NAMESPACE,
-      metricName: METERING_FAILURE.metricName,
-      metricValue: '1',
-      // Emit 0 for lines that do not match, so the metric is continuous and "no failures" is not "no data".
-      defaultValue: 0,
-    });
-    this.add('MeteringFailures', meteringFilter.metric({ period: FIVE_MINUTES, statistic: 'Sum' }), {
+    const logMetric = (id: string, line: { field: string; value: string; metricName: string }) =>
+      new MetricFilter(this, id, {
+        logGroup: props.apiLogGroup,
+        filterPattern: FilterPattern.any(
+          FilterPattern.stringValue(`$.${line.field}`, '=', line.value),
+          FilterPattern.stringValue(`$.message.${line.field}`, '=', line.value),
+        ),
+        metricNamespace: METRIC_NAMESPACE,
+        metricName: line.metricName,
+        metricValue: '1',
+        // Emit 0 for lines that do not match, so the metric is continuous and "no failures" is not "no data".
+        defaultValue: 0,
+      }).metric({ period: FIVE_MINUTES, statistic: 'Sum' });
+
+    this.add('MeteringFailures', logMetric('MeteringFailureFilter', METERING_FAILURE), {
       description: 'The API served requests without counting them (metering failed open: DynamoDB errors or timeouts).',
       threshold: ALARM_THRESHOLDS.meteringFailures,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+    });
+
+    this.add('KeysTableUnavailable', logMetric('KeysTableUnavailableFilter', KEYS_UNAVAILABLE), {
+      description:
+        'The API could not read the keys table (DynamoDB errors or timeouts): keys seen in the last 15 minutes are ' +
+        'served from the process cache, other keys get 503 service_unavailable.',
+      threshold: ALARM_THRESHOLDS.keysTableFailures,
       evaluationPeriods: 1,
       datapointsToAlarm: 1,
     });

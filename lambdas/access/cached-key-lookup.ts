@@ -1,47 +1,95 @@
 /**
- * The key lookup the API uses per request: an in-process TTL cache in front of the keys table.
+ * The key lookup the API uses per request: an in-process TTL cache in front of the keys table, which rides out an
+ * outage of the table (stale-if-error).
  */
+
 import { InFlight } from '../../platform/in-flight';
+import type { Logger } from '../../platform/logger';
+import { silentLogger } from '../../platform/logger';
+import { ApiError } from '../core/api-error';
 import type { KeyLookup, KeyRecord } from '../core/ports';
 import { type ApiKeyRecord, hashKey } from './api-key';
+
+/** The metric name that a log-based metric filter matches on `keys_table_unavailable` lines (infra/monitoring). */
+export const KEYS_UNAVAILABLE_METRIC = 'KeysTableUnavailable' as const;
 
 /** Options of {@link CachedKeyLookup}. */
 export interface CachedKeyLookupOptions {
   /** How long an answer (hit or miss) is reused. Default 5 s: revocations take effect within this time. */
   ttlSeconds?: number;
+  /**
+   * How long after its last successful read a key record keeps answering while the table cannot be read
+   * (stale-if-error). Default 900 s (15 minutes); 0 turns it off.
+   */
+  staleIfErrorSeconds?: number;
+  /**
+   * While the table fails: how long a stale answer is reused before the table is asked again, and the
+   * `Retry-After` of the 503 a key never seen gets. Default 1 s.
+   */
+  retryAfterSeconds?: number;
+  /** A table read slower than this counts as a failure. Default 1,000 ms. */
+  timeoutMs?: number;
   /** Most entries kept; the oldest is dropped first. Default 10,000. */
   maxEntries?: number;
   /** Clock in epoch milliseconds; tests inject one. Default `Date.now`. */
   nowMs?: () => number;
+  /** Where table failures are logged (the `KeysTableUnavailable` metric). Default: nowhere. */
+  logger?: Logger;
 }
 
 interface CacheEntry<R> {
   record: R | null;
+  /** Until when the answer is reused without asking the table. */
   expiresAtMs: number;
+  /** When the table last gave this answer. */
+  readAtMs: number;
+}
+
+/** The 503 of a key the process has no answer for while the keys table cannot be read. */
+export function keysUnavailableError(retryAfterSeconds: number): ApiError {
+  return new ApiError('service_unavailable', 'API keys cannot be checked at the moment. Please retry shortly.', {
+    hint: `Retry after ${retryAfterSeconds} s; the failure was logged.`,
+    retryAfterSeconds,
+  });
 }
 
 /**
  * A {@link KeyLookup} with an in-process TTL cache in front of another lookup (the `KeyStore`). Misses are
  * cached too, so a flood of bad keys costs one read per key per TTL. Entries are addressed by the key's hash,
- * so no plaintext key stays in memory. Concurrent lookups of the same key share one read. Errors are not cached.
+ * so no plaintext key stays in memory. Concurrent lookups of the same key share one read.
+ *
+ * When the table fails (an error, or no answer within `timeoutMs`), a key whose record was read in the last
+ * `staleIfErrorSeconds` keeps its last answer (an active key keeps working, a revoked one stays refused), and
+ * the table is asked again after `retryAfterSeconds`; a key with no such record (never seen, or last seen
+ * missing) gets 503 `service_unavailable` with `Retry-After`. Each failed read is logged as a warn line
+ * `keys_table_unavailable` with `metric: 'KeysTableUnavailable'`. As soon as the table answers, its answer wins:
+ * a revocation is seen within the TTL.
  *
  * @example
- * const keys = new CachedKeyLookup(new KeyStore({ client, tableName }), { ttlSeconds: 5 });
+ * const keys = new CachedKeyLookup(new KeyStore({ client, tableName }), { ttlSeconds: 5, logger });
  */
 export class CachedKeyLookup<R extends KeyRecord = ApiKeyRecord> implements KeyLookup<R> {
   private readonly entries = new Map<string, CacheEntry<R>>();
   private readonly reads = new InFlight<string, R | null>();
   private readonly ttlMs: number;
+  private readonly staleMs: number;
+  private readonly retryAfterSeconds: number;
+  private readonly timeoutMs: number;
   private readonly maxEntries: number;
   private readonly nowMs: () => number;
+  private readonly logger: Logger;
 
   constructor(
     private readonly source: KeyLookup<R>,
     options: CachedKeyLookupOptions = {},
   ) {
     this.ttlMs = Math.max(0, (options.ttlSeconds ?? 5) * 1000);
+    this.staleMs = Math.max(0, (options.staleIfErrorSeconds ?? 900) * 1000);
+    this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds ?? 1));
+    this.timeoutMs = Math.max(1, options.timeoutMs ?? 1000);
     this.maxEntries = Math.max(1, options.maxEntries ?? 10_000);
     this.nowMs = options.nowMs ?? Date.now;
+    this.logger = options.logger ?? silentLogger;
   }
 
   /** Number of cached answers (for tests and metrics). */
@@ -53,10 +101,15 @@ export class CachedKeyLookup<R extends KeyRecord = ApiKeyRecord> implements KeyL
     const id = hashKey(rawKey);
     const cached = this.entries.get(id);
     if (cached && cached.expiresAtMs > this.nowMs()) return cached.record;
-    if (cached) this.entries.delete(id);
+    // An expired entry stays until the read settles: it is the stale answer if the table fails.
 
     return this.reads.run(id, async () => {
-      const record = await this.source.findByKey(rawKey);
+      let record: R | null;
+      try {
+        record = await this.readSource(rawKey);
+      } catch (err) {
+        return this.answerWithoutTable(id, err);
+      }
       this.remember(id, record);
       return record;
     });
@@ -72,15 +125,56 @@ export class CachedKeyLookup<R extends KeyRecord = ApiKeyRecord> implements KeyL
     this.entries.clear();
   }
 
+  private async readSource(rawKey: string): Promise<R | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new KeysTableTimeout(this.timeoutMs)), this.timeoutMs);
+    });
+    try {
+      return await Promise.race([this.source.findByKey(rawKey), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The stale answer of a key while the table fails, or 503 when there is none within the bound. */
+  private answerWithoutTable(id: string, err: unknown): R | null {
+    const now = this.nowMs();
+    const entry = this.entries.get(id);
+    const stale = entry !== undefined && entry.record !== null && now - entry.readAtMs <= this.staleMs;
+    this.logger.warn('keys_table_unavailable', {
+      metric: KEYS_UNAVAILABLE_METRIC,
+      served: stale ? 'stale' : 'refused',
+      errorName: err instanceof Error ? err.name : typeof err,
+      ...(entry ? { staleForMs: now - entry.readAtMs } : {}),
+      error: err instanceof Error ? err : String(err),
+    });
+    if (!stale || entry === undefined) {
+      if (entry !== undefined && now - entry.readAtMs > this.staleMs) this.entries.delete(id);
+      throw keysUnavailableError(this.retryAfterSeconds);
+    }
+    entry.expiresAtMs = now + Math.min(Math.max(this.ttlMs, 1), this.retryAfterSeconds * 1000);
+    return entry.record;
+  }
+
   private remember(id: string, record: R | null): void {
-    if (this.ttlMs === 0) return;
+    if (this.ttlMs === 0 && this.staleMs === 0) return;
+    const now = this.nowMs();
     // Map keeps insertion order: deleting first moves a refreshed key to the young end.
     this.entries.delete(id);
-    this.entries.set(id, { record, expiresAtMs: this.nowMs() + this.ttlMs });
+    this.entries.set(id, { record, expiresAtMs: now + this.ttlMs, readAtMs: now });
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (oldest.done) break;
       this.entries.delete(oldest.value);
     }
+  }
+}
+
+/** A keys-table read that did not answer in time. */
+class KeysTableTimeout extends Error {
+  override readonly name = 'KeysTableTimeout';
+  constructor(ms: number) {
+    super(`the keys table did not answer within ${ms} ms`);
   }
 }

@@ -15,6 +15,8 @@ export interface ApiErrorDetails {
   usage?: Usage;
   /** For 429: the counter state behind the `X-RateLimit-*` and `Retry-After` headers (not part of the body). */
   rateLimit?: RateLimitState;
+  /** For 503: the `Retry-After` header, in seconds (not part of the body). */
+  retryAfterSeconds?: number;
 }
 
 /** The fixed message of every 500: no internal detail ever reaches a client. */

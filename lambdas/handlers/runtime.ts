@@ -43,6 +43,11 @@ export interface RuntimeOptions {
   tables: TablesConfig;
   meterTimeoutMs: number;
   keyCacheSeconds: number;
+  /**
+   * How long a key read from the keys table keeps answering while the table cannot be read (stale-if-error).
+   * Default 900 s (`CachedKeyLookup`).
+   */
+  keyStaleSeconds?: number;
   logger: Logger;
   /** The process's memory budget: DuckDB's limit and the identity indexes kept in memory. */
   memory: MemoryPlan;
@@ -154,6 +159,9 @@ export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRunt
     options.keys ??
     new CachedKeyLookup(new KeyStore({ client: dynamo, tableName: options.tables.keysTable }), {
       ttlSeconds: options.keyCacheSeconds,
+      ...(options.keyStaleSeconds !== undefined ? { staleIfErrorSeconds: options.keyStaleSeconds } : {}),
+      logger: options.logger,
+      ...(options.nowMs ? { nowMs: options.nowMs } : {}),
     });
   const meter =
     options.meter ??

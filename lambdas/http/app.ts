@@ -21,7 +21,7 @@ import { API_BASE_PATH } from '../../data-contracts/constants';
 import openApiJson from '../../data-contracts/openapi.json';
 import { OPERATION_RULES } from '../../data-contracts/query-parameters';
 import { type OperationId, ROUTES } from '../../data-contracts/routes';
-import { redactUrl } from '../../platform/logger';
+import { redactRequestTarget } from '../../platform/logger';
 import { ApiError, internalError } from '../core/api-error';
 import { authenticate, type Credentials } from '../core/authenticate';
 import { getProvider } from '../core/get-provider';
@@ -110,10 +110,11 @@ function parameterNames(c: Context): IterableIterator<string> {
   return new URL(c.req.url).searchParams.keys();
 }
 
-function pathAndQuery(c: Context): string {
+/** The request target as received (path and query, still percent-encoded): what the request log redacts. */
+function requestTarget(c: Context): string {
   const url = c.req.url;
-  const q = url.indexOf('?');
-  return q === -1 ? c.req.path : `${c.req.path}${url.slice(q)}`;
+  const start = url.indexOf('/', url.indexOf('://') + 3);
+  return start === -1 ? '/' : url.slice(start);
 }
 
 /**
@@ -125,13 +126,14 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   const api = new Hono<ApiEnv>({ strict: false });
   const bodies = options.bodies ?? new ListBodyCache();
 
-  // One log line per request: never the key (the `key` parameter is redacted; headers are not logged).
+  // One log line per request: never the key (the target is rebuilt with every key-bearing value redacted, whatever
+  // its encoding; headers are not logged).
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();
     deps.logger.info('request', {
       method: c.req.method,
-      path: redactUrl(pathAndQuery(c)),
+      path: redactRequestTarget(requestTarget(c)),
       status: c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
@@ -258,7 +260,8 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   });
 
   app.onError((err) => {
-    if (err instanceof ApiError) return errorResponse(err.status, err.toBody(), err.details.rateLimit);
+    if (err instanceof ApiError)
+      return errorResponse(err.status, err.toBody(), err.details.rateLimit, err.details.retryAfterSeconds);
     // The cause goes to the log, never to the client (STYLE §3).
     deps.logger.error('unhandled_error', { error: err });
     const error = internalError();

@@ -65,8 +65,17 @@ export function notModifiedResponse(headers: HeaderMap): Response {
 }
 
 /** An error body with its status; a 429 carries the rate-limit headers and `Retry-After`. */
-export function errorResponse(status: number, body: ErrorBody, rateLimit?: RateLimitState): Response {
-  const headers = rateLimit ? { ...rateLimitHeaders(rateLimit), 'Retry-After': String(rateLimit.resetSeconds) } : {};
+export function errorResponse(
+  status: number,
+  body: ErrorBody,
+  rateLimit?: RateLimitState,
+  retryAfterSeconds?: number,
+): Response {
+  const headers: HeaderMap = rateLimit
+    ? { ...rateLimitHeaders(rateLimit), 'Retry-After': String(rateLimit.resetSeconds) }
+    : retryAfterSeconds !== undefined
+      ? { 'Retry-After': String(retryAfterSeconds) }
+      : {};
   return jsonResponse(status, body, { cacheControl: NO_STORE, headers });
 }
 

@@ -36,6 +36,10 @@ export interface ApiTestEnvOptions {
   snapshot?: SnapshotName;
   /** Seconds a key lookup is cached. Default 5. */
   keyCacheSeconds?: number;
+  /** Seconds a key keeps answering while the keys table fails. Default the runtime's (900). */
+  keyStaleSeconds?: number;
+  /** Persist dynalite's tables on disk, so they survive `dynalite.stop()` and `dynalite.restart()`. */
+  persistTables?: boolean;
   /** Metering timeout. Default 250 ms. */
   meterTimeoutMs?: number;
   /** The process memory budget in MB. Default the local default (`LOCAL_BUDGET_MB`). */
@@ -56,7 +60,7 @@ export interface ApiTestEnv {
   keys: Record<Plan, string>;
   /** Every log line the runtime wrote. */
   logs: string[];
-  /** Moves the pointer-TTL clock forward. */
+  /** Moves the runtime clock forward (the pointer TTL and the key cache). */
   advanceClock(ms: number): void;
   /** Fetches through the node:http adapter. */
   get(pathAndQuery: string, headers?: Record<string, string>): Promise<Response>;
@@ -76,7 +80,7 @@ export async function startApiTestEnv(options: ApiTestEnvOptions): Promise<ApiTe
   const snapshot = SNAPSHOTS[options.snapshot ?? 'demo'];
   await publishEtlSnapshot(store, snapshot.time, options.inputs ?? snapshot.inputs());
 
-  const dynalite = await startDynalite();
+  const dynalite = await startDynalite(options.persistTables ? { path: path.join(work, 'dynamo') } : {});
   const client = createDynamoClient({ endpoint: dynalite.endpoint });
   await ensureTables(client, { keysTable: KEYS_TABLE, usageTable: USAGE_TABLE });
   const keyStore = new KeyStore({ client, tableName: KEYS_TABLE });
@@ -94,6 +98,7 @@ export async function startApiTestEnv(options: ApiTestEnvOptions): Promise<ApiTe
     tables: { keysTable: KEYS_TABLE, usageTable: USAGE_TABLE, endpoint: dynalite.endpoint },
     meterTimeoutMs: options.meterTimeoutMs ?? 250,
     keyCacheSeconds: options.keyCacheSeconds ?? 5,
+    ...(options.keyStaleSeconds !== undefined ? { keyStaleSeconds: options.keyStaleSeconds } : {}),
     logger: createJsonLogger({ level: 'debug', write: (line) => logs.push(line) }),
     memory: planMemory(options.memoryBudgetMb ?? LOCAL_BUDGET_MB),
     nowMs: () => Date.now() + offsetMs,

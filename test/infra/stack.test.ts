@@ -13,9 +13,11 @@ import { DEFAULT_CONFIG } from '../../infra/config';
 import { API_CACHE_DIR, API_TABLE_ACTIONS } from '../../infra/constructs/api';
 import { SNAPSHOT_RETENTION_TAG } from '../../infra/constructs/data-store';
 import { ETL_SIZING } from '../../infra/constructs/etl-jobs';
-import { METERING_FAILURE, METRIC_NAMESPACE } from '../../infra/constructs/monitoring';
+import { KEYS_UNAVAILABLE, METERING_FAILURE, METRIC_NAMESPACE } from '../../infra/constructs/monitoring';
 import { API_ROUTE_PATHS, CONTRACT_PATHS, DEFAULT_ROUTE_KEY, routeKeyOf, servingRouteKey } from '../../infra/routes';
 import { OUTPUT_NAMES } from '../../infra/stack';
+import { KEYS_UNAVAILABLE_METRIC } from '../../lambdas/access/cached-key-lookup';
+import { METERING_FAILURE_METRIC } from '../../lambdas/access/metering';
 import { actionsOf, logicalIdWhere, statementsOfRole, synthStack, tempOutdir } from './helpers';
 
 let template: Template;
@@ -432,9 +434,9 @@ describe('CloudFront', () => {
 });
 
 describe('alarms', () => {
-  it('has the seven alarms, each notifying the alarm topic', () => {
+  it('has the eight alarms, each notifying the alarm topic', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(7);
+    expect(alarms).toHaveLength(8);
     const topicId = logicalIdWhere(template, 'AWS::SNS::Topic', () => true);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
   });
@@ -468,23 +470,28 @@ describe('alarms', () => {
     }
   });
 
-  it('counts MeteringFailure log lines of the API and alarms on them', () => {
+  it.each([
+    ['MeteringFailure', METERING_FAILURE, METERING_FAILURE_METRIC],
+    ['KeysTableUnavailable', KEYS_UNAVAILABLE, KEYS_UNAVAILABLE_METRIC],
+  ])('counts %s log lines of the API and alarms on them', (_name, line, written) => {
+    // The filter matches the value the API writes.
+    expect(line.value).toBe(written);
     const apiLogGroup = template.findResources('AWS::Lambda::Function')[apiFunctionId]?.Properties.LoggingConfig
       .LogGroup as { Ref: string };
     template.hasResourceProperties('AWS::Logs::MetricFilter', {
       LogGroupName: apiLogGroup,
-      FilterPattern: Match.stringLikeRegexp(`\\$\\.${METERING_FAILURE.field} = "${METERING_FAILURE.value}"`),
+      FilterPattern: Match.stringLikeRegexp(`\\$\\.${line.field} = "${line.value}"`),
       MetricTransformations: [
         Match.objectLike({
           MetricNamespace: METRIC_NAMESPACE,
-          MetricName: METERING_FAILURE.metricName,
+          MetricName: line.metricName,
           MetricValue: '1',
           DefaultValue: 0,
         }),
       ],
     });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      MetricName: METERING_FAILURE.metricName,
+      MetricName: line.metricName,
       Namespace: METRIC_NAMESPACE,
     });
   });

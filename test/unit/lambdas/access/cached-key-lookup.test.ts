@@ -1,6 +1,7 @@
 import { type ApiKeyRecord, generateApiKey, hashKey, toKeyPrefix } from '../../../../lambdas/access/api-key';
-import { CachedKeyLookup } from '../../../../lambdas/access/cached-key-lookup';
+import { CachedKeyLookup, KEYS_UNAVAILABLE_METRIC } from '../../../../lambdas/access/cached-key-lookup';
 import type { KeyLookup } from '../../../../lambdas/core/ports';
+import { createJsonLogger } from '../../../../platform/logger';
 
 /** An in-memory lookup that counts its reads; `records` may change between calls, like the table. */
 function fakeSource() {
@@ -102,7 +103,7 @@ describe('CachedKeyLookup', () => {
     expect(source.reads).toBe(1);
   });
 
-  it('does not cache a failed read', async () => {
+  it("does not cache a failed read: a key never seen gets 503 service_unavailable, then the table's answer", async () => {
     let fail = true;
     let reads = 0;
     const cache = new CachedKeyLookup(
@@ -116,10 +117,111 @@ describe('CachedKeyLookup', () => {
       { nowMs },
     );
     const key = generateApiKey();
-    await expect(cache.findByKey(key)).rejects.toThrow('table unavailable');
+    await expect(cache.findByKey(key)).rejects.toMatchObject({
+      code: 'service_unavailable',
+      status: 503,
+      details: { retryAfterSeconds: 1 },
+    });
     fail = false;
     await expect(cache.findByKey(key)).resolves.toBeNull();
     expect(reads).toBe(2);
+  });
+
+  describe('while the table fails (stale-if-error)', () => {
+    /** A source that fails while `down` is set; `reads` counts every attempt. */
+    function flakySource() {
+      const inner = fakeSource();
+      const source = {
+        down: false,
+        reads: 0,
+        records: inner.records,
+        async findByKey(rawKey: string) {
+          source.reads += 1;
+          if (source.down) throw Object.assign(new Error('connect ECONNREFUSED'), { name: 'NetworkingError' });
+          return inner.findByKey(rawKey);
+        },
+      };
+      return source;
+    }
+
+    it('keeps a key seen valid authenticating up to the stale bound, then refuses it with 503', async () => {
+      const source = flakySource();
+      const lines: string[] = [];
+      const logger = createJsonLogger({ write: (l) => lines.push(l) });
+      const cache = new CachedKeyLookup(source, { ttlSeconds: 5, staleIfErrorSeconds: 900, nowMs, logger });
+      const key = generateApiKey();
+      source.records.set(key, recordFor(key));
+      await cache.findByKey(key);
+      source.down = true;
+      for (const step of [6_000, 60_000, 600_000, 233_000]) {
+        clock += step;
+        expect((await cache.findByKey(key))?.status).toBe('active');
+      }
+      // 900 s after the last good read: no longer vouched for.
+      clock += 1_001;
+      await expect(cache.findByKey(key)).rejects.toMatchObject({ code: 'service_unavailable' });
+      const logged = lines.map((l) => JSON.parse(l));
+      expect(logged.filter((l) => l.message === 'keys_table_unavailable' && l.served === 'stale')).toHaveLength(4);
+      expect(logged.at(-1)).toMatchObject({
+        level: 'warn',
+        metric: KEYS_UNAVAILABLE_METRIC,
+        served: 'refused',
+        errorName: 'NetworkingError',
+      });
+      expect(lines.join('\n')).not.toContain(key);
+    });
+
+    it('asks the table again after Retry-After seconds, not on every request', async () => {
+      const source = flakySource();
+      const cache = new CachedKeyLookup(source, { ttlSeconds: 5, retryAfterSeconds: 2, nowMs });
+      const key = generateApiKey();
+      source.records.set(key, recordFor(key));
+      await cache.findByKey(key);
+      source.down = true;
+      clock += 5_000;
+      await cache.findByKey(key);
+      expect(source.reads).toBe(2);
+      clock += 1_999;
+      for (let i = 0; i < 5; i += 1) await cache.findByKey(key);
+      expect(source.reads).toBe(2);
+      clock += 1;
+      await cache.findByKey(key);
+      expect(source.reads).toBe(3);
+    });
+
+    it('sees a revocation within the TTL once the table answers again', async () => {
+      const source = flakySource();
+      const cache = new CachedKeyLookup(source, { ttlSeconds: 5, nowMs });
+      const key = generateApiKey();
+      source.records.set(key, recordFor(key));
+      await cache.findByKey(key);
+      source.down = true;
+      clock += 60_000;
+      expect((await cache.findByKey(key))?.status).toBe('active');
+      source.records.set(key, recordFor(key, 'revoked'));
+      source.down = false;
+      clock += 1_000;
+      expect((await cache.findByKey(key))?.status).toBe('revoked');
+    });
+
+    it('keeps a revoked key refused and a missing key unanswered (503, not 401) during the outage', async () => {
+      const source = flakySource();
+      const cache = new CachedKeyLookup(source, { ttlSeconds: 5, nowMs });
+      const revoked = generateApiKey();
+      const missing = generateApiKey();
+      source.records.set(revoked, recordFor(revoked, 'revoked'));
+      await cache.findByKey(revoked);
+      await cache.findByKey(missing);
+      source.down = true;
+      clock += 6_000;
+      expect((await cache.findByKey(revoked))?.status).toBe('revoked');
+      await expect(cache.findByKey(missing)).rejects.toMatchObject({ code: 'service_unavailable' });
+    });
+
+    it('counts a read slower than the timeout as a failure', async () => {
+      const cache = new CachedKeyLookup({ findByKey: () => new Promise(() => undefined) }, { timeoutMs: 20, nowMs });
+      await expect(cache.findByKey(generateApiKey())).rejects.toMatchObject({ code: 'service_unavailable' });
+    });
   });
 
   it('forgets a key at once on invalidate', async () => {

@@ -1,6 +1,7 @@
 import type { VerticalRow } from '../../../../data-contracts/rows';
 import { INTERNAL_ERROR_MESSAGE } from '../../../../lambdas/core/api-error';
 import { listProviders } from '../../../../lambdas/core/list-providers';
+import type { KeyRecord } from '../../../../lambdas/core/ports';
 import { createApp } from '../../../../lambdas/http/app';
 import { ListBodyCache, listBody, listJson } from '../../../../lambdas/http/list-formats';
 import { csvFilename } from '../../../../lambdas/http/responses';
@@ -189,5 +190,25 @@ describe('the route guard', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('etag')).toBeNull();
     expect(res.headers.get('x-snapshot-id')).toBeNull();
+  });
+});
+
+describe('the request log', () => {
+  it('authenticates a percent-encoded `%6Bey=` parameter and logs its name decoded, its value redacted', async () => {
+    const key = `pf_${'Q'.repeat(43)}`;
+    const lines: string[] = [];
+    const deps = {
+      ...fakeDeps({ verticalRows: rows, keys: { ...FAKE_KEYS, [key]: FAKE_KEYS.developer as KeyRecord } }),
+      logger: createJsonLogger({ write: (l) => lines.push(l) }),
+    };
+    const encoded = [...key].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    const res = await createApp(deps).request(`/api/v1/providers?vertical=glp1&limit=1&%6Bey=${encoded}`);
+    expect(res.status).toBe(200);
+    const line = JSON.parse(lines.find((l) => l.includes('"message":"request"')) as string);
+    expect(line.path).toBe('/api/v1/providers?vertical=glp1&limit=1&key=[redacted]');
+    const all = lines.join('\n');
+    expect(all).not.toContain(encoded);
+    expect(all).not.toContain(key);
+    expect(all).not.toContain('QQQQQQQQ');
   });
 });

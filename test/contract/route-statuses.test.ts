@@ -1,0 +1,241 @@
+/**
+ * The statuses each route can answer, checked against the OpenAPI document both ways: every scenario below is run
+ * through the real app (over in-memory dependencies) and must answer its status, listed by the route's operation
+ * (and its trailing-slash twin) with the error code inside that response's code enum; the scenarios of a route
+ * cover exactly the statuses its operation documents; and random requests to every route only ever answer a
+ * documented status.
+ */
+import fc from 'fast-check';
+import type { Hono } from 'hono';
+import type { NpiLookupLine } from '../../data-contracts/layout';
+import { openApiDocument } from '../../data-contracts/openapi';
+import { type OperationId, ROUTES } from '../../data-contracts/routes';
+import { CachedKeyLookup } from '../../lambdas/access/cached-key-lookup';
+import type { CoreDeps } from '../../lambdas/core/ports';
+import { createApp } from '../../lambdas/http/app';
+import type { ProviderData } from '../../lambdas/query/types';
+import { FAKE_KEYS, FAKE_VERTICAL_ROWS, type FakeOptions, fakeDeps } from '../helpers/api-fake-deps';
+
+const BASE = '/api/v1';
+const ACTIVE_NPI: NpiLookupLine = {
+  npi: '1003633876',
+  status: 'active',
+  entity_type: 'individual',
+  name: 'KYLEE FAWCETT',
+  organization_name: null,
+  last_name: 'FAWCETT',
+  first_name: 'KYLEE',
+  taxonomies: [],
+  city: 'PROVO',
+  state: 'UT',
+  postal_code: '84604',
+  enumeration_date: '2010-01-01',
+  last_update_date: '2020-01-01',
+  oig_excluded: false,
+  oig_type: null,
+  oig_date: null,
+  oig_checked_at: null,
+};
+const DEACTIVATED_NPI: NpiLookupLine = {
+  npi: '1114636115',
+  status: 'deactivated',
+  deactivation_date: '2026-06-15',
+  oig_excluded: false,
+  oig_type: null,
+  oig_date: null,
+  oig_checked_at: null,
+};
+/** The fake rows plus one provider of another vertical (a builder key bound to glp1 gets 403 on it). */
+const ROWS = [
+  ...FAKE_VERTICAL_ROWS,
+  { ...(FAKE_VERTICAL_ROWS[0] as (typeof FAKE_VERTICAL_ROWS)[number]), entity_id: 'dental-0001', slug: 'smile' },
+].map((row) => (row.entity_id === 'dental-0001' ? { ...row, vertical: 'dental' as const } : row));
+
+/** Options of {@link depsOf}: every snapshot read fails (`broken`), the keys table is down (`keysDown`). */
+type DepsOptions = FakeOptions & { broken?: boolean; keysDown?: boolean };
+
+/** The fake dependencies with NPI records, and optionally every snapshot read or the keys table failing. */
+function depsOf(options: DepsOptions = {}): CoreDeps {
+  const deps = fakeDeps({ verticalRows: ROWS, keys: FAKE_KEYS, ...options });
+  const lines = new Map([ACTIVE_NPI, DEACTIVATED_NPI].map((line) => [line.npi, line]));
+  const down = {
+    findByKey: async () => {
+      throw new Error('connect ECONNREFUSED');
+    },
+  };
+  return {
+    ...deps,
+    ...(options.keysDown ? { keys: new CachedKeyLookup(down) } : {}),
+    snapshots: {
+      withSnapshot: (work) =>
+        deps.snapshots.withSnapshot((data: ProviderData) => {
+          if (options.broken) throw new Error('the snapshot store is down');
+          return work({ ...data, findNpi: async (npi) => lines.get(npi) ?? null });
+        }),
+    },
+  };
+}
+
+const exceeded: FakeOptions = {
+  meter: () => ({ outcome: 'exceeded', used: 5000, quota: 5000, resetSeconds: 60 }),
+};
+
+interface Scenario {
+  status: number;
+  path: string;
+  key?: keyof typeof FAKE_KEYS;
+  deps?: DepsOptions;
+  /** Ask again with the first answer's ETag in If-None-Match. */
+  conditional?: boolean;
+}
+
+const keyedBasics = (path: string, bad: string): Scenario[] => [
+  { status: 200, path, key: 'developer' },
+  { status: 304, path, key: 'developer', conditional: true },
+  { status: 400, path: bad, key: 'developer' },
+  { status: 401, path },
+  { status: 429, path, key: 'builder', deps: exceeded },
+  { status: 500, path, key: 'developer', deps: { broken: true } },
+  { status: 503, path, key: 'developer', deps: { keysDown: true } },
+];
+
+const SCENARIOS: Record<OperationId, Scenario[]> = {
+  listProviders: [
+    ...keyedBasics('/providers?vertical=glp1', '/providers?vertical=nope'),
+    { status: 403, path: '/providers?vertical=dental', key: 'builder' },
+  ],
+  getProvider: [
+    ...keyedBasics('/providers/glp1-0001', '/providers/glp1-0001?include=everything'),
+    { status: 403, path: '/providers/dental-0001', key: 'builder' },
+    { status: 404, path: '/providers/nope', key: 'developer' },
+  ],
+  getNpi: [
+    ...keyedBasics(`/npi/${ACTIVE_NPI.npi}`, '/npi/1234567890'),
+    { status: 404, path: '/npi/1234567893', key: 'developer' },
+    { status: 410, path: `/npi/${DEACTIVATED_NPI.npi}`, key: 'developer' },
+  ],
+  listNpis: keyedBasics(`/npi?numbers=${ACTIVE_NPI.npi},1234567893`, '/npi'),
+  getCoverage: [
+    { status: 200, path: '/coverage' },
+    { status: 400, path: '/coverage?zip=1' },
+    { status: 500, path: '/coverage', deps: { broken: true } },
+  ],
+  getSample: [
+    { status: 200, path: '/sample' },
+    { status: 400, path: '/sample?format=xml' },
+    { status: 500, path: '/sample', deps: { broken: true } },
+  ],
+  getOpenApi: [
+    { status: 200, path: '/openapi.json' },
+    { status: 400, path: '/openapi.json?zip=1' },
+  ],
+};
+
+type Responses = Record<string, { $ref?: string; content?: unknown }>;
+
+/** The operation object of the document for an operationId (its own or its trailing-slash twin). */
+function operationOf(operationId: string): { responses: Responses } {
+  for (const item of Object.values(openApiDocument.paths) as Record<string, { operationId?: string }>[]) {
+    for (const operation of Object.values(item)) {
+      if (operation.operationId === operationId) return operation as unknown as { responses: Responses };
+    }
+  }
+  throw new Error(`no operation ${operationId} in the document`);
+}
+
+/** The error codes a documented response allows (its `code` enum), or null when it is not an error response. */
+function codesOf(response: { $ref?: string }): string[] | null {
+  const name = response.$ref?.replace('#/components/responses/', '');
+  if (!name) return null;
+  const component = (openApiDocument.components.responses as Record<string, unknown>)[name] as {
+    content?: { 'application/json': { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } } };
+  };
+  return component.content?.['application/json'].schema.allOf[1].properties.code.enum ?? null;
+}
+
+function documentedStatuses(operationId: string): number[] {
+  return Object.keys(operationOf(operationId).responses)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+async function run(app: Hono, scenario: Scenario): Promise<Response> {
+  const headers: Record<string, string> = scenario.key ? { 'x-api-key': scenario.key } : {};
+  const first = await app.request(`${BASE}${scenario.path}`, { headers });
+  if (!scenario.conditional) return first;
+  return app.request(`${BASE}${scenario.path}`, {
+    headers: { ...headers, 'if-none-match': first.headers.get('etag') ?? '' },
+  });
+}
+
+describe('the statuses of every route', () => {
+  for (const route of ROUTES) {
+    const operations = [route.operation, ...(route.slashForm ? [`${route.operation}Slash`] : [])];
+
+    it(`${route.operation}: the app answers each status its scenarios expect, each listed by the document`, async () => {
+      for (const scenario of SCENARIOS[route.operation]) {
+        const res = await run(createApp(depsOf(scenario.deps)), scenario);
+        expect({ path: scenario.path, key: scenario.key, status: res.status }).toEqual({
+          path: scenario.path,
+          key: scenario.key,
+          status: scenario.status,
+        });
+        for (const operationId of operations) {
+          const documented = operationOf(operationId).responses[String(res.status)];
+          expect({ operationId, status: res.status, documented: documented !== undefined }).toEqual({
+            operationId,
+            status: res.status,
+            documented: true,
+          });
+          const codes = codesOf(documented ?? {});
+          if (codes !== null) expect(codes).toContain(((await res.clone().json()) as { code: string }).code);
+        }
+      }
+    });
+
+    it(`${route.operation}: the document lists exactly the statuses the scenarios produce`, () => {
+      const produced = [...new Set(SCENARIOS[route.operation].map((s) => s.status))].sort((a, b) => a - b);
+      for (const operationId of operations) expect(documentedStatuses(operationId)).toEqual(produced);
+    });
+  }
+
+  it('answers random requests on every route only with statuses the route documents', async () => {
+    const segment = fc.constantFrom('glp1-0001', 'dental-0001', 'smile', 'nope', '1003633876', '1114636115', '12345');
+    const param = fc.constantFrom(
+      'vertical=glp1',
+      'vertical=dental',
+      'vertical=nope',
+      'limit=0',
+      'limit=5',
+      'offset=999',
+      'format=csv',
+      'format=xml',
+      'include=tracked',
+      'taxonomy=101Y00000X',
+      'name=smi',
+      'state=TX',
+      'numbers=1003633876,1114636115',
+      'numbers=',
+      'zip=1',
+      'key=free',
+      'key=nope',
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...ROUTES),
+        segment,
+        fc.array(param, { maxLength: 4 }),
+        fc.constantFrom(undefined, ...Object.keys(FAKE_KEYS), 'unknown-key'),
+        fc.constantFrom<DepsOptions>({}, exceeded, { broken: true }, { keysDown: true }),
+        async (route, id, params, key, deps) => {
+          const path = route.path.replace(/\{[a-z]+\}/, id);
+          const res = await createApp(depsOf(deps)).request(`${BASE}${path}?${params.join('&')}`, {
+            headers: key ? { 'x-api-key': key } : {},
+          });
+          expect(documentedStatuses(route.operation)).toContain(res.status);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
