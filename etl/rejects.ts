@@ -7,7 +7,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { REJECTS_COLUMNS } from '../data-contracts/layout';
 import { sqlIdentifier, sqlPath } from '../platform/sql';
-import { displayPath } from './csv-read';
+import { type CsvBadRecord, displayPath } from './csv-read';
 import { appendRows, queryNumber, runBound } from './duck';
 
 export const REJECT_SOURCES = ['nppes', 'nucc', 'leie', 'fda', 'feed_providers', 'feed_observations'] as const;
@@ -24,6 +24,17 @@ export interface Reject {
 
 export interface RejectSink {
   add(reject: Reject): void;
+}
+
+/** Sets aside the records of a small file that could not be read; returns how many. */
+export function rejectUnreadable(
+  rejects: RejectSink,
+  source: RejectSource,
+  file: string,
+  unreadable: readonly CsvBadRecord[],
+): number {
+  for (const bad of unreadable) rejects.add({ source, file, line: bad.line, reason: bad.reason, raw: bad.raw });
+  return unreadable.length;
 }
 
 /** The SQL table that collects every reject of a run (small sources are appended, big ones inserted by SQL). */

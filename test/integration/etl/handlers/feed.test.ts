@@ -52,7 +52,8 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
 
   it('publishes a new snapshot whose vertical layer is the feed, on the reused identity layer, and moves the pointer', async () => {
     const summary = await runFeedBuild(
-      { prefix: PREFIX.slice(0, -1), snapshot_time: '2026-11-22T06:00:00Z' },
+      // feed-bad is mostly rejects and shrinks the glp1 vertical: both limits lifted for this fixture.
+      { prefix: PREFIX.slice(0, -1), snapshot_time: '2026-11-22T06:00:00Z', max_reject_share: 1, allow_shrink: true },
       { store, workDir },
     );
     expect(summary.reused_from).toBe(base.snapshot_id);
@@ -125,7 +126,7 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
     const { pointer, manifest } = await currentOf(store);
     const legacy = manifest.objects.map((o) => (o.kind === 'screen' ? { ...o, kind: 'static' } : o));
     await store.put(pointer.manifest_key, JSON.stringify({ ...manifest, objects: legacy }), 'application/json');
-    const summary = await runFeedBuild({ prefix: PREFIX }, { store, workDir });
+    const summary = await runFeedBuild({ prefix: PREFIX, max_reject_share: 1, allow_shrink: true }, { store, workDir });
     expect(summary.reused_from).toBe(pointer.snapshot_id);
     const after = await readJson<SnapshotManifest>(store, summary.manifest_key);
     expect(after.objects.filter((o) => o.kind === 'screen')).toHaveLength(2);
@@ -152,7 +153,7 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
     }
     expect(recordsOf.size).toBeGreaterThan(0);
     await store.put(pointer.manifest_key, JSON.stringify({ ...manifest, objects }), 'application/json');
-    const summary = await runFeedBuild({ prefix: PREFIX }, { store, workDir });
+    const summary = await runFeedBuild({ prefix: PREFIX, max_reject_share: 1, allow_shrink: true }, { store, workDir });
     const after = await readJson<SnapshotManifest>(store, summary.manifest_key);
     const buckets = after.objects.filter((o) => o.kind === 'npi');
     expect(buckets.map((o) => o.key)).toEqual(
