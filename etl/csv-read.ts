@@ -27,9 +27,9 @@ export interface CsvBadRecord {
 
 /**
  * RFC 4180 parser that sets aside what it cannot read and goes on: comma-separated, `"` quotes doubled inside
- * quoted fields, LF or CRLF line ends, an optional final line end, a leading UTF-8 BOM ignored. A quote inside an
- * unquoted field makes its record bad up to the end of that physical line; a quote never closed makes the first
- * line of its record bad, and reading resumes on the next line (the rest of the file is not swallowed).
+ * quoted fields, LF or CRLF line ends, an optional final line end, a leading UTF-8 BOM ignored. A record that cannot
+ * be read (a quote inside an unquoted field, a quote never closed) has its first line set aside, and reading
+ * resumes on the next line (the rest of the file is not swallowed).
  * Every line of the text is in exactly one record, one bad record or a blank record.
  */
 export function parseCsvRecords(text: string): { records: CsvRecord[]; bad: CsvBadRecord[] } {
@@ -46,23 +46,15 @@ export function parseCsvRecords(text: string): { records: CsvRecord[]; bad: CsvB
       pos = r.next;
       continue;
     }
-    // Bad: from the record's start to the end of the physical line where the error shows (an unterminated quote:
-    // the record's first line only).
-    const from = r.error === 'unterminated quoted field' ? pos : r.at;
-    const nl = src.indexOf('\n', from);
+    // Bad: the record's first line is set aside, and reading resumes on the next line, so that a stray quote never
+    // swallows the lines after it.
+    const nl = src.indexOf('\n', pos);
     const lineEnd = nl === -1 ? src.length : nl;
-    const raw = src.slice(pos, lineEnd).replace(/\r$/, '');
-    bad.push({ line, reason: r.error, raw });
-    line += countLineEnds(src, pos, lineEnd) + 1;
+    bad.push({ line, reason: r.error, raw: src.slice(pos, lineEnd).replace(/\r$/, '') });
+    line += 1;
     pos = nl === -1 ? src.length : nl + 1;
   }
   return { records, bad };
-}
-
-function countLineEnds(src: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = src.indexOf('\n', from); i !== -1 && i < to; i = src.indexOf('\n', i + 1)) n += 1;
-  return n;
 }
 
 interface ParsedRecord {
@@ -73,8 +65,6 @@ interface ParsedRecord {
   /** Physical lines the record spans, line end included. */
   lines: number;
   error: string | null;
-  /** Where the error shows. */
-  at: number;
 }
 
 /** One record from `start`. */
@@ -85,9 +75,9 @@ function parseRecord(src: string, start: number): ParsedRecord {
   let fieldStarted = false;
   let lines = 1;
   let i = start;
-  const done = (rawEnd: number, next: number, error: string | null = null, at = rawEnd): ParsedRecord => {
+  const done = (rawEnd: number, next: number, error: string | null = null): ParsedRecord => {
     fields.push(field);
-    return { fields, rawEnd, next, lines, error, at };
+    return { fields, rawEnd, next, lines, error };
   };
   while (i < src.length) {
     const ch = src[i] as string;
@@ -108,7 +98,7 @@ function parseRecord(src: string, start: number): ParsedRecord {
       continue;
     }
     if (ch === '"') {
-      if (fieldStarted && field !== '') return done(i, i, 'quote inside an unquoted field', i);
+      if (fieldStarted && field !== '') return done(i, i, 'quote inside an unquoted field');
       quoted = true;
       fieldStarted = true;
       i += 1;
@@ -127,7 +117,7 @@ function parseRecord(src: string, start: number): ParsedRecord {
       i += 1;
     }
   }
-  if (quoted) return done(src.length, src.length, 'unterminated quoted field', start);
+  if (quoted) return done(src.length, src.length, 'unterminated quoted field');
   return done(src.length, src.length);
 }
 
