@@ -36,11 +36,23 @@ export interface LineReject {
 export interface LinePass {
   /** Lines after the header (blank ones included). */
   dataLines: number;
-  blankLines: number[];
-  rejects: LineReject[];
+  blankLines: number;
+  /** The set-aside lines, in order (their rejects went to the sink). */
+  setAside: number[];
   /** The header's line end. */
   crlf: boolean;
 }
+
+/**
+ * Where the pass hands its findings, in batches (a file of many bad lines is never held in memory): the set-aside
+ * lines with their reasons and raw text, and the blank lines.
+ */
+export interface LinePassSink {
+  flush(rejects: LineReject[], blankLines: number[]): Promise<void>;
+}
+
+/** Findings held before the sink is called. */
+const FLUSH_EVERY = 5000;
 
 /** Raw text of a rejected line: decoded with replacement characters, without its line end, capped. */
 export function rawText(bytes: Buffer): string {
@@ -49,12 +61,15 @@ export function rawText(bytes: Buffer): string {
 }
 
 /**
- * Reads `file` once and reports its data lines, blank lines and the lines to set aside (see the module comment).
- * @example const pass = await scanCsvLines('npidata.csv'); pass.rejects[0] // { line: 32, reason: 'unbalanced quotes…' }
+ * Reads `file` once, hands the lines to set aside (see the module comment) and the blank lines to `sink`, and
+ * returns the counts and the set-aside line numbers.
+ * @example const pass = await scanCsvLines('npidata.csv', sink); pass.setAside // [32]
  */
-export async function scanCsvLines(file: string): Promise<LinePass> {
-  const blankLines: number[] = [];
-  const rejects: LineReject[] = [];
+export async function scanCsvLines(file: string, sink: LinePassSink): Promise<LinePass> {
+  let blankLines: number[] = [];
+  let rejects: LineReject[] = [];
+  const setAside: number[] = [];
+  let blankCount = 0;
   let line = 1;
   let crlf: boolean | null = null;
   let quotes = 0;
@@ -65,30 +80,24 @@ export async function scanCsvLines(file: string): Promise<LinePass> {
   // The current line's bytes, kept only while it may be needed as a reject's raw text (bounded).
   let pieces: Buffer[] = [];
   let kept = 0;
+  const setLineAside = (reason: string, hasCr: boolean) => {
+    rejects.push({ line, reason, raw: rawOf(pieces, hasCr) });
+    setAside.push(line);
+  };
   const endLine = (hasCr: boolean) => {
     const content = length - (hasCr ? 1 : 0);
     if (line === 1) {
       crlf = hasCr;
       expectedFields = commas + 1;
-    } else if (content === 0) blankLines.push(line);
-    else if (quotes % 2 === 1) {
-      rejects.push({
-        line,
-        reason: 'unbalanced quotes: a quoted field is not closed on its line',
-        raw: rawOf(pieces, hasCr),
-      });
+    } else if (content === 0) {
+      blankLines.push(line);
+      blankCount += 1;
+    } else if (quotes % 2 === 1) {
+      setLineAside('unbalanced quotes: a quoted field is not closed on its line', hasCr);
     } else if (commas + 1 !== expectedFields) {
-      rejects.push({
-        line,
-        reason: `expected ${expectedFields} fields, found ${commas + 1}`,
-        raw: rawOf(pieces, hasCr),
-      });
+      setLineAside(`expected ${expectedFields} fields, found ${commas + 1}`, hasCr);
     } else if (hasCr !== crlf) {
-      rejects.push({
-        line,
-        reason: `line end ${hasCr ? 'CRLF' : 'LF'} differs from the header's (${crlf ? 'CRLF' : 'LF'})`,
-        raw: rawOf(pieces, hasCr),
-      });
+      setLineAside(`line end ${hasCr ? 'CRLF' : 'LF'} differs from the header's (${crlf ? 'CRLF' : 'LF'})`, hasCr);
     }
     line += 1;
     quotes = 0;
@@ -100,6 +109,11 @@ export async function scanCsvLines(file: string): Promise<LinePass> {
   };
   let lastByte = -1;
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    if (rejects.length + blankLines.length >= FLUSH_EVERY) {
+      await sink.flush(rejects, blankLines);
+      rejects = [];
+      blankLines = [];
+    }
     let start = 0;
     for (let i = 0; i < chunk.length; i++) {
       const b = chunk[i] as number;
@@ -134,7 +148,8 @@ export async function scanCsvLines(file: string): Promise<LinePass> {
     length += hasCr ? 1 : 0;
     endLine(hasCr);
   }
-  return { dataLines: Math.max(line - 2, 0), blankLines, rejects, crlf: crlf === true };
+  await sink.flush(rejects, blankLines);
+  return { dataLines: Math.max(line - 2, 0), blankLines: blankCount, setAside, crlf: crlf === true };
 }
 
 function rawOf(pieces: Buffer[], hasCr: boolean): string {
@@ -143,15 +158,20 @@ function rawOf(pieces: Buffer[], hasCr: boolean): string {
 }
 
 /**
- * Writes a copy of `file` into `dir` in which every line of `blank` is empty (line numbers unchanged), for the
- * scan to read instead of the file. Returns the copy's path.
+ * Writes a copy of `file` into `dir` in which every line of `blank` (ascending) is empty, line numbers unchanged,
+ * for the scan to read instead of the file. Returns the copy's path.
  */
 export async function copyWithBlankLines(
   file: string,
-  blank: ReadonlySet<number>,
+  blank: readonly number[],
   dir: string,
   crlf: boolean,
 ): Promise<string> {
+  let next = 0;
+  const isBlank = (line: number) => {
+    while (next < blank.length && (blank[next] as number) < line) next += 1;
+    return blank[next] === line;
+  };
   const out = path.join(dir, `blanked-${Date.now()}-${path.basename(file)}`);
   const writer = createWriteStream(out);
   const lineEnd = Buffer.from(crlf ? '\r\n' : '\n');
@@ -159,11 +179,11 @@ export async function copyWithBlankLines(
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
     let start = 0;
     for (let i = chunk.indexOf(LF, start); i !== -1; i = chunk.indexOf(LF, start)) {
-      await write(writer, blank.has(line) ? lineEnd : chunk.subarray(start, i + 1));
+      await write(writer, isBlank(line) ? lineEnd : chunk.subarray(start, i + 1));
       line += 1;
       start = i + 1;
     }
-    if (start < chunk.length && !blank.has(line)) await write(writer, chunk.subarray(start));
+    if (start < chunk.length && !isBlank(line)) await write(writer, chunk.subarray(start));
   }
   writer.end();
   await finished(writer);

@@ -5,8 +5,8 @@
  * with its line and raw text: https://duckdb.org/docs/stable/data/csv/reading_faulty_csv_files
  *
  * The dialect is given in full (`auto_detect = false`, the header's columns), so no sniffing runs: a sniffer fails a
- * whole small file on one bad row. Every data line ends up staged, rejected or blank; `lineOfOrdinalSql` maps a
- * staged row's ordinal back to its line.
+ * whole small file on one bad row. Every data line ends up staged, rejected or blank; `withLinesSql` maps a staged
+ * row's ordinal back to its line.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlPath, sqlStringLiteral } from '../platform/sql';
@@ -27,13 +27,34 @@ export interface PreparedScan {
   pass: LinePass;
 }
 
-/** Runs the line pass and, when a line is set aside, writes the blanked copy into `workDir`. */
-export async function prepareCsvScan(file: string, workDir: string): Promise<PreparedScan> {
-  const pass = await scanCsvLines(file);
+const REJECT_ROW = { source: 'VARCHAR', file: 'VARCHAR', line: 'BIGINT', reason: 'VARCHAR', raw: 'VARCHAR' } as const;
+
+/**
+ * Runs the line pass over `file`: its set-aside lines go to the `rejects` table (as `source`, `displayName`), its
+ * set-aside and blank lines to the gaps table (emptied first); when a line is set aside, the blanked copy is
+ * written into `workDir`.
+ */
+export async function prepareCsvScan(
+  connection: DuckDBConnection,
+  file: string,
+  workDir: string,
+  meta: { source: RejectSource; displayName: string },
+): Promise<PreparedScan> {
+  await connection.run(`CREATE OR REPLACE TEMP TABLE ${GAPS} (line BIGINT)`);
+  const pass = await scanCsvLines(file, {
+    flush: async (rejects, blankLines) => {
+      await appendRows(
+        connection,
+        'rejects',
+        REJECT_ROW,
+        rejects.map((r) => ({ source: meta.source, file: meta.displayName, ...r })),
+      );
+      const lines = [...rejects.map((r) => r.line), ...blankLines].map((line) => ({ line }));
+      await appendRows(connection, GAPS, { line: 'BIGINT' }, lines);
+    },
+  });
   const scanFile =
-    pass.rejects.length === 0
-      ? file
-      : await copyWithBlankLines(file, new Set(pass.rejects.map((r) => r.line)), workDir, pass.crlf);
+    pass.setAside.length === 0 ? file : await copyWithBlankLines(file, pass.setAside, workDir, pass.crlf);
   return { scanFile, pass };
 }
 
@@ -50,60 +71,53 @@ export function rowByRowCsvSql(scanFile: string, header: readonly string[]): str
   );
 }
 
-const REJECT_ROW = { source: 'VARCHAR', file: 'VARCHAR', line: 'BIGINT', reason: 'VARCHAR', raw: 'VARCHAR' } as const;
-
 /**
- * After a file's scan: moves the rows DuckDB set aside and the lines the line pass set aside into the `rejects`
- * table, records every data line that is not a staged row in the gaps table, and checks that nothing was lost:
- * staged + rejected + blank = the file's data lines. Returns the number of unreadable rows.
+ * After a file's scan: moves the rows DuckDB set aside into the `rejects` table, adds their lines to the gaps, and
+ * checks that nothing was lost: staged + set aside + blank = the file's data lines. Returns the number of rows that
+ * could not be read (DuckDB's and the line pass's).
  */
 export async function collectScanRejects(
   connection: DuckDBConnection,
   scan: { source: RejectSource; file: string; displayName: string; staged: number; prepared: PreparedScan },
 ): Promise<number> {
   const { pass } = scan.prepared;
-  await connection.run(`CREATE TEMP TABLE IF NOT EXISTS ${GAPS} (line BIGINT)`);
-  await connection.run(`DELETE FROM ${GAPS}`);
-  await appendRows(
-    connection,
-    'rejects',
-    REJECT_ROW,
-    pass.rejects.map((r) => ({ source: scan.source, file: scan.displayName, ...r })),
-  );
   // One reject per line (a line may hold several errors: the first by position is its reason).
   await runBound(
     connection,
     `INSERT INTO rejects
-     SELECT $1, $2, line, lower(error_type) || ': ' || error_message, trim(csv_line, chr(13) || chr(10)) FROM ${SCAN_REJECTS}
+     SELECT $1, $2, line, lower(error_type) || ': ' || error_message, trim(csv_line, chr(13) || chr(10))
+     FROM ${SCAN_REJECTS}
      QUALIFY row_number() OVER (PARTITION BY line ORDER BY byte_position) = 1`,
     [scan.source, scan.displayName],
   );
   const unreadable = await queryNumber(connection, `SELECT count(DISTINCT line) FROM ${SCAN_REJECTS}`);
-  await runBound(
-    connection,
-    `INSERT INTO ${GAPS} SELECT DISTINCT line FROM ${SCAN_REJECTS}
-     UNION SELECT unnest($1::BIGINT[]) UNION SELECT unnest($2::BIGINT[])`,
-    [pass.rejects.map((r) => r.line), pass.blankLines],
-  );
+  await connection.run(`INSERT INTO ${GAPS} SELECT DISTINCT line FROM ${SCAN_REJECTS}`);
   await connection.run(`DROP TABLE IF EXISTS ${SCAN_REJECTS}`);
   await connection.run(`DROP TABLE IF EXISTS ${SCAN_REJECT_SCANS}`);
-  const gaps = await queryNumber(connection, `SELECT count(*) FROM ${GAPS}`);
+  const gaps = await queryNumber(connection, `SELECT count(DISTINCT line) FROM ${GAPS}`);
   if (scan.staged + gaps !== pass.dataLines) {
     throw new EtlInputError(
       scan.file,
       `rows do not match lines: ${scan.staged} rows read and ${gaps} lines set aside or blank, ` +
-        `but the file has ${pass.dataLines} data lines (a quoted field spanning lines?)`,
+        `but the file has ${pass.dataLines} data lines`,
     );
   }
-  return unreadable + pass.rejects.length;
+  return unreadable + pass.setAside.length;
 }
 
 /**
- * SQL for the line of a staged row from its 0-based ordinal among the file's staged rows (`ordinal` a trusted SQL
- * expression), valid until the next file's `collectScanRejects`: the ordinal-th data line that is not a gap.
+ * The rows of `staged` (a SELECT with an `ordinal` column: the row's 0-based position among the file's staged rows)
+ * with their file `line`: the ordinal-th data line that is not a gap. One ASOF join on the gaps (grouped by the
+ * number of staged rows before them), so the cost does not grow with rows times gaps. Valid until the next file's
+ * `prepareCsvScan`.
  */
-export function lineOfOrdinalSql(ordinal: string): string {
-  return `(${ordinal} + 2 + (SELECT count(*) FROM (
-      SELECT line - 2 - (row_number() OVER (ORDER BY line) - 1) AS staged_before FROM ${GAPS}
-    ) g WHERE g.staged_before <= ${ordinal}))`;
+export function withLinesSql(staged: string): string {
+  return `WITH s AS (${staged}),
+    g AS (
+      SELECT staged_before, max(k) AS k FROM (
+        SELECT line - 2 - (row_number() OVER (ORDER BY line) - 1) AS staged_before, row_number() OVER (ORDER BY line) AS k
+        FROM (SELECT DISTINCT line FROM ${GAPS})
+      ) GROUP BY staged_before
+    )
+    SELECT s.*, s.ordinal + 2 + coalesce(g.k, 0) AS line FROM s ASOF LEFT JOIN g ON s.ordinal >= g.staged_before`;
 }

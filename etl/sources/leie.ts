@@ -9,7 +9,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readCsvHeader, requireColumns } from '../csv-read';
-import { collectScanRejects, lineOfOrdinalSql, prepareCsvScan, rowByRowCsvSql } from '../csv-scan';
+import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv-scan';
 import { queryNumber, queryRows, runBound, withCsvErrors } from '../duck';
 import { compactDateSql } from '../transforms/dates';
 import { LEIE_NO_NPI, npiCheckSql } from '../transforms/npi';
@@ -44,7 +44,7 @@ export async function stageLeieFile(
 ): Promise<LeieFileCounts> {
   const header = await readCsvHeader(file);
   requireColumns(file, header, Object.values(LEIE_COLUMNS));
-  const prepared = await prepareCsvScan(file, opts.workDir);
+  const prepared = await prepareCsvScan(connection, file, opts.workDir, { source: 'leie', displayName });
   const base = await queryNumber(connection, 'SELECT count(*) FROM leie_stage');
   await withCsvErrors(file, () =>
     runBound(
@@ -71,8 +71,8 @@ export async function stageLeieFile(
   await runBound(
     connection,
     `INSERT INTO rejects
-     WITH s AS (SELECT rowid - $2 AS ordinal, reason, npi FROM leie_stage WHERE src = $3 AND reason IS NOT NULL)
-     SELECT 'leie', $1, ${lineOfOrdinalSql('s.ordinal')}, reason, 'NPI=' || coalesce(npi, '') FROM s`,
+     SELECT 'leie', $1, line, reason, 'NPI=' || coalesce(npi, '')
+     FROM (${withLinesSql('SELECT rowid - $2 AS ordinal, reason, npi FROM leie_stage WHERE src = $3 AND reason IS NOT NULL')})`,
     [displayName, base, src],
   );
   const [row = {}] = await queryRows(

@@ -21,7 +21,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
 import { readCsvHeader, requireColumns } from '../csv-read';
-import { collectScanRejects, lineOfOrdinalSql, prepareCsvScan, rowByRowCsvSql } from '../csv-scan';
+import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv-scan';
 import { queryNumber, queryRows, runBound, withCsvErrors, withProgress } from '../duck';
 import { usDateSql } from '../transforms/dates';
 import { cleanTextSql, individualNameSql } from '../transforms/names';
@@ -194,7 +194,7 @@ export async function stageNppesFile(
 ): Promise<NppesFileCounts> {
   const header = await readCsvHeader(file);
   requireColumns(file, header, NPPES_REQUIRED_COLUMNS);
-  const prepared = await prepareCsvScan(file, workDir);
+  const prepared = await prepareCsvScan(connection, file, workDir, { source: 'nppes', displayName });
   // rowids are dense and in insertion order (no deletes), so rowid - base is the record's 0-based ordinal.
   const base = await queryNumber(connection, 'SELECT count(*) FROM nppes_stage');
   await withCsvErrors(file, () =>
@@ -218,8 +218,8 @@ export async function stageNppesFile(
   await runBound(
     connection,
     `INSERT INTO rejects
-     WITH s AS (SELECT rowid - $2 AS ordinal, reason, npi FROM nppes_stage WHERE src = $3 AND status = $4)
-     SELECT 'nppes', $1, ${lineOfOrdinalSql('s.ordinal')}, reason, 'NPI=' || coalesce(npi, '') FROM s`,
+     SELECT 'nppes', $1, line, reason, 'NPI=' || coalesce(npi, '')
+     FROM (${withLinesSql('SELECT rowid - $2 AS ordinal, reason, npi FROM nppes_stage WHERE src = $3 AND status = $4')})`,
     [displayName, base, src, NPPES_STATUS.rejected],
   );
   const rows = await queryRows(

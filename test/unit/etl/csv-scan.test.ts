@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
-import { collectScanRejects, lineOfOrdinalSql, prepareCsvScan, rowByRowCsvSql } from '../../../etl/csv-scan';
+import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../../../etl/csv-scan';
 import { createTable } from '../../../etl/duck';
 import { REJECTS_TABLE } from '../../../etl/rejects';
 
@@ -83,7 +83,7 @@ describe('row-by-row CSV scan (DuckDB)', () => {
     await writeFile(file, bytes);
     await createTable(connection, 'rejects', REJECTS_TABLE);
     await connection.run('CREATE OR REPLACE TABLE t (a VARCHAR, b VARCHAR, c VARCHAR)');
-    const prepared = await prepareCsvScan(file, dir);
+    const prepared = await prepareCsvScan(connection, file, dir, { source: 'nppes', displayName: name });
     await connection.run(`INSERT INTO t SELECT a, b, c FROM ${rowByRowCsvSql(prepared.scanFile, HEADER)}`);
     const staged = Number((await connection.runAndReadAll('SELECT count(*) FROM t')).getRows()[0]?.[0]);
     const unreadable = await collectScanRejects(connection, {
@@ -95,7 +95,7 @@ describe('row-by-row CSV scan (DuckDB)', () => {
     });
     const rows = (
       await connection.runAndReadAll(
-        `WITH s AS (SELECT rowid AS ordinal, a, b, c FROM t) SELECT ${lineOfOrdinalSql('s.ordinal')}::INTEGER AS line, a, b, c FROM s ORDER BY ordinal`,
+        `SELECT line::INTEGER AS line, a, b, c FROM (${withLinesSql('SELECT rowid AS ordinal, a, b, c FROM t')}) ORDER BY ordinal`,
       )
     ).getRowObjectsJson() as { line: number; a: string | null; b: string | null; c: string | null }[];
     const rejects = (
@@ -144,5 +144,20 @@ describe('row-by-row CSV scan (DuckDB)', () => {
       { line: 4, reason: expect.stringMatching(/unbalanced quotes/), raw: '"open,x,y' },
       { line: 6, reason: 'expected 3 fields, found 2', raw: '10,11' },
     ]);
+  });
+
+  it('hands a file of many bad lines to DuckDB in batches, and still maps every line', async () => {
+    // 12,000 data lines: every third one has a field too many, every seventh is blank.
+    const lines = Array.from({ length: 12_000 }, (_, i) =>
+      i % 7 === 6 ? '' : i % 3 === 2 ? `${i},x,y,z` : `${i},x,y`,
+    );
+    const { rows, rejects, unreadable, pass } = await scan(Buffer.from(`a,b,c\n${lines.join('\n')}\n`), 'many.csv');
+    const bad = lines.flatMap((l, i) => (l !== '' && i % 3 === 2 ? [i + 2] : []));
+    const good = lines.flatMap((l, i) => (l !== '' && i % 3 !== 2 ? [i + 2] : []));
+    expect(pass.dataLines).toBe(12_000);
+    expect(unreadable).toBe(bad.length);
+    expect(rejects.map((r) => r.line)).toEqual(bad);
+    expect(rows.map((r) => r.line)).toEqual(good);
+    expect(rows.every((r) => Number(r.a) + 2 === r.line)).toBe(true);
   });
 });
