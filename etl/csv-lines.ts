@@ -6,6 +6,7 @@
  *   the next lines (to the next quote, or the end of the file) and swallow them. Such a line is set aside.
  * - A line whose field count (commas outside quotes, plus one) differs from the header's: DuckDB would read extra
  *   empty fields at the end of a line as trailing delimiters and keep the row.
+ * - A line with a carriage return that is not its line end (outside quotes): it stops DuckDB's parser outright.
  * - A line whose line end differs from the header's (a `\r\n` in an LF file, a bare `\n` in a CRLF file) stops
  *   DuckDB's parser outright. Such a line is set aside too.
  * - Blank lines are neither records nor rejects (DuckDB skips them).
@@ -74,6 +75,7 @@ export async function scanCsvLines(file: string, sink: LinePassSink): Promise<Li
   let crlf: boolean | null = null;
   let quotes = 0;
   let commas = 0;
+  let crs = 0;
   let inQuote = false;
   let expectedFields = 0;
   let length = 0;
@@ -84,7 +86,8 @@ export async function scanCsvLines(file: string, sink: LinePassSink): Promise<Li
     rejects.push({ line, reason, raw: rawOf(pieces, hasCr) });
     setAside.push(line);
   };
-  const endLine = (hasCr: boolean) => {
+  /** `last`: the file's last line, without a line end (none is no fault). */
+  const endLine = (hasCr: boolean, last = false) => {
     const content = length - (hasCr ? 1 : 0);
     if (line === 1) {
       crlf = hasCr;
@@ -94,14 +97,17 @@ export async function scanCsvLines(file: string, sink: LinePassSink): Promise<Li
       blankCount += 1;
     } else if (quotes % 2 === 1) {
       setLineAside('unbalanced quotes: a quoted field is not closed on its line', hasCr);
+    } else if (crs > (hasCr ? 1 : 0)) {
+      setLineAside('a carriage return inside the line, outside quotes', hasCr);
     } else if (commas + 1 !== expectedFields) {
       setLineAside(`expected ${expectedFields} fields, found ${commas + 1}`, hasCr);
-    } else if (hasCr !== crlf) {
+    } else if (!last && hasCr !== crlf) {
       setLineAside(`line end ${hasCr ? 'CRLF' : 'LF'} differs from the header's (${crlf ? 'CRLF' : 'LF'})`, hasCr);
     }
     line += 1;
     quotes = 0;
     commas = 0;
+    crs = 0;
     inQuote = false;
     length = 0;
     pieces = [];
@@ -123,6 +129,8 @@ export async function scanCsvLines(file: string, sink: LinePassSink): Promise<Li
         inQuote = !inQuote;
       } else if (b === COMMA) {
         if (!inQuote) commas += 1;
+      } else if (b === CR) {
+        if (!inQuote) crs += 1;
       } else if (b === LF) {
         const piece = chunk.subarray(start, i);
         length += piece.length;
@@ -143,11 +151,7 @@ export async function scanCsvLines(file: string, sink: LinePassSink): Promise<Li
     }
   }
   // A last line without a line end: judged like the others, its missing line end is no fault.
-  if (length > 0) {
-    const hasCr = crlf === true;
-    length += hasCr ? 1 : 0;
-    endLine(hasCr);
-  }
+  if (length > 0) endLine(lastByte === CR, true);
   await sink.flush(rejects, blankLines);
   return { dataLines: Math.max(line - 2, 0), blankLines: blankCount, setAside, crlf: crlf === true };
 }

@@ -1,8 +1,9 @@
 /**
- * Rows set aside by validation. They end up in `snapshots/<id>/rejects/rejects.csv` (columns REJECTS_COLUMNS:
- * source, file, line, reason, raw). `line` is the physical line where the record starts, the header being line 1;
- * for files scanned by DuckDB (NPPES, LEIE) it is 1 + the record's ordinal, which is the same thing for files
- * without line breaks inside quoted fields (true of both sources).
+ * Rows set aside: rows that cannot be read (csv-read.ts for the small files, csv-lines.ts and csv-scan.ts for NPPES
+ * and LEIE) and rows that fail validation. They end up in `snapshots/<id>/rejects/rejects.csv` (columns
+ * REJECTS_COLUMNS: source, file, line, reason, raw). `line` is the physical line where the record starts, the header
+ * being line 1; `raw` is the record's text, or, for NPPES and LEIE rows that were read but fail validation, their
+ * NPI.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { REJECTS_COLUMNS } from '../data-contracts/layout';

@@ -42,12 +42,16 @@ const badByte = fc.tuple(fc.stringMatching(/^[a-z]{1,4}$/), fc.constantFrom(0xff
   }),
 );
 const unbalanced = fc.stringMatching(/^[a-z ]{0,5}$/).map((s): Line => ({ kind: 'bad', text: `"${s},y,z` }));
+const strayCr = fc
+  .tuple(fc.stringMatching(/^[a-z]{0,3}$/), fc.stringMatching(/^[a-z]{0,3}$/))
+  .map(([a, b]): Line => ({ kind: 'bad', text: `x,${a}\r${b},z` }));
 const blank = fc.constant<Line>({ kind: 'blank', text: '' });
 const anyLine = fc.oneof(
   { arbitrary: goodLine, weight: 6 },
   { arbitrary: wrongCount, weight: 2 },
   { arbitrary: badByte, weight: 1 },
   { arbitrary: unbalanced, weight: 1 },
+  { arbitrary: strayCr, weight: 1 },
   { arbitrary: blank, weight: 1 },
 );
 
@@ -159,5 +163,14 @@ describe('row-by-row CSV scan (DuckDB)', () => {
     expect(rejects.map((r) => r.line)).toEqual(bad);
     expect(rows.map((r) => r.line)).toEqual(good);
     expect(rows.every((r) => Number(r.a) + 2 === r.line)).toBe(true);
+  });
+
+  it('sets aside a carriage return inside a line, and reads a last line that ends in a lone carriage return', async () => {
+    const { rows, rejects } = await scan(Buffer.from('a,b,c\r\n1,2\r3,4\r\n5,"6\r",7\r\n8,9,10\r'), 'cr.csv');
+    expect(rows).toEqual([
+      { line: 3, a: '5', b: '6\r', c: '7' },
+      { line: 4, a: '8', b: '9', c: '10' },
+    ]);
+    expect(rejects.map((r) => [r.line, r.reason])).toEqual([[2, 'a carriage return inside the line, outside quotes']]);
   });
 });
