@@ -224,7 +224,9 @@ export function formatShrinkCheck(check: ShrinkCheck): string[] {
   const head = check.current_snapshot
     ? `against snapshot ${check.current_snapshot} (a drop over ${Math.round(check.max_share * 1000) / 10}% refuses` +
       `${check.allowed ? '; --allow-shrink given' : ''}):`
-    : 'no current snapshot to compare against';
+    : check.unreadable_current
+      ? `the current snapshot cannot be read (${check.unreadable_current}): nothing to compare against`
+      : 'no current snapshot to compare against';
   const rows = check.current_snapshot
     ? check.layers.map(
         (l) =>

@@ -2,7 +2,8 @@
  * The shrink guard, before anything of the new snapshot is uploaded: each layer count of the new snapshot is
  * compared with the current snapshot's manifest; a drop of more than the allowed share refuses to publish (the
  * pointer stays where it is) unless the operator allows it for this run. A layer that the current manifest does not
- * count (a manifest written before the count existed) is not compared.
+ * count (a manifest written before the count existed) is not compared, nor is anything when the current snapshot
+ * cannot be read at all (an older layout, which a build replaces).
  */
 import type { SnapshotCounts } from '../../data-contracts/layout';
 import type { ObjectStore } from '../../platform/object-store';
@@ -33,8 +34,10 @@ export interface LayerComparison {
 }
 
 export interface ShrinkCheck {
-  /** The snapshot compared against, or null when the store has none. */
+  /** The snapshot compared against, or null when the store has none (or none this code can read). */
   current_snapshot: string | null;
+  /** Why the current snapshot could not be read (an older layout, a damaged manifest): nothing was compared. */
+  unreadable_current?: string;
   max_share: number;
   allowed: boolean;
   layers: LayerComparison[];
@@ -83,10 +86,18 @@ export async function guardShrink(
   next: SnapshotCounts,
   opts: { maxShare: number; allow: boolean },
 ): Promise<ShrinkCheck> {
-  const current = await readCurrentSnapshot(store);
+  let current: Awaited<ReturnType<typeof readCurrentSnapshot>> = null;
+  let unreadable: string | null = null;
+  try {
+    current = await readCurrentSnapshot(store);
+  } catch (err) {
+    // A current snapshot this code cannot read (an older layout) is being replaced: there are no counts to keep.
+    unreadable = err instanceof Error ? err.message : String(err);
+  }
   const layers = compareCounts(next, current?.manifest.counts ?? null, opts.maxShare);
   const check: ShrinkCheck = {
     current_snapshot: current?.pointer.snapshot_id ?? null,
+    ...(unreadable === null ? {} : { unreadable_current: unreadable }),
     max_share: opts.maxShare,
     allowed: opts.allow,
     layers,

@@ -103,4 +103,21 @@ describe('shrink guard', () => {
       shrinks: false,
     });
   });
+
+  it('compares nothing when the current snapshot cannot be read (an older layout), and publishes', async () => {
+    const other = new FolderObjectStore(path.join(dir, 'old-layout'));
+    const first = await buildSnapshot({ store: other, inputs: demoBuildInputs(REPO_ROOT) });
+    const manifestFile = path.join(dir, 'old-layout', first.manifest_key);
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, layout_version: 1 }));
+    const summary = await buildSnapshot({
+      store: other,
+      inputs: { ...demoBuildInputs(REPO_ROOT), nppes: [headerOnly] },
+    });
+    expect(summary.shrink).toMatchObject({
+      current_snapshot: null,
+      unreadable_current: expect.stringMatching(/layout_version 1/),
+    });
+    expect((await currentOf(other)).pointer.snapshot_id).toBe(summary.snapshot_id);
+  });
 });
