@@ -50,6 +50,20 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  // First, while the current snapshot is the demo build (340 tracked records).
+  it('refuses a feed that shrinks a layer without allow_shrink, and one past the reject share', async () => {
+    const before = await pointerText();
+    const ids = await snapshotIds();
+    await expect(runFeedBuild({ prefix: PREFIX, max_reject_share: 1 }, { store, workDir })).rejects.toThrow(
+      /refusing to publish: tracked records would drop from \d+ to 4/,
+    );
+    await expect(runFeedBuild({ prefix: PREFIX, allow_shrink: true }, { store, workDir })).rejects.toThrow(
+      /providers\.csv: 6 of 10 rows rejected \(60%\), more than the 1% allowed/,
+    );
+    expect(await pointerText()).toBe(before);
+    expect(await snapshotIds()).toEqual(ids);
+  });
+
   it('publishes a new snapshot whose vertical layer is the feed, on the reused identity layer, and moves the pointer', async () => {
     const summary = await runFeedBuild(
       // feed-bad is mostly rejects and shrinks the glp1 vertical: both limits lifted for this fixture.
@@ -119,6 +133,9 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
     await expect(
       runFeedBuild({ prefix: PREFIX, leie: ['inputs/leie/UPDATED.csv'] }, { store, workDir }),
     ).rejects.toThrow('event.leie needs event.leie_as_of');
+    await expect(runFeedBuild({ prefix: PREFIX, max_reject_share: 5 }, { store, workDir })).rejects.toThrow(
+      'event.max_reject_share must be a number between 0 and 1',
+    );
     expect(await pointerText()).toBe(before);
   });
 
