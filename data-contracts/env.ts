@@ -41,6 +41,16 @@ export const ENV = {
   lambdaMemoryMb: 'AWS_LAMBDA_FUNCTION_MEMORY_SIZE',
   /** debug | info | warn | error. Default info. */
   logLevel: 'PF_LOG_LEVEL',
+  /**
+   * ETL: the share of a source file's rows that may be rejected before the file fails the run (0-1). Default 0.01.
+   * The CLI's `--max-reject-share` overrides it.
+   */
+  etlMaxRejectShare: 'PF_ETL_MAX_REJECT_SHARE',
+  /**
+   * ETL: the drop of a layer count, against the current snapshot, above which publishing is refused (0-1). Default
+   * 0.1. The CLI's `--max-shrink-share` overrides it; `--allow-shrink` lifts the guard for one run.
+   */
+  etlMaxShrinkShare: 'PF_ETL_MAX_SHRINK_SHARE',
   awsRegion: 'AWS_REGION',
 } as const;
 export type EnvName = (typeof ENV)[keyof typeof ENV];

@@ -297,6 +297,21 @@ export interface SourceSummary {
   as_of?: string | null;
 }
 
+/**
+ * A snapshot's layer counts: identity NPIs, vertical records (tracked, verified), NUCC codes, rejected rows, and the
+ * rows of its screening lists (`leie`: OIG LEIE matches by NPI; `fda_letters`: FDA warning letters). `leie` and
+ * `fda_letters` were added later: a manifest written before lacks them.
+ */
+export interface SnapshotCounts {
+  identity: number;
+  tracked: number;
+  verified: number;
+  taxonomies: number;
+  rejects: number;
+  leie?: number;
+  fda_letters?: number;
+}
+
 /** `snapshots/<id>/manifest.json`: written after every other object of the snapshot. */
 export interface SnapshotManifest {
   layout_version: typeof LAYOUT_VERSION;
@@ -304,7 +319,7 @@ export interface SnapshotManifest {
   /** The snapshot time: `generated_at` of its coverage, `checked_at` of its automated screens. */
   created_at: string;
   sources: Record<string, SourceSummary>;
-  counts: { identity: number; tracked: number; verified: number; taxonomies: number; rejects: number };
+  counts: SnapshotCounts;
   objects: ManifestObject[];
 }
 

@@ -3,7 +3,8 @@
  *
  * Steps (names usable with the `failAfterStep` test hook, in order): `sources` (NUCC, LEIE, NPPES staged; FDA and
  * feed read), `identity`, `vertical`, `parquet` (every file written locally), `static` (coverage and sample computed
- * from those files and validated), `upload` (data objects, static objects, rejects), `manifest`, `pointer`, `public`.
+ * from those files and validated; then the shrink guard), `upload` (data objects, static objects, rejects), `manifest`,
+ * `pointer`, `public`. The reject threshold is checked at the end of `sources`.
  * A failure before `pointer` completes leaves the store's pointer and every existing snapshot untouched.
  */
 import { silentLogger } from '../platform/logger';
@@ -13,13 +14,16 @@ import { publishPublicObjects } from './static-objects';
 import { freshLayers, reuseCurrentLayers } from './steps/base-layers';
 import { buildVertical } from './steps/build-vertical';
 import { checkInputs } from './steps/check-inputs';
+import { checkRejectShares, DEFAULT_MAX_REJECT_SHARE } from './steps/check-rejects';
 import { computeStatics } from './steps/compute-statics';
 import type { BuildOptions, BuildStep, BuildSummary } from './steps/context';
 import { snapshotCounts, uploadObjects, writeManifest } from './steps/publish';
 import { readSources } from './steps/read-sources';
 import { openBuildRun } from './steps/run';
+import { DEFAULT_MAX_SHRINK_SHARE, guardShrink } from './steps/shrink-guard';
 import { writeSnapshotFiles } from './steps/write-parquet';
 
+export { DEFAULT_MAX_REJECT_SHARE } from './steps/check-rejects';
 export {
   BUILD_STEPS,
   type BuildInputs,
@@ -31,6 +35,7 @@ export {
   type SourceCounts,
   type SourceKind,
 } from './steps/context';
+export { DEFAULT_MAX_SHRINK_SHARE, type LayerComparison, type ShrinkCheck, ShrinkRefused } from './steps/shrink-guard';
 
 /**
  * Builds a snapshot from the inputs and publishes it to `store`: Parquet partitions (vertical, identity), the
@@ -56,6 +61,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
   const { ctx, close } = await openBuildRun(options, { snapshotId, snapshotDate, started });
   try {
     const read = await readSources(ctx, base);
+    await checkRejectShares(ctx, options.maxRejectShare ?? DEFAULT_MAX_REJECT_SHARE);
     checkpoint('sources');
     await base.buildIdentity(ctx);
     checkpoint('identity');
@@ -65,10 +71,16 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     checkpoint('parquet');
     const statics = await computeStatics(ctx, files);
     checkpoint('static');
+    const counts = await snapshotCounts(ctx, files, statics);
+    // Before anything is uploaded: a refused snapshot leaves nothing behind.
+    const shrink = await guardShrink(store, counts, {
+      maxShare: options.maxShrinkShare ?? DEFAULT_MAX_SHRINK_SHARE,
+      allow: options.allowShrink === true,
+    });
+    logger.info('etl shrink check', { ...shrink });
     const publisher = new SnapshotPublisher(store, snapshotId);
     await uploadObjects(ctx, publisher, files, statics);
     checkpoint('upload');
-    const counts = snapshotCounts(files, statics);
     const manifestKey = await writeManifest(ctx, publisher, counts);
     checkpoint('manifest');
     await publisher.switchPointer(new Date());
@@ -84,6 +96,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
       manifest_key: manifestKey,
       sources: ctx.sources,
       counts,
+      shrink,
       ...(base.reusedFrom ? { reused_from: base.reusedFrom } : {}),
       duration_ms: Date.now() - started,
     };

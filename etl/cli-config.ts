@@ -21,6 +21,10 @@ export interface EtlCliConfig {
   endpoint?: string;
   /** `PF_LOG_LEVEL`, default `warn` (a CLI prints its summary, not info logs). */
   logLevel: LogLevel;
+  /** `PF_ETL_MAX_REJECT_SHARE` (0-1): the build's default reject threshold when `--max-reject-share` is not given. */
+  maxRejectShare?: number;
+  /** `PF_ETL_MAX_SHRINK_SHARE` (0-1): the shrink guard's default when `--max-shrink-share` is not given. */
+  maxShrinkShare?: number;
 }
 
 /**
@@ -33,6 +37,8 @@ export function loadEtlCliConfig(env: Env): EtlCliConfig {
   const dataDir = read.optional(ENV.dataDir);
   const region = read.optional(ENV.awsRegion);
   const endpoint = read.optional(ENV.s3Endpoint);
+  const maxRejectShare = read.number(ENV.etlMaxRejectShare, { min: 0, max: 1 });
+  const maxShrinkShare = read.number(ENV.etlMaxShrinkShare, { min: 0, max: 1 });
   return {
     ...(bucket ? { bucket } : {}),
     prefix: read.optional(ENV.dataPrefix) ?? '',
@@ -41,5 +47,7 @@ export function loadEtlCliConfig(env: Env): EtlCliConfig {
     ...(region ? { region } : {}),
     ...(endpoint ? { endpoint } : {}),
     logLevel: read.oneOf(ENV.logLevel, LOG_LEVELS, 'warn'),
+    ...(maxRejectShare !== undefined ? { maxRejectShare } : {}),
+    ...(maxShrinkShare !== undefined ? { maxShrinkShare } : {}),
   };
 }

@@ -15,13 +15,21 @@ import { FolderObjectStore } from '../platform/folder-store';
 import { createJsonLogger } from '../platform/logger';
 import type { ObjectStore } from '../platform/object-store';
 import { createS3Client, S3ObjectStore } from '../platform/s3-store';
-import { type BuildInputs, type BuildProgress, type BuildSummary, buildSnapshot } from './build';
+import {
+  type BuildInputs,
+  type BuildProgress,
+  type BuildSummary,
+  buildSnapshot,
+  type ShrinkCheck,
+  ShrinkRefused,
+} from './build';
 import { type EtlCliConfig, loadEtlCliConfig } from './cli-config';
 import { DEMO_LEIE_AS_OF, demoBuildInputs } from './demo-inputs';
 import { parseMemorySizeMb } from './duck';
 import { EtlInputError } from './errors';
 import { rebuildStatic } from './rebuild-static';
 import { hasS3Inputs, isS3Uri, stageS3Inputs } from './remote-inputs';
+import { formatChange, GUARDED_LAYERS } from './steps/shrink-guard';
 
 export const CLI_COMMANDS = ['build', 'rebuild-static', 'help'] as const;
 
@@ -61,12 +69,22 @@ Build inputs:
   --memory-budget SIZE  The peak memory the build is sized for, e.g. 2GB or 3072MB (default 2GB): DuckDB gets
                    half of it and spills to the work folder beyond that.
 
+Safety limits (build):
+  --max-reject-share X  The share of a file's rows that may be rejected, 0 to 1 (default 0.01, or
+                   $PF_ETL_MAX_REJECT_SHARE): past it the file fails the run.
+  --max-shrink-share X  The largest drop of a layer count (identity NPIs, tracked, verified, LEIE matches, FDA
+                   letters) against the current snapshot that publishes, 0 to 1 (default 0.1, or
+                   $PF_ETL_MAX_SHRINK_SHARE): past it the build refuses to publish and the pointer stays.
+  --allow-shrink   Publish even when a layer shrinks past that share (the summary still shows the comparison).
+
 Any input FILE (or feed DIR) may be an s3://bucket/key URI (a feed: s3://bucket/prefix/): it is downloaded into
 the work folder first, with $AWS_REGION and $PF_S3_ENDPOINT honoured. The national NPPES task reads its inputs
 this way from the data bucket's inputs/ prefix.
 
-Bad rows go to snapshots/<id>/rejects/rejects.csv (source, file, line, reason, raw) and are counted. A missing
-file, a missing required column or an unreadable file fails the run: exit code 1, the pointer is not moved.
+Bad rows (unreadable bytes, a wrong field count, broken quoting, or failing validation, impossible dates included)
+go to snapshots/<id>/rejects/rejects.csv (source, file, line, reason, raw), are counted, and the run goes on. A
+missing file, a missing required column, a file that is not CSV text, a file past the reject share, or a refused
+shrink fails the run: exit code 1, the pointer is not moved.
 Exit codes: 0 success, 1 failed run, 2 bad command line or environment variable. PF_LOG_LEVEL=debug prints stack traces and JSON logs.
 `;
 
@@ -95,6 +113,9 @@ const OPTIONS = {
   'snapshot-time': { type: 'string' },
   'work-dir': { type: 'string' },
   'memory-budget': { type: 'string' },
+  'max-reject-share': { type: 'string' },
+  'max-shrink-share': { type: 'string' },
+  'allow-shrink': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -126,6 +147,15 @@ function memoryBudgetFrom(text: string | undefined): number | undefined {
   return mb;
 }
 
+function shareFrom(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const share = Number(text);
+  if (text.trim() === '' || !Number.isFinite(share) || share < 0 || share > 1) {
+    throw new UsageError(`${flag} is not a share between 0 and 1: ${text}`);
+  }
+  return share;
+}
+
 function inputsFrom(values: Values, io: CliIo): BuildInputs {
   const abs = (p: string) => (isS3Uri(p) ? p : path.resolve(io.cwd, p));
   const base: BuildInputs = values.demo
@@ -149,6 +179,11 @@ function inputsFrom(values: Values, io: CliIo): BuildInputs {
   return inputs;
 }
 
+/** `{ [name]: value }` when the value is set, else nothing (for optional build options). */
+function optional<K extends string>(name: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [name]: value } as Record<K, number>);
+}
+
 /** The per-source summary as aligned text. */
 export function formatSummary(summary: BuildSummary): string {
   const rows = summary.sources.map((s) => [
@@ -167,14 +202,39 @@ export function formatSummary(summary: BuildSummary): string {
       .join('  ')
       .trimEnd();
   const c = summary.counts;
+  const reasons = summary.sources.flatMap((s) =>
+    s.top_reasons?.length
+      ? [`  ${s.source} ${s.file}: ${s.top_reasons.map((r) => `${r.reason} (${r.rows})`).join(', ')}`]
+      : [],
+  );
   return [
     `snapshot ${summary.snapshot_id} published to ${summary.store}`,
     line(head),
     ...rows.map(line),
+    ...(reasons.length > 0 ? ['top reject reasons:', ...reasons] : []),
     `identity ${c.identity} NPIs, tracked ${c.tracked}, verified ${c.verified}, taxonomies ${c.taxonomies}, rejects ${c.rejects}` +
       ` (${(summary.duration_ms / 1000).toFixed(1)} s)`,
+    ...formatShrinkCheck(summary.shrink),
     '',
   ].join('\n');
+}
+
+/** The shrink guard's comparison as text lines (also printed when it refuses). */
+export function formatShrinkCheck(check: ShrinkCheck): string[] {
+  const head = check.current_snapshot
+    ? `against snapshot ${check.current_snapshot} (a drop over ${Math.round(check.max_share * 1000) / 10}% refuses` +
+      `${check.allowed ? '; --allow-shrink given' : ''}):`
+    : check.unreadable_current
+      ? `the current snapshot cannot be read (${check.unreadable_current}): nothing to compare against`
+      : 'no current snapshot to compare against';
+  const rows = check.current_snapshot
+    ? check.layers.map(
+        (l) =>
+          `  ${GUARDED_LAYERS[l.layer].padEnd(17)}${String(l.current ?? 'n/a').padStart(10)} -> ${String(l.next).padStart(10)}` +
+          `  ${l.current === null ? 'not counted before' : formatChange(l.change)}${l.shrinks ? '  SHRINKS' : ''}`,
+      )
+    : [];
+  return [head, ...rows];
 }
 
 function progressPrinter(io: CliIo): ((p: BuildProgress) => void) | undefined {
@@ -235,6 +295,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ...(values['snapshot-time'] ? { snapshotTime: parseTime(values['snapshot-time'], '--snapshot-time') } : {}),
           ...(workDir ? { workDir } : {}),
           ...(memoryBudgetMb ? { duckdb: { memoryBudgetMb } } : {}),
+          ...optional(
+            'maxRejectShare',
+            shareFrom(values['max-reject-share'], '--max-reject-share') ?? config.maxRejectShare,
+          ),
+          ...optional(
+            'maxShrinkShare',
+            shareFrom(values['max-shrink-share'], '--max-shrink-share') ?? config.maxShrinkShare,
+          ),
+          ...(values['allow-shrink'] ? { allowShrink: true } : {}),
           ...(printer ? { onProgress: printer } : {}),
         });
       } finally {
@@ -269,8 +338,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     const message = err instanceof Error ? err.message : String(err);
     io.stderr(`error: ${message.split('\n')[0]}\n`);
+    if (err instanceof ShrinkRefused) io.stderr(`${formatShrinkCheck(err.check).join('\n')}\n`);
     if (level === 'debug' && err instanceof Error && err.stack) io.stderr(`${err.stack}\n`);
-    else if (!(err instanceof EtlInputError)) io.stderr('(set PF_LOG_LEVEL=debug for details)\n');
+    else if (!(err instanceof EtlInputError || err instanceof ShrinkRefused)) {
+      io.stderr('(set PF_LOG_LEVEL=debug for details)\n');
+    }
     return 1;
   }
 }

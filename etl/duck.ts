@@ -129,10 +129,6 @@ export async function appendRows<R extends object>(
   }
 }
 
-/** The CSV options every source scan uses: everything as text, explicit dialect, header row. */
-export const CSV_SCAN_OPTIONS =
-  "all_varchar = true, header = true, delim = ',', quote = '\"', escape = '\"', strict_mode = true" as const;
-
 /**
  * Runs a statement with every value bound ({@link bindParams}) through a prepared statement that is always destroyed.
  * @example await runBound(connection, 'DELETE FROM leie_stage WHERE src = $1', [src])

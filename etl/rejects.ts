@@ -1,13 +1,14 @@
 /**
- * Rows set aside by validation. They end up in `snapshots/<id>/rejects/rejects.csv` (columns REJECTS_COLUMNS:
- * source, file, line, reason, raw). `line` is the physical line where the record starts, the header being line 1;
- * for files scanned by DuckDB (NPPES, LEIE) it is 1 + the record's ordinal, which is the same thing for files
- * without line breaks inside quoted fields (true of both sources).
+ * Rows set aside: rows that cannot be read (csv-read.ts for the small files, csv-lines.ts and csv-scan.ts for NPPES
+ * and LEIE) and rows that fail validation. They end up in `snapshots/<id>/rejects/rejects.csv` (columns
+ * REJECTS_COLUMNS: source, file, line, reason, raw). `line` is the physical line where the record starts, the header
+ * being line 1; `raw` is the record's text, or, for NPPES and LEIE rows that were read but fail validation, their
+ * NPI.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { REJECTS_COLUMNS } from '../data-contracts/layout';
 import { sqlIdentifier, sqlPath } from '../platform/sql';
-import { displayPath } from './csv-read';
+import { type CsvBadRecord, displayPath } from './csv-read';
 import { appendRows, queryNumber, runBound } from './duck';
 
 export const REJECT_SOURCES = ['nppes', 'nucc', 'leie', 'fda', 'feed_providers', 'feed_observations'] as const;
@@ -24,6 +25,17 @@ export interface Reject {
 
 export interface RejectSink {
   add(reject: Reject): void;
+}
+
+/** Sets aside the records of a small file that could not be read; returns how many. */
+export function rejectUnreadable(
+  rejects: RejectSink,
+  source: RejectSource,
+  file: string,
+  unreadable: readonly CsvBadRecord[],
+): number {
+  for (const bad of unreadable) rejects.add({ source, file, line: bad.line, reason: bad.reason, raw: bad.raw });
+  return unreadable.length;
 }
 
 /** The SQL table that collects every reject of a run (small sources are appended, big ones inserted by SQL). */

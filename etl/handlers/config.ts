@@ -14,6 +14,9 @@ export interface EtlLambdaConfig {
   /** Parent folder of the run's temporary files (`/tmp/...` on Lambda). */
   workDir: string;
   logLevel: LogLevel;
+  /** `PF_ETL_MAX_REJECT_SHARE` and `PF_ETL_MAX_SHRINK_SHARE` (0-1), when set: the build's safety limits. */
+  maxRejectShare?: number;
+  maxShrinkShare?: number;
 }
 
 /**
@@ -24,6 +27,8 @@ export function loadEtlLambdaConfig(env: Env): EtlLambdaConfig {
   const read = readEnv(env);
   const endpoint = read.optional(ENV.s3Endpoint);
   const region = read.optional(ENV.awsRegion);
+  const maxRejectShare = read.number(ENV.etlMaxRejectShare, { min: 0, max: 1 });
+  const maxShrinkShare = read.number(ENV.etlMaxShrinkShare, { min: 0, max: 1 });
   return {
     bucket: read.required(ENV.dataBucket),
     prefix: read.optional(ENV.dataPrefix) ?? '',
@@ -31,5 +36,7 @@ export function loadEtlLambdaConfig(env: Env): EtlLambdaConfig {
     ...(region ? { region } : {}),
     workDir: read.optional(ENV.cacheDir) ?? '/tmp/pf-etl',
     logLevel: read.oneOf(ENV.logLevel, LOG_LEVELS, 'info'),
+    ...(maxRejectShare !== undefined ? { maxRejectShare } : {}),
+    ...(maxShrinkShare !== undefined ? { maxShrinkShare } : {}),
   };
 }

@@ -7,7 +7,9 @@
  * `{ "prefix": "inputs/glp1/2026-11-21/" }` where `<prefix>providers.csv` and `<prefix>observations.csv` are the
  * feed. Optional: `"leie": ["inputs/leie/UPDATED.csv"], "leie_as_of": "2026-10-03T00:00:00Z"` and
  * `"fda": ["inputs/fda/warning-letters.csv"]` to screen against newer lists; `"snapshot_time"` (ISO) to pin the
- * snapshot time. Keys are relative to the store (bucket and PF_DATA_PREFIX).
+ * snapshot time. Keys are relative to the store (bucket and PF_DATA_PREFIX). The safety limits (README, "For the
+ * data team"): `"max_reject_share"` and `"max_shrink_share"` (0-1; defaults from PF_ETL_MAX_REJECT_SHARE and
+ * PF_ETL_MAX_SHRINK_SHARE, else 0.01 and 0.1) and `"allow_shrink": true` to publish a feed that shrinks a layer.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,6 +26,9 @@ export interface FeedEvent {
   leie_as_of?: string;
   fda?: string[];
   snapshot_time?: string;
+  max_reject_share?: number;
+  max_shrink_share?: number;
+  allow_shrink?: boolean;
 }
 
 const config = loadEtlLambdaConfig(process.env);
@@ -39,6 +44,12 @@ function assertEvent(event: unknown): FeedEvent {
   if (!e || typeof e.prefix !== 'string' || e.prefix === '')
     throw new Error('event.prefix (the feed folder key) is required');
   if (e.leie && !e.leie_as_of) throw new Error('event.leie needs event.leie_as_of');
+  for (const name of ['max_reject_share', 'max_shrink_share'] as const) {
+    const v = e[name];
+    if (v !== undefined && (typeof v !== 'number' || !(v >= 0 && v <= 1))) {
+      throw new Error(`event.${name} must be a number between 0 and 1`);
+    }
+  }
   return { ...e, prefix: e.prefix.endsWith('/') ? e.prefix : `${e.prefix}/` } as FeedEvent;
 }
 
@@ -50,7 +61,7 @@ async function fetchTo(source: ObjectStore, key: string, file: string): Promise<
 /** Downloads the event's inputs and runs the build; exported for tests with another store. */
 export async function runFeedBuild(
   event: unknown,
-  deps: { store: ObjectStore; workDir: string },
+  deps: { store: ObjectStore; workDir: string; maxRejectShare?: number; maxShrinkShare?: number },
 ): Promise<BuildSummary> {
   const e = assertEvent(event);
   await mkdir(deps.workDir, { recursive: true });
@@ -79,11 +90,23 @@ export async function runFeedBuild(
       workDir: deps.workDir,
       logger,
       ...(e.snapshot_time ? { snapshotTime: new Date(e.snapshot_time) } : {}),
+      ...shareOption('maxRejectShare', e.max_reject_share ?? deps.maxRejectShare),
+      ...shareOption('maxShrinkShare', e.max_shrink_share ?? deps.maxShrinkShare),
+      ...(e.allow_shrink === true ? { allowShrink: true } : {}),
     });
   } finally {
     await rm(local, { recursive: true, force: true });
   }
 }
 
+function shareOption<K extends string>(name: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [name]: value } as Record<K, number>);
+}
+
 export const handler = async (event: unknown): Promise<BuildSummary> =>
-  runFeedBuild(event, { store, workDir: config.workDir });
+  runFeedBuild(event, {
+    store,
+    workDir: config.workDir,
+    ...shareOption('maxRejectShare', config.maxRejectShare),
+    ...shareOption('maxShrinkShare', config.maxShrinkShare),
+  });

@@ -9,7 +9,7 @@
  */
 import { readSmallCsv } from '../csv-read';
 import { EtlInputError } from '../errors';
-import type { RejectSink } from '../rejects';
+import { type RejectSink, rejectUnreadable } from '../rejects';
 import { dateTimeOfDate, parseUsDate } from '../transforms/dates';
 import { normaliseLegalName } from '../transforms/legal-name';
 
@@ -60,18 +60,23 @@ export function absoluteFdaUrl(url: string | null | undefined): string | null {
   return `${FDA_SITE}${u.startsWith('/') ? '' : '/'}${u}`;
 }
 
-/** Reads one FDA file; rows without a company, with an unparseable date or a name that normalises to nothing are rejected. */
+/**
+ * Reads one FDA file; rows that cannot be read, rows without a company, with a date that is not a calendar date or
+ * is after `asOfDate` (the snapshot's `YYYY-MM-DD`: a letter cannot be dated later), or with a name that normalises
+ * to nothing are rejected.
+ */
 export async function readFdaFile(
   file: string,
   rejects: RejectSink,
+  asOfDate: string,
 ): Promise<{ letters: FdaLetter[]; read: number; rejected: number; form: FdaForm }> {
-  const { header, records } = await readSmallCsv(file);
+  const { header, records, unreadable } = await readSmallCsv(file);
   const form = detectFdaForm(file, header);
   const cols = FDA_FORMS[form];
   const at = (name: string | null) => (name === null ? -1 : header.indexOf(name));
   const idx = { company: at(cols.company), date: at(cols.date), office: at(cols.office), url: at(cols.url) };
   const letters: FdaLetter[] = [];
-  let rejected = 0;
+  let rejected = rejectUnreadable(rejects, 'fda', file, unreadable);
   for (const rec of records) {
     const cell = (i: number) => (i < 0 ? '' : (rec.fields[i] ?? '').trim());
     const company = cell(idx.company).replace(/\s+/g, ' ');
@@ -81,6 +86,8 @@ export async function readFdaFile(
     if (rec.fields.length !== header.length) reason = `expected ${header.length} fields, found ${rec.fields.length}`;
     else if (company === '') reason = `empty ${cols.company}`;
     else if (date === null) reason = `unparseable ${cols.date}: ${JSON.stringify(cell(idx.date))}`;
+    else if (date > asOfDate)
+      reason = `${cols.date} after the snapshot date ${asOfDate}: ${JSON.stringify(cell(idx.date))}`;
     else if (normalised === '') reason = `${cols.company} normalises to nothing: ${JSON.stringify(company)}`;
     if (reason !== null || date === null) {
       rejects.add({ source: 'fda', file, line: rec.line, reason: reason ?? 'invalid row', raw: rec.raw });
@@ -96,7 +103,7 @@ export async function readFdaFile(
       url: absoluteFdaUrl(cell(idx.url)),
     });
   }
-  return { letters, read: records.length, rejected, form };
+  return { letters, read: records.length + unreadable.length, rejected, form };
 }
 
 /** The newest letter per normalised name (same date: the one with an address, then the later one read). */

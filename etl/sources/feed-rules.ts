@@ -16,6 +16,7 @@ import {
   type FeedProviderRow,
 } from '../../data-contracts/feed';
 import { isValidNpi } from '../../data-contracts/npi-check';
+import { parseIsoDateTime } from '../transforms/dates';
 
 /** Statuses that make a curated observation a sourced signal (when it also names its source). */
 export const SOURCED_STATUSES = ['verified', 'clear', 'flagged', 'reported'] as const;
@@ -23,10 +24,13 @@ export const SOURCED_STATUSES = ['verified', 'clear', 'flagged', 'reported'] as 
 export interface FeedProvider extends FeedProviderRow {
   line: number;
   file: string;
+  /** The record's text in its file (for a later reject). */
+  raw: string;
 }
 export interface FeedObservation extends FeedObservationRow {
   line: number;
   file: string;
+  raw: string;
 }
 
 const ajv = new Ajv2020({ allErrors: false, strict: true });
@@ -41,14 +45,34 @@ export interface RowRules<Row, Out> {
   /** Cross-row rules on a schema-valid row, in order: the first reject reason, or null to accept. */
   check(row: Row): string | null;
   /** The accepted record (registered by the caller's rules for later rows). */
-  accept(row: Row, line: number, file: string): Out;
+  accept(row: Row, at: { line: number; file: string; raw: string }): Out;
+}
+
+/** The observation columns that hold a date-time: each must be a real one, and not after the snapshot time. */
+export const OBSERVATION_TIME_COLUMNS = ['observed_at', 'verified_at'] as const;
+
+/**
+ * The first date-time of an observation that is not a real calendar date and time, or that lies after the snapshot
+ * time (an observation, or its verification, cannot come from the future): its reject reason, or null.
+ */
+export function checkObservationTimes(row: FeedObservationRow, snapshotTime: string): string | null {
+  const limit = Date.parse(snapshotTime);
+  for (const column of OBSERVATION_TIME_COLUMNS) {
+    const text = row[column];
+    if (text == null) continue;
+    const at = parseIsoDateTime(text);
+    if (at === null) return `${column} (${JSON.stringify(text)}): not a real calendar date and time`;
+    if (at > limit) return `${column} (${JSON.stringify(text)}): after the snapshot time ${snapshotTime}`;
+  }
+  return null;
 }
 
 /**
  * The row rules of the two feed files, fresh for one run: each remembers the providers it accepted, which rule 1
- * (unique ids and slugs) and rule 2 (observations of accepted providers) check later rows against.
+ * (unique ids and slugs) and rule 2 (observations of accepted providers) check later rows against. `snapshotTime`
+ * (ISO) bounds the observations' date-times.
  */
-export function createFeedRowRules(): {
+export function createFeedRowRules(snapshotTime: string): {
   providers: RowRules<FeedProviderRow, FeedProvider>;
   observations: RowRules<FeedObservationRow, FeedObservation>;
 } {
@@ -68,8 +92,8 @@ export function createFeedRowRules(): {
       if (row.npi != null && !isValidNpi(row.npi)) return `npi ("${row.npi}"): NPI check digit fails`;
       return null;
     },
-    accept: (row, line, file) => {
-      const provider: FeedProvider = { ...row, state: row.state ? row.state.toUpperCase() : null, line, file };
+    accept: (row, at) => {
+      const provider: FeedProvider = { ...row, state: row.state ? row.state.toUpperCase() : null, ...at };
       byEntity.set(row.entity_id, provider);
       slugs.set(row.slug, provider);
       return provider;
@@ -79,14 +103,15 @@ export function createFeedRowRules(): {
     source: 'feed_observations',
     columns: FEED_OBSERVATION_COLUMNS,
     validate: validateObservation,
-    check: (row) => (byEntity.has(row.entity_id) ? null : `unknown entity_id ${row.entity_id}`),
-    accept: (row, line, file) => ({ ...row, line, file }),
+    check: (row) =>
+      byEntity.has(row.entity_id) ? checkObservationTimes(row, snapshotTime) : `unknown entity_id ${row.entity_id}`,
+    accept: (row, at) => ({ ...row, ...at }),
   };
   return { providers, observations };
 }
 
-/** An ISO instant as epoch milliseconds (NaN when absent), for comparing observation times. */
-export const instantOf = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NaN);
+/** An ISO instant as epoch milliseconds (NaN when absent or not a real date-time), for comparing observation times. */
+export const instantOf = (iso: string | null | undefined) => (iso ? (parseIsoDateTime(iso) ?? Number.NaN) : Number.NaN);
 
 /**
  * The winning observation per (entity, signal): the latest `observed_at`; ties go to the later line read.

@@ -22,9 +22,9 @@ import {
   FEED_PROVIDER_REQUIRED_COLUMNS,
   type FeedCellType,
 } from '../../data-contracts/feed';
-import { type CsvRecord, readSmallCsv, requireColumns } from '../csv-read';
+import { type CsvBadRecord, type CsvRecord, readSmallCsv, requireColumns } from '../csv-read';
 import { EtlInputError } from '../errors';
-import type { RejectSink } from '../rejects';
+import { type RejectSink, rejectUnreadable } from '../rejects';
 import {
   createFeedRowRules,
   type FeedObservation,
@@ -95,12 +95,12 @@ async function readFeedFile(
   file: string,
   columns: Readonly<Record<string, FeedCellType>>,
   required: readonly string[],
-): Promise<{ header: string[]; records: CsvRecord[] }> {
-  const { header, records } = await readSmallCsv(file);
+): Promise<{ header: string[]; records: CsvRecord[]; unreadable: CsvBadRecord[] }> {
+  const { header, records, unreadable } = await readSmallCsv(file);
   requireColumns(file, header, required);
   const unknown = header.find((h) => !(h in columns));
   if (unknown !== undefined) throw new EtlInputError(file, `unknown column "${unknown}"`, unknown);
-  return { header, records };
+  return { header, records, unreadable };
 }
 
 type FileCounts = FeedReadResult['counts']['providers'][number];
@@ -111,11 +111,12 @@ type FileCounts = FeedReadResult['counts']['providers'][number];
  */
 function validateRows<Row, Out>(
   file: string,
-  { header, records }: { header: string[]; records: CsvRecord[] },
+  { header, records, unreadable }: { header: string[]; records: CsvRecord[]; unreadable: CsvBadRecord[] },
   rules: RowRules<Row, Out>,
   rejects: RejectSink,
 ): { accepted: Out[]; counts: FileCounts } {
-  const counts = { file, read: records.length, accepted: 0, rejected: 0 };
+  const rejected = rejectUnreadable(rejects, rules.source, file, unreadable);
+  const counts = { file, read: records.length + rejected, accepted: 0, rejected };
   const accepted: Out[] = [];
   for (const rec of records) {
     const cells = convertFeedCells(header, rec.fields, rules.columns);
@@ -130,7 +131,7 @@ function validateRows<Row, Out>(
       counts.rejected += 1;
       continue;
     }
-    accepted.push(rules.accept(cells as unknown as Row, rec.line, file));
+    accepted.push(rules.accept(cells as unknown as Row, { line: rec.line, file, raw: rec.raw }));
     counts.accepted += 1;
   }
   return { accepted, counts };
@@ -140,11 +141,15 @@ function validateRows<Row, Out>(
  * Reads and validates every feed folder. Rejected rows go to `rejects`; a missing file or required column fails
  * the run (EtlInputError).
  */
-export async function readFeeds(folders: readonly string[], rejects: RejectSink): Promise<FeedReadResult> {
+export async function readFeeds(
+  folders: readonly string[],
+  rejects: RejectSink,
+  opts: { snapshotTime: string },
+): Promise<FeedReadResult> {
   const providers: FeedProvider[] = [];
   const observations: FeedObservation[] = [];
   const counts: FeedReadResult['counts'] = { providers: [], observations: [] };
-  const rules = createFeedRowRules();
+  const rules = createFeedRowRules(opts.snapshotTime);
 
   // Read (and header-check) every file before validating rows, so a broken file fails before any work.
   const files = [];
@@ -186,7 +191,7 @@ export async function readFeeds(folders: readonly string[], rejects: RejectSink)
       line: provider.line,
       reason:
         'publish_tier verified without a sourced signal (needs a verified, clear, flagged or reported observation with a source)',
-      raw: null,
+      raw: provider.raw,
     });
     const c = counts.providers.find((x) => x.file === provider.file);
     if (c) {
@@ -202,7 +207,7 @@ export async function readFeeds(folders: readonly string[], rejects: RejectSink)
       file: obs.file,
       line: obs.line,
       reason: `unknown entity_id ${obs.entity_id} (its provider was rejected: ${path.basename(provider.file)} line ${provider.line})`,
-      raw: null,
+      raw: obs.raw,
     });
     const c = obsCounts.get(obs.file);
     if (c) {

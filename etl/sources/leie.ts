@@ -3,13 +3,14 @@
  * `oig_match` table: one row per NPI with the exclusion of its latest EXCLDATE (ties: the file listed last, then the
  * later row). Matching is by NPI only; the names in LEIE are never used.
  *
- * Rejected rows: an NPI that is neither the placeholder nor a valid NPI, and an EXCLDATE that is not a date.
+ * Rejected rows: a row that cannot be read (csv-scan.ts), an NPI that is neither the placeholder nor a valid NPI, an
+ * EXCLDATE that is not a calendar date, and an EXCLDATE after the snapshot date (an exclusion cannot be dated later).
  * Rows with the placeholder NPI are accepted (they are real exclusions) but can never match.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlPath } from '../../platform/sql';
 import { readCsvHeader, requireColumns } from '../csv-read';
-import { CSV_SCAN_OPTIONS, queryNumber, queryRows, runBound, withCsvErrors } from '../duck';
+import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv-scan';
+import { queryNumber, queryRows, runBound, withCsvErrors } from '../duck';
 import { compactDateSql } from '../transforms/dates';
 import { LEIE_NO_NPI, npiCheckSql } from '../transforms/npi';
 
@@ -30,14 +31,20 @@ export async function createLeieStage(connection: DuckDBConnection): Promise<voi
   );
 }
 
-/** Stages one LEIE file and records its rejects. */
+/**
+ * Stages one LEIE file and records its rejects (with their lines). `snapshotDate` is the run's date (`YYYY-MM-DD`);
+ * `workDir` takes the file's copy when a line has to be blanked before the scan.
+ */
 export async function stageLeieFile(
   connection: DuckDBConnection,
   file: string,
   src: number,
   displayName: string,
+  opts: { workDir: string; snapshotDate: string },
 ): Promise<LeieFileCounts> {
-  requireColumns(file, await readCsvHeader(file), Object.values(LEIE_COLUMNS));
+  const header = await readCsvHeader(file);
+  requireColumns(file, header, Object.values(LEIE_COLUMNS));
+  const prepared = await prepareCsvScan(connection, file, opts.workDir, { source: 'leie', displayName });
   const base = await queryNumber(connection, 'SELECT count(*) FROM leie_stage');
   await withCsvErrors(file, () =>
     runBound(
@@ -46,22 +53,26 @@ export async function stageLeieFile(
        WITH raw AS (
          SELECT nullif(trim("NPI"), '') AS npi, nullif(trim("EXCLTYPE"), '') AS excl_type,
            nullif(trim("EXCLDATE"), '') AS date_raw
-         FROM read_csv(${sqlPath(file)}, ${CSV_SCAN_OPTIONS})
+         FROM ${rowByRowCsvSql(prepared.scanFile, header)}
        ), parsed AS (SELECT *, ${compactDateSql('date_raw')} AS excl_date FROM raw)
        SELECT $1::INTEGER, CASE WHEN npi = $2 THEN NULL ELSE npi END, excl_type, excl_date,
          CASE
            WHEN npi IS NULL THEN 'NPI is empty (LEIE writes 0000000000 for no NPI)'
            WHEN npi <> $2 AND NOT ${npiCheckSql('npi')} THEN 'invalid NPI: ' || npi
            WHEN excl_date IS NULL THEN 'unparseable EXCLDATE: ' || coalesce(date_raw, '(empty)')
+           WHEN excl_date > $3::DATE THEN 'EXCLDATE after the snapshot date: ' || date_raw
          END
        FROM parsed`,
-      [src, LEIE_NO_NPI],
+      [src, LEIE_NO_NPI, opts.snapshotDate],
     ),
   );
+  const staged = (await queryNumber(connection, 'SELECT count(*) FROM leie_stage')) - base;
+  const unreadable = await collectScanRejects(connection, { source: 'leie', file, displayName, staged, prepared });
   await runBound(
     connection,
-    `INSERT INTO rejects SELECT 'leie', $1, rowid - $2 + 2, reason, 'NPI=' || coalesce(npi, '')
-     FROM leie_stage WHERE src = $3 AND reason IS NOT NULL`,
+    `INSERT INTO rejects
+     SELECT 'leie', $1, line, reason, 'NPI=' || coalesce(npi, '')
+     FROM (${withLinesSql('SELECT rowid - $2 AS ordinal, reason, npi FROM leie_stage WHERE src = $3 AND reason IS NOT NULL')})`,
     [displayName, base, src],
   );
   const [row = {}] = await queryRows(
@@ -70,8 +81,8 @@ export async function stageLeieFile(
      FROM leie_stage WHERE src = $1`,
     [src],
   );
-  const read = Number(row.n ?? 0);
-  const rejected = Number(row.bad ?? 0);
+  const rejected = Number(row.bad ?? 0) + unreadable;
+  const read = Number(row.n ?? 0) + unreadable;
   return { file: displayName, read, accepted: read - rejected, rejected, with_npi: Number(row.npis ?? 0) };
 }
 

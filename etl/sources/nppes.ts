@@ -19,9 +19,10 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
-import { sqlIdentifier, sqlPath, sqlStringLiteral } from '../../platform/sql';
+import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
 import { readCsvHeader, requireColumns } from '../csv-read';
-import { CSV_SCAN_OPTIONS, queryNumber, queryRows, runBound, withCsvErrors, withProgress } from '../duck';
+import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv-scan';
+import { queryNumber, queryRows, runBound, withCsvErrors, withProgress } from '../duck';
 import { usDateSql } from '../transforms/dates';
 import { cleanTextSql, individualNameSql } from '../transforms/names';
 import { npiCheckSql } from '../transforms/npi';
@@ -95,9 +96,10 @@ export async function createNppesStage(connection: DuckDBConnection): Promise<vo
  * The staging SELECT for one file: one output row per input record, in file order. Parameters: `$1` the file's
  * source number, `$2`..`$4` the statuses rejected, deactivated and active.
  */
-function stageSql(file: string, header: ReadonlySet<string>): string {
+function stageSql(scanFile: string, header: readonly string[]): string {
+  const present = new Set(header);
   const C = NPPES_COLUMNS;
-  const optional = (name: string) => (header.has(name) ? cleanTextSql(col(name)) : 'NULL::VARCHAR');
+  const optional = (name: string) => (present.has(name) ? cleanTextSql(col(name)) : 'NULL::VARCHAR');
   const lookups = SLOTS.map(
     (s) => `${optional(licenseNumberColumn(s))} AS l${s}, upper(${optional(licenseStateColumn(s))}) AS ls${s}`,
   ).join(',\n        ');
@@ -140,7 +142,7 @@ function stageSql(file: string, header: ReadonlySet<string>): string {
         substr(regexp_extract(${optional(NPPES_LOOKUP_COLUMNS.postalCode)}, '^[0-9]{5}'), 1, 5) AS postal_raw,
         ${optional(NPPES_LOOKUP_COLUMNS.enumerationDate)} AS enum_raw,
         ${lookups}
-      FROM read_csv(${sqlPath(file)}, ${CSV_SCAN_OPTIONS})
+      FROM ${rowByRowCsvSql(scanFile, header)}
     ), parsed AS (
       SELECT *,
         ${usDateSql('upd_raw')} AS upd,
@@ -178,23 +180,26 @@ function stageSql(file: string, header: ReadonlySet<string>): string {
 }
 
 /**
- * Checks the header, then stages every record of `file` (one scan). Rejects are inserted into the `rejects` table
- * with their line number (header = line 1).
+ * Checks the header, then stages every record of `file` (one scan). Rows that cannot be read and rows that fail
+ * validation are inserted into the `rejects` table with their line number (header = line 1); `workDir` takes the
+ * file's copy when a line has to be blanked before the scan (csv-lines.ts).
  */
 export async function stageNppesFile(
   connection: DuckDBConnection,
   file: string,
   src: number,
   displayName: string,
+  workDir: string,
   onProgress?: (percent: number, rows: number) => void,
 ): Promise<NppesFileCounts> {
   const header = await readCsvHeader(file);
   requireColumns(file, header, NPPES_REQUIRED_COLUMNS);
+  const prepared = await prepareCsvScan(connection, file, workDir, { source: 'nppes', displayName });
   // rowids are dense and in insertion order (no deletes), so rowid - base is the record's 0-based ordinal.
   const base = await queryNumber(connection, 'SELECT count(*) FROM nppes_stage');
   await withCsvErrors(file, () =>
     withProgress(connection, onProgress, () =>
-      runBound(connection, `INSERT INTO nppes_stage ${stageSql(file, new Set(header))}`, [
+      runBound(connection, `INSERT INTO nppes_stage ${stageSql(prepared.scanFile, header)}`, [
         src,
         NPPES_STATUS.rejected,
         NPPES_STATUS.deactivated,
@@ -202,10 +207,19 @@ export async function stageNppesFile(
       ]),
     ),
   );
+  const staged = (await queryNumber(connection, 'SELECT count(*) FROM nppes_stage')) - base;
+  const unreadable = await collectScanRejects(connection, {
+    source: 'nppes',
+    file,
+    displayName,
+    staged,
+    prepared,
+  });
   await runBound(
     connection,
-    `INSERT INTO rejects SELECT 'nppes', $1, rowid - $2 + 2, reason, 'NPI=' || coalesce(npi, '')
-     FROM nppes_stage WHERE src = $3 AND status = $4`,
+    `INSERT INTO rejects
+     SELECT 'nppes', $1, line, reason, 'NPI=' || coalesce(npi, '')
+     FROM (${withLinesSql('SELECT rowid - $2 AS ordinal, reason, npi FROM nppes_stage WHERE src = $3 AND status = $4')})`,
     [displayName, base, src, NPPES_STATUS.rejected],
   );
   const rows = await queryRows(
@@ -216,7 +230,7 @@ export async function stageNppesFile(
   const byStatus = new Map(rows.map((r) => [Number(r.status), Number(r.n)]));
   const accepted = byStatus.get(NPPES_STATUS.active) ?? 0;
   const skipped = byStatus.get(NPPES_STATUS.deactivated) ?? 0;
-  const rejected = byStatus.get(NPPES_STATUS.rejected) ?? 0;
+  const rejected = (byStatus.get(NPPES_STATUS.rejected) ?? 0) + unreadable;
   return { file: displayName, read: accepted + skipped + rejected, accepted, rejected, skipped };
 }
 

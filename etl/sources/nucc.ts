@@ -6,7 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { classificationKey, TAXONOMY_TABLE } from '../../data-contracts/layout';
 import { readSmallCsv, requireColumns } from '../csv-read';
 import { appendRows, createTable } from '../duck';
-import type { RejectSink } from '../rejects';
+import { type RejectSink, rejectUnreadable } from '../rejects';
 
 export const NUCC_COLUMNS = {
   code: 'Code',
@@ -44,7 +44,7 @@ export async function readNucc(
   file: string,
   rejects: RejectSink,
 ): Promise<{ entries: TaxonomyEntry[]; read: number; rejected: number }> {
-  const { header, records } = await readSmallCsv(file);
+  const { header, records, unreadable } = await readSmallCsv(file);
   requireColumns(file, header, Object.values(NUCC_COLUMNS));
   const index = Object.fromEntries(Object.entries(NUCC_COLUMNS).map(([k, col]) => [k, header.indexOf(col)])) as Record<
     keyof typeof NUCC_COLUMNS,
@@ -52,7 +52,7 @@ export async function readNucc(
   >;
   const seen = new Set<string>();
   const entries: TaxonomyEntry[] = [];
-  let rejected = 0;
+  let rejected = rejectUnreadable(rejects, 'nucc', file, unreadable);
   for (const rec of records) {
     const cell = (k: keyof typeof NUCC_COLUMNS) => cleanNuccCell(rec.fields[index[k]]);
     const code = cell('code');
@@ -78,7 +78,7 @@ export async function readNucc(
       classification_key: classificationKey(classification),
     });
   }
-  return { entries, read: records.length, rejected };
+  return { entries, read: records.length + unreadable.length, rejected };
 }
 
 /** Creates the `taxonomy` table (TAXONOMY_TABLE columns) and fills it through an appender. */

@@ -83,7 +83,7 @@ class FreshLayers implements BaseLayers {
     for (const [i, file] of ctx.inputs.nppes.entries()) {
       const name = displayPath(file);
       ctx.progress('nppes', { file: name });
-      const c = await stageNppesFile(ctx.connection, file, i, name, (percent, rows) =>
+      const c = await stageNppesFile(ctx.connection, file, i, name, ctx.work, (percent, rows) =>
         ctx.progress('nppes', { file: name, percent, rows }),
       );
       ctx.sources.push({ source: 'nppes', ...c });

@@ -2,10 +2,11 @@
  * The types every build step shares: the build's options and inputs, its summary, and the run context a step takes.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ManifestObject, SnapshotManifest } from '../../data-contracts/layout';
+import type { ManifestObject, SnapshotCounts } from '../../data-contracts/layout';
 import type { Logger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
 import type { RejectCollector } from '../rejects';
+import type { ShrinkCheck } from './shrink-guard';
 
 export const BUILD_STEPS = [
   'sources',
@@ -68,6 +69,17 @@ export interface BuildOptions {
    * memory limit is derived from the budget and DuckDB spills to the work folder beyond it (etl/duck.ts).
    */
   duckdb?: { threads?: number; memoryBudgetMb?: number };
+  /**
+   * The share of a source file's rows that may be rejected (0-1, default 0.01): past it the file fails the run
+   * (etl/steps/check-rejects.ts).
+   */
+  maxRejectShare?: number;
+  /**
+   * The largest drop of a layer count against the current snapshot that publishes (0-1, default 0.1); past it the
+   * build refuses to publish unless `allowShrink` (etl/steps/shrink-guard.ts).
+   */
+  maxShrinkShare?: number;
+  allowShrink?: boolean;
 }
 
 export const SOURCE_KINDS = ['nppes', 'nucc', 'leie', 'fda', 'feed_providers', 'feed_observations'] as const;
@@ -81,6 +93,8 @@ export interface SourceCounts {
   accepted: number;
   rejected: number;
   skipped?: number;
+  /** The most frequent kinds of reject reason, with their row counts (set once the sources are read). */
+  top_reasons?: { reason: string; rows: number }[];
 }
 
 export interface BuildSummary {
@@ -89,7 +103,9 @@ export interface BuildSummary {
   store: string;
   manifest_key: string;
   sources: SourceCounts[];
-  counts: SnapshotManifest['counts'];
+  counts: SnapshotCounts;
+  /** The new layer counts against the replaced snapshot's (the shrink guard). */
+  shrink: ShrinkCheck;
   reused_from?: string;
   duration_ms: number;
 }

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import {
   rejectsKey,
-  type SnapshotManifest,
+  type SnapshotCounts,
   type SourceSummary,
   STATIC_FILES,
   staticKey,
@@ -10,6 +10,7 @@ import {
 import { sha256File } from '../../platform/object-store';
 import { CONTENT_TYPES, type SnapshotPublisher } from '../../platform/snapshot-protocol';
 import { displayPath } from '../csv-read';
+import { queryNumber } from '../duck';
 import { FEED_FILES } from '../sources/feed';
 import { type ComputedStatics, openapiJsonText } from '../static-objects';
 import type { BuildContext, BuildInputs } from './context';
@@ -51,14 +52,20 @@ export async function uploadObjects(
   ]);
 }
 
-/** The manifest's counts. */
-export function snapshotCounts(files: SnapshotFiles, statics: ComputedStatics): SnapshotManifest['counts'] {
+/** The manifest's counts (the screening lists' rows from the run's `oig_match` and `fda_letters` tables). */
+export async function snapshotCounts(
+  ctx: BuildContext,
+  files: SnapshotFiles,
+  statics: ComputedStatics,
+): Promise<SnapshotCounts> {
   return {
     identity: files.identityNpis,
     tracked: statics.coverage.tracked.total,
     verified: statics.coverage.verified.total,
     taxonomies: files.taxonomyRows,
     rejects: files.rejectCount,
+    leie: await queryNumber(ctx.connection, 'SELECT count(*) FROM oig_match'),
+    fda_letters: await queryNumber(ctx.connection, 'SELECT count(*) FROM fda_letters'),
   };
 }
 
@@ -66,7 +73,7 @@ export function snapshotCounts(files: SnapshotFiles, statics: ComputedStatics): 
 export async function writeManifest(
   ctx: BuildContext,
   publisher: SnapshotPublisher,
-  counts: SnapshotManifest['counts'],
+  counts: SnapshotCounts,
 ): Promise<string> {
   const sources: Record<string, SourceSummary> = {};
   for (const [i, s] of ctx.sources.entries()) {

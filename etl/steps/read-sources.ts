@@ -38,7 +38,7 @@ export async function readSources(ctx: BuildContext, base: BaseLayers): Promise<
   const letters = await loadFdaLetters(ctx, base);
   if (letters.built) screensBuilt.push('fda-letters');
   ctx.progress('feed');
-  const feed = await readFeeds(ctx.inputs.feeds, ctx.rejects);
+  const feed = await readFeeds(ctx.inputs.feeds, ctx.rejects, { snapshotTime: ctx.snapshotTime });
   for (const c of feed.counts.providers)
     ctx.sources.push({ source: 'feed_providers', ...c, file: displayPath(c.file) });
   for (const c of feed.counts.observations)
@@ -57,7 +57,10 @@ async function loadOigMatches(ctx: BuildContext, base: BaseLayers): Promise<bool
   }
   for (const [i, file] of inputs.leie.entries()) {
     ctx.progress('leie', { file });
-    const c = await stageLeieFile(connection, file, i, displayPath(file));
+    const c = await stageLeieFile(connection, file, i, displayPath(file), {
+      workDir: ctx.work,
+      snapshotDate: ctx.snapshotTime.slice(0, 10),
+    });
     ctx.sources.push({ source: 'leie', file: c.file, read: c.read, accepted: c.accepted, rejected: c.rejected });
   }
   await buildOigMatch(connection, inputs.leie.length > 0 ? isoSeconds(new Date(inputs.leieAsOf)) : null);
@@ -75,7 +78,7 @@ async function loadFdaLetters(ctx: BuildContext, base: BaseLayers): Promise<{ le
   const letters: FdaLetter[] = [];
   for (const file of inputs.fda) {
     ctx.progress('fda', { file });
-    const r = await readFdaFile(file, ctx.rejects);
+    const r = await readFdaFile(file, ctx.rejects, ctx.snapshotTime.slice(0, 10));
     letters.push(...r.letters);
     ctx.sources.push({
       source: 'fda',

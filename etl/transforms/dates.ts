@@ -6,6 +6,8 @@
  *   real NPPES date is ambiguous).
  * - LEIE: `YYYYMMDD`; `00000000` is LEIE's "no date" placeholder.
  * - FDA warning letters: `MM/DD/YYYY`.
+ * - The curation feed: ISO 8601 date-times (`2026-06-15T10:00:00Z`, seconds and fraction optional, `Z` or an
+ *   offset), checked as a real calendar date and a real time of day, never by pattern alone.
  *
  * The TypeScript parsers and the SQL expressions below implement the same rules; a unit test runs both over one
  * table of cases.
@@ -47,6 +49,31 @@ export function parseCompactDate(text: string): string | null {
   if (!m) return null;
   const [, y, mo, d] = m as unknown as [string, string, string, string];
   return isoOf(Number(y), Number(mo), Number(d));
+}
+
+const ISO_DATE_TIME =
+  /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2})(\.[0-9]+)?)?(Z|([+-])([0-9]{2}):([0-9]{2}))$/;
+
+/**
+ * An ISO 8601 date-time (the feed's form) as epoch milliseconds; null unless it is a real calendar date (no
+ * February 30th, no month 13) and a real time (hours 00-23, minutes and seconds 00-59, an offset up to 23:59).
+ * @example parseIsoDateTime('2026-02-28T10:00:00Z') === Date.UTC(2026, 1, 28, 10); parseIsoDateTime('2026-02-30T10:00:00Z') === null
+ */
+export function parseIsoDateTime(text: string): number | null {
+  const m = ISO_DATE_TIME.exec(text);
+  if (!m) return null;
+  const [, y, mo, d, h, mi, sec = '0', frac = '', zone, sign, oh = '0', om = '0'] = m as unknown as string[];
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(sec);
+  if (isoOf(Number(y), Number(mo), Number(d)) === null) return null;
+  if (hour > 23 || minute > 59 || second > 59 || Number(oh) > 23 || Number(om) > 59) return null;
+  const offsetMinutes = zone === 'Z' ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  const ms = frac === '' ? 0 : Math.floor(Number(`0${frac}`) * 1000);
+  const date = new Date(0);
+  date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  date.setUTCHours(hour, minute, second, ms);
+  return date.getTime() - offsetMinutes * 60_000;
 }
 
 /** A date as the contract's date-time: midnight UTC. */

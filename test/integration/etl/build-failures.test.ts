@@ -75,6 +75,9 @@ describe('bad input and failed runs', () => {
     const summary = await buildSnapshot({
       store,
       inputs: { ...demoBuildInputs(REPO_ROOT), feeds: [path.join(FIXTURES, 'feed-bad')] },
+      // A fixture of mostly bad rows that replaces the demo feed: both limits lifted.
+      maxRejectShare: 1,
+      allowShrink: true,
     });
     const providers = summary.sources.find((s) => s.source === 'feed_providers');
     const observations = summary.sources.find((s) => s.source === 'feed_observations');
@@ -162,7 +165,12 @@ describe('bad input and failed runs', () => {
     const quote = (fields: string[]) => fields.map((f) => `"${f.replace(/"/g, '""')}"`).join(',');
     const file = path.join(dir, 'nppes-bad.csv');
     await writeFile(file, `${[names, ...rows].map(quote).join('\n')}\n`);
-    const summary = await buildSnapshot({ store, inputs: { ...demoBuildInputs(REPO_ROOT), nppes: [file] } });
+    const summary = await buildSnapshot({
+      store,
+      inputs: { ...demoBuildInputs(REPO_ROOT), nppes: [file] },
+      maxRejectShare: 1,
+      allowShrink: true,
+    });
     expect(summary.sources.find((s) => s.source === 'nppes')).toMatchObject({
       read: 7,
       accepted: 2,

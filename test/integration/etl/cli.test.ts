@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CLI_COMMANDS } from '../../../etl/cli';
 import { REPO_ROOT, tempDir } from './helpers';
@@ -70,6 +70,9 @@ describe('npm run etl', () => {
       '--feed',
       '--snapshot-time',
       '--memory-budget',
+      '--max-reject-share',
+      '--max-shrink-share',
+      '--allow-shrink',
       '--json',
     ]) {
       expect(run.stdout).toContain(flag);
@@ -86,5 +89,32 @@ describe('npm run etl', () => {
     const run = runEtl(['build', '--demo', '--out', path.join(dir, 'data'), '--memory-budget', 'lots']);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^error: --memory-budget is not a size like 2GB or 3072MB: lots/);
+  });
+
+  it('refuses a shrinking build with exit code 1 and the comparison, and publishes it with --allow-shrink', async () => {
+    const out = path.join(dir, 'data');
+    const sample = await readFile(path.join(REPO_ROOT, 'test', 'fixtures', 'source-data', 'nppes_sample.csv'), 'utf8');
+    const headerOnly = path.join(dir, 'nppes-header-only.csv');
+    await writeFile(headerOnly, `${sample.split('\r\n')[0]}\r\n`);
+    const pointer = await readFile(path.join(out, 'current.json'), 'utf8');
+    const refused = runEtl(['build', '--demo', '--nppes', headerOnly, '--out', out]);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/^error: refusing to publish: identity NPIs would drop from 917 to 0 \(-100%\)/);
+    expect(refused.stderr).toMatch(/identity NPIs +917 -> +0 +-100% +SHRINKS/);
+    expect(await readFile(path.join(out, 'current.json'), 'utf8')).toBe(pointer);
+    // The environment's share is honoured too: a 100% drop is refused even at 99%.
+    const env = runEtl(['build', '--demo', '--nppes', headerOnly, '--out', out], { PF_ETL_MAX_SHRINK_SHARE: '0.99' });
+    expect(env.status).toBe(1);
+    const allowed = runEtl(['build', '--demo', '--nppes', headerOnly, '--out', out, '--allow-shrink']);
+    expect(allowed.status).toBe(0);
+    expect(allowed.stdout).toMatch(/identity NPIs +917 -> +0 +-100% +SHRINKS/);
+    expect(await readFile(path.join(out, 'current.json'), 'utf8')).not.toBe(pointer);
+  });
+
+  it('refuses a reject share that is not between 0 and 1 with exit code 2, naming the flag', () => {
+    const run = runEtl(['build', '--demo', '--out', path.join(dir, 'data'), '--max-reject-share', '5']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^error: --max-reject-share is not a share between 0 and 1: 5/);
   });
 });

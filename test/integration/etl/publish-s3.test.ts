@@ -82,7 +82,8 @@ describe('publishing to S3 (s3rver, real S3 client)', () => {
       });
       ids.push(publisher.snapshotId);
     }
-    const time = new Date('2026-03-01T00:00:00Z');
+    // After every date of the demo inputs (a letter, an exclusion or an observation after the snapshot is rejected).
+    const time = new Date('2026-11-01T00:00:00Z');
     ids.push((await buildSnapshot({ store, inputs: demoBuildInputs(REPO_ROOT), snapshotTime: time })).snapshot_id);
     // A partial snapshot left by a failed run: objects but no manifest.
     const partial = '20251201T000000Z-partial1';

@@ -48,4 +48,12 @@ describe('loadEtlCliConfig', () => {
     expect(out).toEqual([]);
     expect(err.join('')).toBe('error: PF_LOG_LEVEL must be one of debug, info, warn, error, got "loud"\n');
   });
+
+  it('reads the reject and shrink shares, and refuses one outside 0..1 naming the variable', () => {
+    expect(loadEtlCliConfig({ PF_ETL_MAX_REJECT_SHARE: '0.05', PF_ETL_MAX_SHRINK_SHARE: '0.2' })).toMatchObject({
+      maxRejectShare: 0.05,
+      maxShrinkShare: 0.2,
+    });
+    expect(() => loadEtlCliConfig({ PF_ETL_MAX_SHRINK_SHARE: '2' })).toThrow(/PF_ETL_MAX_SHRINK_SHARE/);
+  });
 });

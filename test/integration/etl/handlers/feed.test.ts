@@ -42,9 +42,24 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  // First, while the current snapshot is the demo build (340 tracked records).
+  it('refuses a feed that shrinks a layer without allow_shrink, and one past the reject share', async () => {
+    const before = await pointerText();
+    const ids = await snapshotIds();
+    await expect(runFeedBuild({ prefix: PREFIX, max_reject_share: 1 }, { store, workDir })).rejects.toThrow(
+      /refusing to publish: tracked records would drop from \d+ to 4/,
+    );
+    await expect(runFeedBuild({ prefix: PREFIX, allow_shrink: true }, { store, workDir })).rejects.toThrow(
+      /providers\.csv: 6 of 10 rows rejected \(60%\), more than the 1% allowed/,
+    );
+    expect(await pointerText()).toBe(before);
+    expect(await snapshotIds()).toEqual(ids);
+  });
+
   it('publishes a new snapshot whose vertical layer is the feed, on the reused identity layer, and moves the pointer', async () => {
     const summary = await runFeedBuild(
-      { prefix: PREFIX.slice(0, -1), snapshot_time: '2026-11-22T06:00:00Z' },
+      // feed-bad is mostly rejects and shrinks the glp1 vertical: both limits lifted for this fixture.
+      { prefix: PREFIX.slice(0, -1), snapshot_time: '2026-11-22T06:00:00Z', max_reject_share: 1, allow_shrink: true },
       { store, workDir },
     );
     expect(summary.reused_from).toBe(base.snapshot_id);
@@ -110,6 +125,9 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
     await expect(
       runFeedBuild({ prefix: PREFIX, leie: ['inputs/leie/UPDATED.csv'] }, { store, workDir }),
     ).rejects.toThrow('event.leie needs event.leie_as_of');
+    await expect(runFeedBuild({ prefix: PREFIX, max_reject_share: 5 }, { store, workDir })).rejects.toThrow(
+      'event.max_reject_share must be a number between 0 and 1',
+    );
     expect(await pointerText()).toBe(before);
   });
 
@@ -117,7 +135,7 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
     const { pointer, manifest } = await currentOf(store);
     const legacy = manifest.objects.map((o) => (o.kind === 'screen' ? { ...o, kind: 'static' } : o));
     await store.put(pointer.manifest_key, JSON.stringify({ ...manifest, objects: legacy }), 'application/json');
-    const summary = await runFeedBuild({ prefix: PREFIX }, { store, workDir });
+    const summary = await runFeedBuild({ prefix: PREFIX, max_reject_share: 1, allow_shrink: true }, { store, workDir });
     expect(summary.reused_from).toBe(pointer.snapshot_id);
     const after = await readJson<SnapshotManifest>(store, summary.manifest_key);
     expect(after.objects.filter((o) => o.kind === 'screen')).toHaveLength(2);

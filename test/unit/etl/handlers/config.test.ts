@@ -43,4 +43,10 @@ describe('loadEtlLambdaConfig', () => {
       'PF_LOG_LEVEL must be one of debug, info, warn, error, got "trace"',
     );
   });
+
+  it('reads the reject and shrink shares when set', () => {
+    expect(
+      loadEtlLambdaConfig({ PF_DATA_BUCKET: 'data', PF_ETL_MAX_REJECT_SHARE: '0.02', PF_ETL_MAX_SHRINK_SHARE: '0.5' }),
+    ).toMatchObject({ maxRejectShare: 0.02, maxShrinkShare: 0.5 });
+  });
 });
