@@ -5,11 +5,11 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DuckDBConnection, DuckDBListValue, DuckDBResult } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
 import type { EntityType } from '../data-contracts/constants';
 import { bindParams } from '../platform/duckdb-bind';
 import { SearchIndexWriter } from '../platform/search-index/writer';
-import { IDENTITY_SEARCH_COLUMNS, identitySearchSql } from './sources/identity-search';
+import { IDENTITY_SEARCH_COLUMNS, identitySearchSql, LIST_SEPARATOR } from './sources/identity-search';
 import { latestNppesRowsSql } from './sources/nppes';
 
 export interface WrittenSearchIndex {
@@ -47,9 +47,7 @@ export async function writeSearchIndexFiles(
   return out;
 
   async function writeRows(result: DuckDBResult): Promise<void> {
-    const list = (value: unknown) => ((value as DuckDBListValue).items as unknown[]).map(String);
-    const texts = (value: unknown) =>
-      ((value as DuckDBListValue).items as unknown[]).map((v) => (v === null ? null : String(v)));
+    const list = (value: unknown) => String(value).split(LIST_SEPARATOR);
     for (;;) {
       const chunk = await result.fetchChunk();
       if (chunk === null || chunk.rowCount === 0) break;
@@ -76,7 +74,7 @@ export async function writeSearchIndexFiles(
           checked_at: text(7),
           codes: list(cell(8)),
           classes: list(cell(9)),
-          displays: texts(cell(10)),
+          displays: list(cell(10)).map((d) => (d === '' ? null : d)),
           primary_first: cell(11) === true,
           oig_excluded: cell(12) === true,
           oig_type: text(13),

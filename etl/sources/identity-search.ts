@@ -14,7 +14,10 @@
 import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
 import { NPPES_STATUS, TAXONOMY_SLOTS } from './nppes';
 
-/** The columns of {@link identitySearchSql}'s rows, in order. */
+/**
+ * The columns of {@link identitySearchSql}'s rows, in order. `codes`, `classes` and `displays` are lists joined by
+ * {@link LIST_SEPARATOR} (a string crosses from DuckDB to JS far faster than a list value), a display `''` for none.
+ */
 export const IDENTITY_SEARCH_COLUMNS = [
   'state',
   'npi',
@@ -38,6 +41,9 @@ export const IDENTITY_SEARCH_COLUMNS = [
  * The SELECT of the search rows in state order, and its parameters. `latest` is {@link latestNppesRowsSql}'s
  * statement for the staged rows.
  */
+/** The separator of the joined list columns: the ASCII unit separator, which no NPPES or NUCC value holds. */
+export const LIST_SEPARATOR = '\x1f';
+
 export function identitySearchSql(latest: string): { sql: string; params: (string | number)[] } {
   const codeList = `[${Array.from({ length: TAXONOMY_SLOTS }, (_, i) => `c${i + 1}`).join(', ')}]`;
   const sql = `
@@ -68,8 +74,9 @@ export function identitySearchSql(latest: string): { sql: string; params: (strin
       CASE r.entity_type WHEN '2' THEN 'organization' ELSE 'individual' END AS entity_type,
       coalesce(CASE r.entity_type WHEN '2' THEN r.org_name ELSE r.last_name END, r.name) AS search_name,
       r.name, r.postal_code, r.city, r.checked_at,
-      list_transform(r.slots, s -> s.c) AS codes, list_transform(r.slots, s -> s.k) AS classes,
-      list_transform(r.slots, s -> map_extract_value(r.display_of, s.c)) AS displays,
+      array_to_string(list_transform(r.slots, s -> s.c), chr(31)) AS codes,
+      array_to_string(list_transform(r.slots, s -> s.k), chr(31)) AS classes,
+      array_to_string(list_transform(r.slots, s -> coalesce(map_extract_value(r.display_of, s.c), '')), chr(31)) AS displays,
       r.slots[1].g = 0 AS primary_first,
       o.npi IS NOT NULL AS oig_excluded, o.oig_type, o.oig_date, o.oig_checked_at
     FROM ordered r LEFT JOIN oig_match o ON o.npi = r.npi
