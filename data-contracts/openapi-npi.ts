@@ -12,6 +12,7 @@ import {
   nullable,
   rateLimitHeaders,
   ref,
+  requestIdHeader,
 } from './openapi-parts';
 
 const NPI = { type: 'string', pattern: '^[0-9]{10}$' } as const;
@@ -82,7 +83,7 @@ const npiOperation = {
   responses: {
     '200': {
       description: 'An active NPI.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders },
+      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
       content: { 'application/json': { schema: ref('NpiResponse'), example: EXAMPLE_ACTIVE } },
     },
     '304': notModified,
@@ -91,7 +92,7 @@ const npiOperation = {
     '404': errorResponse('NotFound'),
     '410': {
       description: 'A deactivated NPI: its deactivation date and the OIG screen.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders },
+      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
       content: {
         'application/json': {
           schema: ref('NpiDeactivatedResponse'),
@@ -144,7 +145,7 @@ const batchOperation = {
   responses: {
     '200': {
       description: 'One entry per NPI asked.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders },
+      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
       content: {
         'application/json': {
           schema: ref('NpiBatchResponse'),

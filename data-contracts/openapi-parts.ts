@@ -10,7 +10,12 @@ export const rateLimitHeaders = {
   'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
   'X-RateLimit-Used': { $ref: '#/components/headers/X-RateLimit-Used' },
   'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
 };
+
+/** On every response: the request id (also `request_id` in error bodies). */
+export const requestIdHeader = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
 
 /** Answers tied to a data version (keyed operations): envelope fields, headers, ETag and 304. */
 export const dataVersionHeaders = {

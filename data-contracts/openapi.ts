@@ -34,6 +34,7 @@ import {
   nullable,
   rateLimitHeaders,
   ref,
+  requestIdHeader,
 } from './openapi-parts';
 
 const TRACKED_RULES =
@@ -173,7 +174,7 @@ const listOperation = {
   responses: {
     '200': {
       description: 'A page of providers.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders },
+      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
       content: {
         'application/json': { schema: { oneOf: [ref('ProviderListResponse'), ref('IdentityListResponse')] } },
         'text/csv': {
@@ -220,7 +221,7 @@ const detailOperation = {
   responses: {
     '200': {
       description: 'The provider.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders },
+      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
       content: { 'application/json': { schema: ref('ProviderDetailResponse') } },
     },
     '304': notModified,
@@ -242,7 +243,11 @@ const coverageOperation = {
   tags: ['public'],
   security: [],
   responses: {
-    '200': { description: 'Coverage figures.', content: { 'application/json': { schema: ref('CoverageStats') } } },
+    '200': {
+      description: 'Coverage figures.',
+      headers: requestIdHeader,
+      content: { 'application/json': { schema: ref('CoverageStats') } },
+    },
     '400': errorResponse('BadRequest'),
     '500': errorResponse('InternalError'),
   },
@@ -264,6 +269,7 @@ const sampleOperation = {
   responses: {
     '200': {
       description: 'The sample.',
+      headers: requestIdHeader,
       content: { 'application/json': { schema: ref('SampleResponse') }, 'text/csv': { schema: { type: 'string' } } },
     },
     '400': errorResponse('BadRequest'),
@@ -279,6 +285,7 @@ const openapiOperation = {
   responses: {
     '200': {
       description: 'The OpenAPI 3.1 document.',
+      headers: requestIdHeader,
       content: { 'application/json': { schema: { type: 'object' } } },
     },
     '400': errorResponse('BadRequest'),
@@ -370,13 +377,14 @@ const envelopeProperties = {
 
 const intHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
 
-const errorResponseOf = (description: string, codes: string[], withRateLimit = false, withRetryAfter = false) => ({
+const retryAfter = { 'Retry-After': { $ref: '#/components/headers/Retry-After' } };
+const errorResponseOf = (
+  description: string,
+  codes: string[],
+  extraHeaders: Record<string, { $ref: string }> = {},
+) => ({
   description,
-  ...(withRateLimit
-    ? { headers: { ...rateLimitHeaders, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } }
-    : withRetryAfter
-      ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } }
-      : {}),
+  headers: { ...requestIdHeader, ...extraHeaders },
   content: {
     'application/json': {
       schema: { allOf: [ref('Error'), { properties: { code: { enum: codes } } }] },
@@ -468,6 +476,29 @@ export const openApiDocument = {
       'X-RateLimit-Remaining': intHeader('Calls left this UTC month.'),
       'X-RateLimit-Used': intHeader('Calls used this UTC month, including this one.'),
       'X-RateLimit-Reset': intHeader('Seconds until the quota resets at 00:00 UTC on the 1st.'),
+      'RateLimit-Policy': {
+        description:
+          'The quota policy, as draft-ietf-httpapi-ratelimit-headers writes it: `"monthly";q=<quota>` (calls per UTC ' +
+          'calendar month; no `w`, as a month has no fixed length). Metered plans only.',
+        schema: { type: 'string', pattern: '^"monthly";q=[0-9]+$' },
+      },
+      RateLimit: {
+        description:
+          'The quota left, as draft-ietf-httpapi-ratelimit-headers writes it: `"monthly";r=<calls left>;t=<seconds ' +
+          'until the reset>` (the same figures as `X-RateLimit-Remaining` and `X-RateLimit-Reset`). Metered plans only.',
+        schema: { type: 'string', pattern: '^"monthly";r=[0-9]+;t=[0-9]+$' },
+      },
+      'X-Request-Id': {
+        description:
+          'The request\u2019s id, on every response (and `request_id` in error bodies): a well-formed id sent by the ' +
+          'client in `X-Request-Id` (1 to 128 characters of `[A-Za-z0-9._-]`) is echoed; otherwise the API Gateway ' +
+          'request id when deployed, or a new UUID. Quote it in a support request.',
+        schema: { type: 'string', minLength: 1, maxLength: 128 },
+      },
+      'WWW-Authenticate': {
+        description: 'On 401: `Bearer realm="provider-facts"`: send the key as `Authorization: Bearer <key>`.',
+        schema: { type: 'string', pattern: '^Bearer( |$)' },
+      },
       'Retry-After': intHeader(
         'On 429: seconds until the quota resets. On 503: seconds to wait before retrying (the keys table is unavailable).',
       ),
@@ -485,16 +516,21 @@ export const openApiDocument = {
     responses: {
       NotModified: {
         description: 'The `If-None-Match` tag is current: no body, not counted against the quota.',
-        headers: dataVersionHeaders,
+        headers: { ...dataVersionHeaders, ...requestIdHeader },
       },
       BadRequest: errorResponseOf(
         'Invalid or unknown parameter (an unknown one is named, with a close allowed name in `hint`).',
         codesWithStatus(400),
       ),
-      Unauthorized: errorResponseOf('Missing or invalid API key.', codesWithStatus(401)),
+      Unauthorized: errorResponseOf('Missing or invalid API key.', codesWithStatus(401), {
+        'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' },
+      }),
       Forbidden: errorResponseOf('The plan does not permit the request.', codesWithStatus(403)),
       NotFound: errorResponseOf('No active provider matches.', codesWithStatus(404)),
-      QuotaExceeded: errorResponseOf('Monthly quota reached.', codesWithStatus(429), true),
+      QuotaExceeded: errorResponseOf('Monthly quota reached.', codesWithStatus(429), {
+        ...rateLimitHeaders,
+        ...retryAfter,
+      }),
       InternalError: errorResponseOf('Unexpected server error; no internal detail is returned.', codesWithStatus(500)),
       RequestTooLarge: errorResponseOf(
         'Refused before any route: the request line and headers are over 16 KB.',
@@ -505,8 +541,7 @@ export const openApiDocument = {
           'answer in the serving process: retry after `Retry-After` seconds. Keys seen in the last 15 minutes keep ' +
           'working through such an outage. Nothing is counted.',
         codesWithStatus(503),
-        false,
-        true,
+        retryAfter,
       ),
     },
     schemas: {
@@ -714,6 +749,10 @@ export const openApiDocument = {
           upgrade: { type: 'string' },
           plan: { type: 'string', enum: [...PLANS] },
           usage: ref('Usage'),
+          request_id: {
+            type: 'string',
+            description: 'The request\u2019s id (also the `X-Request-Id` header): quote it in a support request.',
+          },
         },
       },
     },

@@ -606,6 +606,8 @@ export type components = {
             /** @enum {string} */
             plan?: "free" | "builder" | "developer" | "enterprise";
             usage?: components["schemas"]["Usage"];
+            /** @description The request’s id (also the `X-Request-Id` header): quote it in a support request. */
+            request_id?: string;
         };
     };
     responses: {
@@ -615,6 +617,7 @@ export type components = {
                 ETag: components["headers"]["ETag"];
                 "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
                 "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -622,6 +625,7 @@ export type components = {
         /** @description Invalid or unknown parameter (an unknown one is named, with a close allowed name in `hint`). */
         BadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -634,6 +638,8 @@ export type components = {
         /** @description Missing or invalid API key. */
         Unauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -646,6 +652,7 @@ export type components = {
         /** @description The plan does not permit the request. */
         Forbidden: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -658,6 +665,7 @@ export type components = {
         /** @description No active provider matches. */
         NotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -670,10 +678,13 @@ export type components = {
         /** @description Monthly quota reached. */
         QuotaExceeded: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -687,6 +698,7 @@ export type components = {
         /** @description Unexpected server error; no internal detail is returned. */
         InternalError: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -699,6 +711,7 @@ export type components = {
         /** @description Refused before any route: the request line and headers are over 16 KB. */
         RequestTooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -711,6 +724,7 @@ export type components = {
         /** @description The API keys cannot be checked at the moment (the keys table is unavailable) and this key has no recent answer in the serving process: retry after `Retry-After` seconds. Keys seen in the last 15 minutes keep working through such an outage. Nothing is counted. */
         ServiceUnavailable: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -740,6 +754,14 @@ export type components = {
         "X-RateLimit-Used": number;
         /** @description Seconds until the quota resets at 00:00 UTC on the 1st. */
         "X-RateLimit-Reset": number;
+        /** @description The quota policy, as draft-ietf-httpapi-ratelimit-headers writes it: `"monthly";q=<quota>` (calls per UTC calendar month; no `w`, as a month has no fixed length). Metered plans only. */
+        "RateLimit-Policy": string;
+        /** @description The quota left, as draft-ietf-httpapi-ratelimit-headers writes it: `"monthly";r=<calls left>;t=<seconds until the reset>` (the same figures as `X-RateLimit-Remaining` and `X-RateLimit-Reset`). Metered plans only. */
+        RateLimit: string;
+        /** @description The request’s id, on every response (and `request_id` in error bodies): a well-formed id sent by the client in `X-Request-Id` (1 to 128 characters of `[A-Za-z0-9._-]`) is echoed; otherwise the API Gateway request id when deployed, or a new UUID. Quote it in a support request. */
+        "X-Request-Id": string;
+        /** @description On 401: `Bearer realm="provider-facts"`: send the key as `Authorization: Bearer <key>`. */
+        "WWW-Authenticate": string;
         /** @description On 429: seconds until the quota resets. On 503: seconds to wait before retrying (the keys table is unavailable). */
         "Retry-After": number;
         /** @description The answer’s tag: snapshot, path, query without the key, plan and format. Weak on metered JSON. */
@@ -809,9 +831,12 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
                     "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
                     "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -884,9 +909,12 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
                     "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
                     "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -930,9 +958,12 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
                     "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
                     "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -976,9 +1007,12 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
                     "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
                     "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1007,6 +1041,7 @@ export interface operations {
             /** @description Coverage figures. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1029,6 +1064,7 @@ export interface operations {
             /** @description Coverage figures. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1053,6 +1089,7 @@ export interface operations {
             /** @description The sample. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1078,6 +1115,7 @@ export interface operations {
             /** @description The sample. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1101,6 +1139,7 @@ export interface operations {
             /** @description The OpenAPI 3.1 document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1137,9 +1176,12 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
                     "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
                     "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1250,9 +1292,12 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
                     "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
                     "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1361,9 +1406,12 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
                     "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
                     "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1434,9 +1482,12 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
                     "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
                     "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1496,9 +1547,12 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
                     "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
                     "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1569,9 +1623,12 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
                     "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
                     "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

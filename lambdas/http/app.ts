@@ -29,8 +29,11 @@ import { listProviders } from '../core/list-providers';
 import { getNpi, lookupNpis } from '../core/lookup-npi';
 import type { CoreDeps } from '../core/ports';
 import { getCoverage, getSample } from '../core/public-objects';
+import { compressResponse } from './compression';
+import { corsHeaders, isPreflight, preflightResponse } from './cors';
 import { type DataVersion, dataVersionFields, dataVersionHeaders, entityTag, ifNoneMatchHits } from './data-version';
 import { detailBody, ListBodyCache, listCsvBytes, listJsonBytes } from './list-formats';
+import { gatewayRequestIdOf, REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import {
   csvFilename,
   csvResponse,
@@ -83,6 +86,14 @@ interface KeyedRequest {
 }
 type ApiEnv = { Variables: { keyed: KeyedRequest } };
 
+// The request id of every request (set by the first middleware), typed for every context of the app.
+// https://hono.dev/docs/api/context#contextvariablemap
+declare module 'hono' {
+  interface ContextVariableMap {
+    requestId: string;
+  }
+}
+
 /** The pinned snapshot of a keyed route; set by the guard before the handler runs. */
 function keyedRequest(c: Context<ApiEnv>): KeyedRequest {
   const keyed = c.get('keyed');
@@ -126,17 +137,36 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   const api = new Hono<ApiEnv>({ strict: false });
   const bodies = options.bodies ?? new ListBodyCache();
 
-  // One log line per request: never the key (the target is rebuilt with every key-bearing value redacted, whatever
-  // its encoding; headers are not logged).
+  // Every response: its request id, the CORS headers and the coding the client asked for (request-id.ts, cors.ts,
+  // compression.ts). One log line per request, with the id: never the key (the target is rebuilt with every
+  // key-bearing value redacted, whatever its encoding; headers are not logged).
   app.use('*', async (c, next) => {
     const started = performance.now();
-    await next();
+    const gatewayId = gatewayRequestIdOf(c.env);
+    const requestId = requestIdOf(c.req.header('x-request-id'), gatewayId);
+    c.set('requestId', requestId);
+    let response: Response;
+    if (isPreflight(c.req.method, c.req.header('access-control-request-method'))) {
+      response = preflightResponse();
+    } else {
+      await next();
+      response = await compressResponse(c.res, c.req.header('accept-encoding'));
+    }
+    for (const [name, value] of Object.entries(corsHeaders())) {
+      if (!response.headers.has(name)) response.headers.set(name, value);
+    }
+    response.headers.set(REQUEST_ID_HEADER, requestId);
+    c.res = undefined;
+    c.res = response;
     deps.logger.info('request', {
       method: c.req.method,
       path: redactRequestTarget(requestTarget(c)),
-      status: c.res.status,
+      status: response.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
+      request_id: requestId,
+      ...(gatewayId !== undefined && gatewayId !== requestId ? { gateway_request_id: gatewayId } : {}),
     });
+    return response;
   });
 
   /** The guard of a route: see the file's comment. Only an answer that serves data (200, an NPI's 410) gets the
@@ -252,20 +282,26 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
 
   app.route(API_BASE_PATH, api);
 
-  app.notFound(() => {
+  app.notFound((c) => {
     const error = new ApiError('not_found', 'No such route.', {
       hint: `The API lives under ${API_BASE_PATH}: ${ROUTE_LIST} (GET).`,
     });
-    return errorResponse(error.status, error.toBody());
+    return errorResponse(error.status, { ...error.toBody(), request_id: c.get('requestId') });
   });
 
-  app.onError((err) => {
+  app.onError((err, c) => {
+    const request_id = c.get('requestId');
     if (err instanceof ApiError)
-      return errorResponse(err.status, err.toBody(), err.details.rateLimit, err.details.retryAfterSeconds);
+      return errorResponse(
+        err.status,
+        { ...err.toBody(), request_id },
+        err.details.rateLimit,
+        err.details.retryAfterSeconds,
+      );
     // The cause goes to the log, never to the client (STYLE §3).
-    deps.logger.error('unhandled_error', { error: err });
+    deps.logger.error('unhandled_error', { error: err, request_id });
     const error = internalError();
-    return errorResponse(error.status, error.toBody());
+    return errorResponse(error.status, { ...error.toBody(), request_id });
   });
 
   return app;

@@ -4,6 +4,7 @@
  * over 16 KB, an unknown method, forbidden bytes in a header, `Content-Length` with `Transfer-Encoding`) are
  * answered with the contract's JSON error body too ({@link refusalOf}), from the server's `clientError` handler.
  */
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -40,13 +41,16 @@ export function refusalOf(err: { code?: string }): ApiError {
 
 /** The raw HTTP/1.1 response of a refusal: JSON body, no-store, and the connection closed. */
 function refusalBytes(error: ApiError): string {
-  const body = JSON.stringify(error.toBody());
+  const requestId = randomUUID();
+  const body = JSON.stringify({ ...error.toBody(), request_id: requestId });
   return [
     `HTTP/1.1 ${error.status} ${REASONS[error.status] ?? 'Bad Request'}`,
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Cache-Control: no-store',
     'X-Content-Type-Options: nosniff',
+    `X-Request-Id: ${requestId}`,
+    'Access-Control-Allow-Origin: *',
     'Connection: close',
     '',
     body,

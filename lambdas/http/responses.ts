@@ -64,7 +64,13 @@ export function notModifiedResponse(headers: HeaderMap): Response {
   });
 }
 
-/** An error body with its status; a 429 carries the rate-limit headers and `Retry-After`. */
+/** The challenge of a 401 (RFC 9110 §11.6.1, RFC 6750 §3): the key goes in `Authorization: Bearer`. */
+export const BEARER_CHALLENGE = 'Bearer realm="provider-facts"' as const;
+
+/**
+ * An error body with its status; a 429 carries the rate-limit headers and `Retry-After`, a 401 the Bearer
+ * challenge (`WWW-Authenticate`).
+ */
 export function errorResponse(
   status: number,
   body: ErrorBody,
@@ -76,16 +82,28 @@ export function errorResponse(
     : retryAfterSeconds !== undefined
       ? { 'Retry-After': String(retryAfterSeconds) }
       : {};
+  if (status === 401) headers['WWW-Authenticate'] = BEARER_CHALLENGE;
   return jsonResponse(status, body, { cacheControl: NO_STORE, headers });
 }
 
-/** The `X-RateLimit-*` headers of a metered call (spec §8.2). */
+/** The name of the quota policy in the `RateLimit` and `RateLimit-Policy` fields. */
+export const RATE_LIMIT_POLICY_NAME = 'monthly' as const;
+
+/**
+ * The rate-limit headers of a metered call: the `X-RateLimit-*` headers (spec §8.2) and the IETF fields of
+ * draft-ietf-httpapi-ratelimit-headers (https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/):
+ * `RateLimit-Policy: "monthly";q=<quota>` and `RateLimit: "monthly";r=<remaining>;t=<seconds to reset>`. The
+ * policy has no `w` (window): the quota is per UTC calendar month, whose length varies; `t` says when it resets.
+ */
 export function rateLimitHeaders(state: RateLimitState): HeaderMap {
+  const remaining = Math.max(0, state.quota - state.used);
   return {
     'X-RateLimit-Limit': String(state.quota),
-    'X-RateLimit-Remaining': String(Math.max(0, state.quota - state.used)),
+    'X-RateLimit-Remaining': String(remaining),
     'X-RateLimit-Used': String(state.used),
     'X-RateLimit-Reset': String(state.resetSeconds),
+    'RateLimit-Policy': `"${RATE_LIMIT_POLICY_NAME}";q=${state.quota}`,
+    RateLimit: `"${RATE_LIMIT_POLICY_NAME}";r=${remaining};t=${state.resetSeconds}`,
   };
 }
 

@@ -647,10 +647,12 @@ describe.each(CASES)('the API on the $name snapshot', (snap) => {
         [`${BASE}/providers`, 'vertical=glp1&format=csv'],
         [`${BASE}/sample`, 'format=csv'],
       ];
+      // Uncompressed, with one request id: compression and ids through both adapters are in web-headers.test.ts.
+      const headers = { ...bearer(key), 'accept-encoding': 'identity', 'x-request-id': 'parity-check' };
       for (const [p, q] of cases) {
-        const node = await env.get(`${p}${q ? `?${q}` : ''}`, bearer(key));
+        const node = await env.get(`${p}${q ? `?${q}` : ''}`, headers);
         const nodeBody = await node.text();
-        const lambda = (await env.lambda(apiGatewayEvent(p, q, bearer(key)) as never, {} as never)) as {
+        const lambda = (await env.lambda(apiGatewayEvent(p, q, headers) as never, {} as never)) as {
           statusCode: number;
           headers: Record<string, string>;
           body: string;

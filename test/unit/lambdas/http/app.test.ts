@@ -20,7 +20,11 @@ describe('error mapping', () => {
     const res = await createApp(deps).request('/api/v1/providers?vertical=glp1', { headers: { 'x-api-key': 'free' } });
     expect(res.status).toBe(500);
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ error: INTERNAL_ERROR_MESSAGE, code: 'internal_error' });
+    expect(JSON.parse(text)).toEqual({
+      error: INTERNAL_ERROR_MESSAGE,
+      code: 'internal_error',
+      request_id: res.headers.get('x-request-id'),
+    });
     expect(text).not.toContain('secret');
     expect(lines.some((l) => l.includes('disk /secret/path exploded'))).toBe(true);
   });

@@ -8,6 +8,8 @@ describe('rateLimitHeaders', () => {
       'X-RateLimit-Remaining': '4988',
       'X-RateLimit-Used': '12',
       'X-RateLimit-Reset': '60',
+      'RateLimit-Policy': '"monthly";q=5000',
+      RateLimit: '"monthly";r=4988;t=60',
     });
   });
 
@@ -18,6 +20,8 @@ describe('rateLimitHeaders', () => {
       'X-RateLimit-Remaining': '0',
       'X-RateLimit-Used': '12',
       'X-RateLimit-Reset': '5',
+      'RateLimit-Policy': '"monthly";q=10',
+      RateLimit: '"monthly";r=0;t=5',
     });
   });
 

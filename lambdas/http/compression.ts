@@ -1,0 +1,94 @@
+/**
+ * Response compression (RFC 9110 §8.4, §12.5.3): JSON and CSV bodies of at least {@link MIN_COMPRESS_BYTES} are
+ * sent br or gzip, as the client's `Accept-Encoding` asks (the highest q-value; br on a tie; `q=0` refuses a
+ * coding, `*` stands for the codings not named). Every JSON or CSV answer carries `Vary: Accept-Encoding`.
+ *
+ * The `ETag` is the same in every coding: it names the data before content coding (snapshot, route, query, plan,
+ * format; data-version.ts), so a tag held from a gzip answer validates an identity request and the 304 carries the
+ * tag the client holds. The API serves no ranges, the one use that needs a strong tag to promise identical bytes.
+ *
+ * Both adapters send the same bytes: node:http writes the compressed body, and Hono's Lambda adapter base64-encodes
+ * a body with `Content-Encoding` (API Gateway HTTP API decodes it).
+ */
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+/** Bodies below this are sent as they are: compressing them saves little and costs a round of CPU. */
+export const MIN_COMPRESS_BYTES = 1024;
+
+/** The codings offered, best first. */
+const CODINGS = ['br', 'gzip'] as const;
+export type Coding = (typeof CODINGS)[number];
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+/** Brotli 11 (zlib's default) costs seconds on a 1 MB page; 5 keeps most of the gain at a fraction of the time. */
+const BROTLI_QUALITY = 5;
+
+/**
+ * The coding to send for an `Accept-Encoding` header, or null for identity.
+ * @example chooseCoding('gzip, deflate, br') === 'br'; chooseCoding('br;q=0, gzip') === 'gzip'
+ */
+export function chooseCoding(acceptEncoding: string | undefined): Coding | null {
+  if (acceptEncoding === undefined) return null;
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    let q = 1;
+    for (const param of params) {
+      const [key, value] = param.trim().split('=');
+      if (key === 'q') q = Number(value);
+    }
+    weights.set(name, Number.isFinite(q) ? q : 0);
+  }
+  let best: Coding | null = null;
+  let bestWeight = 0;
+  for (const coding of CODINGS) {
+    const weight = weights.get(coding) ?? weights.get('*') ?? 0;
+    if (weight > bestWeight) {
+      best = coding;
+      bestWeight = weight;
+    }
+  }
+  return best;
+}
+
+/** The bytes of `body` in `coding`. */
+export async function compressBytes(body: Uint8Array, coding: Coding): Promise<Buffer> {
+  if (coding === 'br') {
+    return brotli(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+      },
+    });
+  }
+  return gzipAsync(body);
+}
+
+function isCompressible(contentType: string | null): boolean {
+  return contentType !== null && /^(application\/json|text\/csv)\b/.test(contentType);
+}
+
+/**
+ * `response` in the coding the client asked for: a new Response with the compressed body, `Content-Encoding` and
+ * `Content-Length` (the `ETag` unchanged); or `response` itself (with `Vary` when it is JSON or CSV).
+ */
+export async function compressResponse(response: Response, acceptEncoding: string | undefined): Promise<Response> {
+  if (!isCompressible(response.headers.get('content-type'))) return response;
+  response.headers.append('Vary', 'Accept-Encoding');
+  const coding = chooseCoding(acceptEncoding);
+  if (coding === null || response.body === null || response.headers.has('content-encoding')) return response;
+  const length = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(length) && length < MIN_COMPRESS_BYTES) return response;
+  const body = new Uint8Array(await response.arrayBuffer());
+  if (body.byteLength < MIN_COMPRESS_BYTES) {
+    return new Response(body, { status: response.status, headers: response.headers });
+  }
+  const compressed = await compressBytes(body, coding);
+  const headers = new Headers(response.headers);
+  headers.set('Content-Encoding', coding);
+  headers.set('Content-Length', String(compressed.byteLength));
+  return new Response(compressed, { status: response.status, headers });
+}
