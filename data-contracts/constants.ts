@@ -107,3 +107,17 @@ export const IDENTITY_SOURCE = 'NPPES' as const;
 /** NPPES entity types as the identity search's `entity_type` names them (Entity Type Code 1 and 2). */
 export const ENTITY_TYPES = ['individual', 'organization'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
+
+/**
+ * CORS of every answer, the API's and the CDN's (lambdas/http/cors.ts, infra/cdn-functions.ts): any origin, no
+ * credentials; a preflight is answered with these methods and request headers; scripts may read these headers.
+ */
+export const CORS = {
+  allowMethods: 'GET, HEAD, OPTIONS',
+  allowHeaders: 'Authorization, X-Api-Key, If-None-Match, X-Request-Id',
+  exposeHeaders:
+    'ETag, X-Request-Id, X-Snapshot-Id, X-Data-As-Of, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Used, ' +
+    'X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After, WWW-Authenticate, Content-Disposition',
+  /** Seconds a browser may keep a preflight's answer (browsers cap it: Chromium at 2 hours). */
+  maxAgeSeconds: 86400,
+} as const;

@@ -4,7 +4,7 @@
  * in a `vm` context with recorded event shapes.
  * Reference: https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/functions-event-structure.html
  */
-import { API_BASE_PATH } from '../data-contracts/constants';
+import { API_BASE_PATH, CORS } from '../data-contracts/constants';
 import { PUBLIC_KEYS } from '../data-contracts/layout';
 import { OPERATION_RULES } from '../data-contracts/query-parameters';
 
@@ -35,12 +35,22 @@ const json = (value: unknown): string => JSON.stringify(value);
  * body, so `/api/v1/coveragex` is a JSON 404 as it would be from the API. An unknown query parameter gets the
  * API's 400 `invalid_parameter`, with the allowed names of the OpenAPI document and the same "Did you mean"
  * rule as `lambdas/http/unknown-parameters.ts` (written again here in ES5 for CloudFront; a test compares the two).
+ * A CORS preflight is answered here with 204, as the API answers it (S3 would refuse `OPTIONS`); an answer made
+ * here carries the CORS headers and CloudFront's request id as `X-Request-Id` (the viewer-response function does
+ * not run on it).
  */
 export const STATIC_REQUEST_FUNCTION_CODE = `
 var COVERAGE = ${json(STATIC_PUBLIC_PATHS.coverage)};
 var SAMPLE = ${json(STATIC_PUBLIC_PATHS.sample)};
 var COVERAGE_PARAMS = ${json(OPERATION_RULES.getCoverage.queryParameters)};
 var SAMPLE_PARAMS = ${json(OPERATION_RULES.getSample.queryParameters)};
+var CORS = ${json(CORS)};
+function withWebHeaders(response, event) {
+  response.headers['access-control-allow-origin'] = { value: '*' };
+  response.headers['access-control-expose-headers'] = { value: CORS.exposeHeaders };
+  response.headers['x-request-id'] = { value: event.context.requestId };
+  return response;
+}
 function jsonError(statusCode, statusDescription, code, message) {
   return {
     statusCode: statusCode,
@@ -89,6 +99,23 @@ function unknownParameter(query, allowed) {
 }
 function handler(event) {
   var request = event.request;
+  var asks = request.headers['access-control-request-method'];
+  if (request.method === 'OPTIONS' && asks && asks.value !== '') {
+    return withWebHeaders({
+      statusCode: 204,
+      statusDescription: 'No Content',
+      headers: {
+        'access-control-allow-methods': { value: CORS.allowMethods },
+        'access-control-allow-headers': { value: CORS.allowHeaders },
+        'access-control-max-age': { value: String(CORS.maxAgeSeconds) },
+        'cache-control': { value: 'no-store' }
+      }
+    }, event);
+  }
+  var out = route(request);
+  return out.statusCode === undefined ? out : withWebHeaders(out, event);
+}
+function route(request) {
   var uri = request.uri;
   var formatParam = request.querystring.format;
   var format = formatParam && formatParam.value !== '' ? formatParam.value : 'json';
@@ -115,7 +142,8 @@ function handler(event) {
 
 /**
  * Viewer response: the CSV sample leaves as an attachment with a CSV content type, whatever metadata the
- * object was uploaded with (the API's CSV responses carry `Content-Disposition: attachment`).
+ * object was uploaded with (the API's CSV responses carry `Content-Disposition: attachment`); every answer gets
+ * the API's CORS headers and an `X-Request-Id`, CloudFront's request id (the `X-Amz-Cf-Id` of the answer).
  */
 export const STATIC_RESPONSE_FUNCTION_CODE = `
 var SAMPLE = ${json(STATIC_PUBLIC_PATHS.sample)};
@@ -136,6 +164,9 @@ function handler(event) {
       headers['content-disposition'] = { value: 'attachment; filename="${SAMPLE_CSV_FILENAME}"' };
     }
   }
+  headers['access-control-allow-origin'] = { value: '*' };
+  headers['access-control-expose-headers'] = { value: ${json(CORS.exposeHeaders)} };
+  if (!headers['x-request-id']) headers['x-request-id'] = { value: event.context.requestId };
   return response;
 }
 `.trim();

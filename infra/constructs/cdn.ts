@@ -99,7 +99,8 @@ export class Cdn extends Construct {
     const staticBehavior: BehaviorOptions = {
       origin: staticOrigin,
       viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      // OPTIONS for CORS preflights, which the viewer-request function answers (S3 would refuse them).
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
       cachePolicy: this.staticCachePolicy,
       compress: true,
       functionAssociations: [
@@ -115,6 +116,11 @@ export class Cdn extends Construct {
     // the `key=` query parameter all reach the API.
     // https://repost.aws/knowledge-center/cloudfront-authorization-header
     // https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/using-managed-origin-request-policies.html
+    // The same policy forwards what a CORS preflight needs (`OPTIONS`, `Origin`, `Access-Control-Request-*`; the
+    // API answers it, API Gateway having no CORS configuration of its own) and the viewer's `Accept-Encoding`:
+    // the API compresses (br or gzip) and CloudFront passes the coded body through. `compress` only acts on a
+    // cacheable answer, and CachingDisabled keeps every keyed answer out of the cache.
+    // https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/ServingCompressedFiles.html
     const apiBehavior: BehaviorOptions = {
       origin: apiOrigin,
       // HTTPS only (no redirect): a key sent over plain HTTP has already leaked; refuse rather than redirect.

@@ -343,3 +343,43 @@ describe('data versions in the document and on the wire', () => {
     }
   });
 });
+
+describe('web headers in the document and on the wire', () => {
+  /** Every response object of the document, `$ref`s resolved, with where it is. */
+  const everyResponse = (): [string, Doc][] => [
+    ...Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys((item as Doc).get.responses).map(
+        (status) => [`${path} ${status}`, responseOf(path, Number(status))] as [string, Doc],
+      ),
+    ),
+    ...Object.entries(doc.components.responses).map(([name, response]) => [name, response] as [string, Doc]),
+  ];
+  const schemaOf = (name: string) => ajv.compile(doc.components.headers[name].schema);
+
+  it('documents X-Request-Id on every response, RateLimit fields beside X-RateLimit-*, and the 401 challenge', () => {
+    for (const [where, response] of everyResponse()) {
+      expect({ where, headers: Object.keys(response.headers ?? {}) }).toEqual({
+        where,
+        headers: expect.arrayContaining(['X-Request-Id']),
+      });
+      if ('X-RateLimit-Limit' in (response.headers ?? {}))
+        expect({ where, headers: Object.keys(response.headers) }).toEqual({
+          where,
+          headers: expect.arrayContaining(['RateLimit', 'RateLimit-Policy']),
+        });
+    }
+    expect(Object.keys(doc.components.responses.Unauthorized.headers)).toContain('WWW-Authenticate');
+    expect(doc.components.schemas.Error.properties.request_id).toEqual(expect.objectContaining({ type: 'string' }));
+  });
+
+  it('sends those headers valid against their schemas, and error bodies with their request_id', async () => {
+    const key = bearer((await env.keyStore.create({ plan: 'builder', vertical: 'glp1' })).key);
+    const metered = await env.get('/api/v1/providers?vertical=glp1&limit=1', key);
+    await metered.arrayBuffer();
+    for (const name of ['RateLimit', 'RateLimit-Policy', 'X-Request-Id'])
+      expect({ name, valid: schemaOf(name)(metered.headers.get(name)) }).toEqual({ name, valid: true });
+    const { res, body } = await check('/providers', '/providers?vertical=glp1', 401);
+    expect(schemaOf('WWW-Authenticate')(res.headers.get('www-authenticate'))).toBe(true);
+    expect(body.request_id).toBe(res.headers.get('x-request-id'));
+  });
+});

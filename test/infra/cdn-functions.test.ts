@@ -4,6 +4,7 @@
  */
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
+import { CORS } from '../../data-contracts/constants';
 import { OPERATION_RULES } from '../../data-contracts/query-parameters';
 import {
   SAMPLE_CSV_FILENAME,
@@ -40,9 +41,11 @@ const onResponse = load(STATIC_RESPONSE_FUNCTION_CODE);
 
 const request = (uri: string, querystring: Query = {}): CfRequest => ({ method: 'GET', uri, querystring, headers: {} });
 const viewerRequest = (uri: string, querystring: Query = {}) =>
-  onRequest({ version: '1.0', context: { eventType: 'viewer-request' }, request: request(uri, querystring) }) as
-    | CfRequest
-    | CfResponse;
+  onRequest({
+    version: '1.0',
+    context: { eventType: 'viewer-request', requestId: 'cf-req-1' },
+    request: request(uri, querystring),
+  }) as CfRequest | CfResponse;
 
 describe('static viewer-request function', () => {
   it.each(['/api/v1/coverage', '/api/v1/coverage/'])('maps %s to the coverage object', (uri) => {
@@ -73,11 +76,52 @@ describe('static viewer-request function', () => {
   });
 });
 
+describe('CORS and request ids at the edge', () => {
+  const preflight = (headers: Headers) =>
+    onRequest({
+      version: '1.0',
+      context: { eventType: 'viewer-request', requestId: 'cf-pre-1' },
+      request: { method: 'OPTIONS', uri: '/api/v1/coverage', querystring: {}, headers },
+    }) as CfResponse;
+
+  it('answers a preflight with 204 and the API\u2019s methods and headers, and a plain OPTIONS is not one', () => {
+    const out = preflight({
+      'access-control-request-method': { value: 'GET' },
+      origin: { value: 'https://a.example' },
+    });
+    expect(out.statusCode).toBe(204);
+    expect(out.headers['access-control-allow-origin']?.value).toBe('*');
+    expect(out.headers['access-control-allow-methods']?.value).toBe(CORS.allowMethods);
+    expect(out.headers['access-control-allow-headers']?.value).toBe(CORS.allowHeaders);
+    expect(out.headers['x-request-id']?.value).toBe('cf-pre-1');
+    expect((preflight({}) as unknown as CfRequest).uri).toBe(STATIC_ORIGIN_PATHS.coverage);
+  });
+
+  it('gives an answer made at the edge the CORS headers and the request id', () => {
+    const out = viewerRequest('/api/v1/sample', { format: { value: 'xml' } }) as CfResponse;
+    expect(out.statusCode).toBe(400);
+    expect(out.headers['access-control-allow-origin']?.value).toBe('*');
+    expect(out.headers['x-request-id']?.value).toBe('cf-req-1');
+  });
+
+  it('gives every object the bucket serves the CORS headers and the request id', () => {
+    const out = onResponse({
+      version: '1.0',
+      context: { eventType: 'viewer-response', requestId: 'cf-req-3' },
+      request: request('/api/v1/coverage'),
+      response: { statusCode: 200, headers: { 'content-type': { value: 'application/json' } } },
+    }) as CfResponse;
+    expect(out.headers['access-control-allow-origin']?.value).toBe('*');
+    expect(out.headers['access-control-expose-headers']?.value).toBe(CORS.exposeHeaders);
+    expect(out.headers['x-request-id']?.value).toBe('cf-req-3');
+  });
+});
+
 describe('static viewer-response function', () => {
   const respond = (uri: string, querystring: Query, response: CfResponse) =>
     onResponse({
       version: '1.0',
-      context: { eventType: 'viewer-response' },
+      context: { eventType: 'viewer-response', requestId: 'cf-req-2' },
       request: request(uri, querystring),
       response,
     }) as CfResponse;
@@ -95,10 +139,11 @@ describe('static viewer-response function', () => {
     expect(out.headers['content-disposition']?.value).toBe(`attachment; filename="${SAMPLE_CSV_FILENAME}"`);
   });
 
-  it('leaves JSON responses alone, even for ?format=csv on coverage', () => {
+  it('leaves the type of JSON responses alone, even for ?format=csv on coverage', () => {
     const headers = { 'content-type': { value: 'application/json' } };
     const out = respond('/api/v1/coverage', { format: { value: 'csv' } }, { statusCode: 200, headers: { ...headers } });
-    expect(out.headers).toEqual(headers);
+    expect(out.headers['content-type']).toEqual(headers['content-type']);
+    expect(out.headers['content-disposition']).toBeUndefined();
   });
 
   it('keeps a Content-Disposition the object already carries', () => {

@@ -384,7 +384,7 @@ describe('CloudFront', () => {
     const policyId = logicalIdWhere(template, 'AWS::CloudFront::CachePolicy', () => true);
     for (const behavior of behaviors().slice(0, 2)) {
       expect(behavior.CachePolicyId).toEqual({ Ref: policyId });
-      expect(behavior.AllowedMethods).toEqual(['GET', 'HEAD']);
+      expect(behavior.AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS']);
       expect((behavior.FunctionAssociations as Props[]).map((f) => f.EventType).sort()).toEqual([
         'viewer-request',
         'viewer-response',
@@ -419,6 +419,20 @@ describe('CloudFront', () => {
       );
       expect(behavior.ViewerProtocolPolicy).toBe('https-only');
     }
+  });
+
+  it('lets CORS preflights and Accept-Encoding reach the API, and compresses without caching keyed answers', () => {
+    const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0];
+    const config = distribution?.Properties.DistributionConfig as Props;
+    for (const behavior of [behaviors()[2] as Props, config.DefaultCacheBehavior as Props]) {
+      expect(behavior.AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS']);
+      expect(behavior.Compress).toBe(true);
+      expect(behavior.CachePolicyId).toBe(CachePolicy.CACHING_DISABLED.cachePolicyId);
+    }
+    for (const behavior of behaviors().slice(0, 2)) expect(behavior.Compress).toBe(true);
+    // API Gateway answers no preflight itself: OPTIONS falls to $default, the API Lambda.
+    for (const api of Object.values(template.findResources('AWS::ApiGatewayV2::Api')))
+      expect(api.Properties.CorsConfiguration).toBeUndefined();
   });
 
   it('reaches S3 through origin access control and the API over HTTPS', () => {
