@@ -491,7 +491,7 @@ export const openApiDocument = {
       'X-Request-Id': {
         description:
           'The request\u2019s id, on every response (and `request_id` in error bodies): a well-formed id sent by the ' +
-          'client in `X-Request-Id` (1 to 128 characters of `[A-Za-z0-9._-]`) is echoed; otherwise the API Gateway ' +
+          'client in `X-Request-Id` (1 to 128 characters of `[A-Za-z0-9._=-]`, so an API Gateway id passes too) is echoed; otherwise the API Gateway ' +
           'request id when deployed, or a new UUID. Quote it in a support request.',
         schema: { type: 'string', minLength: 1, maxLength: 128 },
       },

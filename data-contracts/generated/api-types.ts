@@ -758,7 +758,7 @@ export type components = {
         "RateLimit-Policy": string;
         /** @description The quota left, as draft-ietf-httpapi-ratelimit-headers writes it: `"monthly";r=<calls left>;t=<seconds until the reset>` (the same figures as `X-RateLimit-Remaining` and `X-RateLimit-Reset`). Metered plans only. */
         RateLimit: string;
-        /** @description The request’s id, on every response (and `request_id` in error bodies): a well-formed id sent by the client in `X-Request-Id` (1 to 128 characters of `[A-Za-z0-9._-]`) is echoed; otherwise the API Gateway request id when deployed, or a new UUID. Quote it in a support request. */
+        /** @description The request’s id, on every response (and `request_id` in error bodies): a well-formed id sent by the client in `X-Request-Id` (1 to 128 characters of `[A-Za-z0-9._=-]`, so an API Gateway id passes too) is echoed; otherwise the API Gateway request id when deployed, or a new UUID. Quote it in a support request. */
         "X-Request-Id": string;
         /** @description On 401: `Bearer realm="provider-facts"`: send the key as `Authorization: Bearer <key>`. */
         "WWW-Authenticate": string;

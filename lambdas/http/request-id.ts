@@ -10,8 +10,8 @@ import { randomUUID } from 'node:crypto';
 /** The header that carries the id, both ways. */
 export const REQUEST_ID_HEADER = 'X-Request-Id' as const;
 
-/** A client id that is echoed: 1 to 128 characters of `[A-Za-z0-9._-]`; anything else is replaced. */
-const WELL_FORMED = /^[A-Za-z0-9._-]{1,128}$/;
+/** A client id that is echoed: 1 to 128 characters of `[A-Za-z0-9._=-]` (API Gateway's ids end in `=`); anything else is replaced. */
+const WELL_FORMED = /^[A-Za-z0-9._=-]{1,128}$/;
 
 /**
  * The id of a request.

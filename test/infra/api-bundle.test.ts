@@ -18,6 +18,7 @@ import { KeyStore } from '../../lambdas/access/key-store';
 import { S3ObjectStore } from '../../platform/s3-store';
 import { publishEtlSnapshot } from '../helpers/api-test-env';
 import { startDynalite } from '../helpers/dynalite';
+import { lambdaBodyText } from '../helpers/lambda-body';
 import { startS3rver } from '../helpers/s3rver';
 import { tempOutdir } from './helpers';
 
@@ -181,10 +182,14 @@ describe('the bundled API answering a request', () => {
           statusCode: number;
           headers: Record<string, string>;
           body: string;
+          isBase64Encoded?: boolean;
         };
         expect(result.statusCode).toBe(200);
         expect(result.headers['x-ratelimit-used']).toBe('1');
-        const body = JSON.parse(result.body) as { plan: string; data: { state: string; vertical: string }[] };
+        const body = JSON.parse(lambdaBodyText(result)) as {
+          plan: string;
+          data: { state: string; vertical: string }[];
+        };
         expect(body.plan).toBe('developer');
         expect(body.data.length).toBeGreaterThan(0);
         for (const row of body.data) expect(row).toMatchObject({ vertical: 'glp1', state: 'CA' });

@@ -35,7 +35,7 @@ describe('chooseCoding', () => {
 describe('requestIdOf', () => {
   it('echoes every well-formed client id', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[A-Za-z0-9._-]{1,128}$/), (id) => {
+      fc.property(fc.stringMatching(/^[A-Za-z0-9._=-]{1,128}$/), (id) => {
         expect(requestIdOf(id, 'gw')).toBe(id);
       }),
     );
@@ -44,7 +44,7 @@ describe('requestIdOf', () => {
   it('replaces a malformed client id with the gateway id, or a new UUID without one', () => {
     fc.assert(
       fc.property(
-        fc.string().filter((id) => !/^[A-Za-z0-9._-]{1,128}$/.test(id)),
+        fc.string().filter((id) => !/^[A-Za-z0-9._=-]{1,128}$/.test(id)),
         (id) => {
           expect(requestIdOf(id, 'gw-1')).toBe('gw-1');
           expect(requestIdOf(id, undefined)).toMatch(
