@@ -76,6 +76,8 @@ function isCompressible(contentType: string | null): boolean {
  * `Content-Length` (the `ETag` unchanged); or `response` itself (with `Vary` when it is JSON or CSV).
  */
 export async function compressResponse(response: Response, acceptEncoding: string | undefined): Promise<Response> {
+  // A 304 names the headers of the 200 it stands for, Vary included (RFC 9110 §15.4.5).
+  if (response.status === 304) response.headers.append('Vary', 'Accept-Encoding');
   if (!isCompressible(response.headers.get('content-type'))) return response;
   response.headers.append('Vary', 'Accept-Encoding');
   const coding = chooseCoding(acceptEncoding);

@@ -98,6 +98,7 @@ describe('request ids', () => {
       'x-request-id': 'trace-304',
     });
     expect([cached.status, cached.headers['x-request-id']]).toEqual([304, 'trace-304']);
+    expect(cached.headers.vary).toBe('Accept-Encoding');
 
     const preflight = await raw(
       `${BASE}/providers`,
