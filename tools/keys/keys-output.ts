@@ -45,7 +45,7 @@ export function describeIssued(verb: string, issued: IssuedKey): string {
   const scope = record.vertical ? ` bound to ${record.vertical}` : '';
   const label = record.label ? ` (${record.label})` : '';
   return [
-    `${verb} a ${record.plan} key${scope}${label}, id ${toKeyId(record.keyHash)}:`,
+    `${verb} ${/^[aeiou]/.test(record.plan) ? 'an' : 'a'} ${record.plan} key${scope}${label}, id ${toKeyId(record.keyHash)}:`,
     '',
     `  ${issued.key}`,
     '',
