@@ -23,7 +23,14 @@ export const USAGE_TABLE = {
   partitionKey: 'key_hash',
   sortKey: 'month',
   ttlAttribute: 'expires_at',
-  attributes: { keyHash: 'key_hash', month: 'month', used: 'used', expiresAt: 'expires_at' },
+  // last_used_at: ISO 8601 time of the month's latest metered call (items written before it existed lack it).
+  attributes: {
+    keyHash: 'key_hash',
+    month: 'month',
+    used: 'used',
+    expiresAt: 'expires_at',
+    lastUsedAt: 'last_used_at',
+  },
 } as const;
 
 /** Readable prefix of every API key; the rest is 32 random bytes, base64url. */

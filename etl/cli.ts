@@ -6,6 +6,7 @@
  * object); a progress line on stderr only when stderr is a terminal; errors as one line on stderr and a non-zero
  * exit code (stack traces only with PF_LOG_LEVEL=debug).
  */
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,24 +34,14 @@ import { formatChange, GUARDED_LAYERS } from './steps/shrink-guard';
 
 export const CLI_COMMANDS = ['build', 'rebuild-static', 'help'] as const;
 
-export const HELP_TEXT = `Provider Facts ETL
-
-Usage: npm run etl -- <command> [options]
-
-Commands:
-  build            Build a snapshot from source files and publish it (the pointer moves only when every object,
-                   then the manifest, is written).
-  rebuild-static   Recompute coverage.json, sample.json and sample.csv from the current snapshot and write them to
-                   public/ (the hourly job).
-  help             Show this text (also --help).
-
-Store options (build and rebuild-static):
+const STORE_HELP = `Store options (build and rebuild-static):
   --out DIR        Local folder store (default: $PF_DATA_DIR, else <$PF_LOCAL_DIR or .local>/data).
-  --bucket B       S3 bucket instead of a folder (default: $PF_DATA_BUCKET when set). $PF_S3_ENDPOINT and
-  --prefix P       $AWS_REGION are honoured; --prefix (default $PF_DATA_PREFIX) puts every key under P/.
-  --json           Print exactly one JSON summary object on stdout (snapshot_id, counts per layer, sources).
+  --bucket B       S3 bucket instead of a folder (default: $PF_DATA_BUCKET when set); $AWS_REGION and
+                   $PF_S3_ENDPOINT are honoured.
+  --prefix P       Key prefix in the bucket: every key goes under P/ (default: $PF_DATA_PREFIX, else none).
+  --json           Print exactly one JSON summary object on stdout (snapshot_id, counts per layer, sources).`;
 
-Build inputs:
+const BUILD_HELP = `Build inputs:
   --demo           Use the committed demo inputs: test/fixtures/source-data (real public samples) and the
                    fictional glp1 feed in tools/demo/glp1. Any input option below replaces its demo counterpart.
   --nppes FILE     NPPES dissemination CSV, V2 layout (330 columns), repeatable, oldest first. Accepts CMS's form
@@ -79,14 +70,57 @@ Safety limits (build):
 
 Any input FILE (or feed DIR) may be an s3://bucket/key URI (a feed: s3://bucket/prefix/): it is downloaded into
 the work folder first, with $AWS_REGION and $PF_S3_ENDPOINT honoured. The national NPPES task reads its inputs
-this way from the data bucket's inputs/ prefix.
+this way from the data bucket's inputs/ prefix.`;
 
-Bad rows (unreadable bytes, a wrong field count, broken quoting, or failing validation, impossible dates included)
+const EXIT_HELP = `Bad rows (unreadable bytes, a wrong field count, broken quoting, or failing validation, impossible dates included)
 go to snapshots/<id>/rejects/rejects.csv (source, file, line, reason, raw), are counted, and the run goes on. A
 missing file, a missing required column, a file that is not CSV text, a file past the reject share, or a refused
 shrink fails the run: exit code 1, the pointer is not moved.
-Exit codes: 0 success, 1 failed run, 2 bad command line or environment variable. PF_LOG_LEVEL=debug prints stack traces and JSON logs.
+Exit codes: 0 success, 1 failed run, 2 bad command line or environment variable. PF_LOG_LEVEL=debug prints stack traces and JSON logs.`;
+
+export const HELP_TEXT = `Provider Facts ETL
+
+Usage: npm run etl -- <command> [options]
+
+Commands:
+  build            Build a snapshot from source files and publish it (the pointer moves only when every object,
+                   then the manifest, is written).
+  rebuild-static   Recompute coverage.json, sample.json and sample.csv from the current snapshot and write them to
+                   public/ (the hourly job).
+  help [command]   Show this text, or one command's options (also --help, <command> --help).
+
+Options for every command:
+  -h, --help       Show help.
+  -V, --version    Print the version (from package.json).
+
+${STORE_HELP}
+
+${BUILD_HELP}
+
+${EXIT_HELP}
 `;
+
+/** One command's help: `help <command>` and `<command> --help`. */
+export const COMMAND_HELP_TEXT = {
+  build: `Usage: npm run etl -- build [options]
+
+Builds a snapshot from source files and publishes it (the pointer moves only when every object, then the
+manifest, is written).
+
+${STORE_HELP}
+
+${BUILD_HELP}
+
+${EXIT_HELP}
+`,
+  'rebuild-static': `Usage: npm run etl -- rebuild-static [options]
+
+Recomputes coverage.json, sample.json and sample.csv from the current snapshot and writes them to public/ (the
+hourly job).
+
+${STORE_HELP}
+`,
+} as const;
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -118,6 +152,7 @@ const OPTIONS = {
   'allow-shrink': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -165,7 +200,8 @@ function inputsFrom(values: Values, io: CliIo): BuildInputs {
     nppes: values.nppes?.map(abs) ?? base.nppes,
     nucc: values.nucc ? abs(values.nucc) : base.nucc,
     leie: values.leie?.map(abs) ?? base.leie,
-    leieAsOf: values['leie-as-of'] ?? (values.demo && !values.leie ? DEMO_LEIE_AS_OF : base.leieAsOf),
+    // The demo's release date belongs to the demo's LEIE files only: an operator's --leie needs its own.
+    leieAsOf: values['leie-as-of'] ?? (values.leie ? '' : values.demo ? DEMO_LEIE_AS_OF : base.leieAsOf),
     fda: values.fda?.map(abs) ?? base.fda,
     feeds: values.feed?.map(abs) ?? base.feeds,
     ...(values['reuse-current'] ? { reuseIdentityFrom: 'current' as const } : {}),
@@ -174,7 +210,11 @@ function inputsFrom(values: Values, io: CliIo): BuildInputs {
     if (inputs.nppes.length === 0) throw new UsageError('build needs --nppes FILE (or --demo)');
     if (inputs.nucc === '') throw new UsageError('build needs --nucc FILE (or --demo)');
   }
-  if (inputs.leie.length > 0 && inputs.leieAsOf === '') throw new UsageError('--leie needs --leie-as-of ISO');
+  if (inputs.leie.length > 0 && inputs.leieAsOf === '') {
+    throw new UsageError(
+      `--leie needs --leie-as-of ISO, the release time of that file${values.demo ? " (--demo's date is for its own LEIE files)" : ''}`,
+    );
+  }
   if (inputs.leieAsOf !== '') parseTime(inputs.leieAsOf, '--leie-as-of');
   return inputs;
 }
@@ -272,6 +312,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     const { values, positionals } = parsed;
     const command = positionals[0] ?? (values.help ? 'help' : undefined);
+    if (values.version) {
+      io.stdout(`etl ${readVersion()}\n`);
+      return 0;
+    }
+    const helpTopic = command === 'help' ? positionals[1] : values.help ? command : undefined;
+    if (helpTopic !== undefined && helpTopic !== 'help') {
+      if (!isHelpTopic(helpTopic)) throw new UsageError(`no help for ${helpTopic}: not a command`);
+      io.stdout(COMMAND_HELP_TEXT[helpTopic]);
+      return 0;
+    }
     if (command === 'help' || values.help || command === undefined) {
       io.stdout(HELP_TEXT);
       return command === undefined && !values.help ? 2 : 0;
@@ -345,6 +395,23 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     return 1;
   }
+}
+
+function isHelpTopic(value: string): value is keyof typeof COMMAND_HELP_TEXT {
+  return Object.hasOwn(COMMAND_HELP_TEXT, value);
+}
+
+/** The version in the repository's package.json (next to etl/, or one level up from compiled output). */
+function readVersion(): string {
+  for (const up of ['..', path.join('..', '..')]) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(__dirname, up, 'package.json'), 'utf8')) as { version?: unknown };
+      if (typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // Not there: try the next folder up.
+    }
+  }
+  return 'unknown';
 }
 
 if (require.main === module) {

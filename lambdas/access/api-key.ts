@@ -5,6 +5,9 @@
  * A key is `pf_` + base64url(32 random bytes). Only its SHA-256 hex digest is stored (as the table's partition
  * key), with a 10-character display prefix. The plaintext key is returned once, by `create` and `rotate`, and
  * never stored or logged.
+ *
+ * A key's id (`key_` + the first 16 hex digits of its hash) names it to operators: it is derived from the stored
+ * hash, so every record has one (records written before ids existed too) and it never reveals the key.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { type KeyStatus, PLAN_RULES, PLANS, type Plan, VERTICALS, type Vertical } from '../../data-contracts/constants';
@@ -61,6 +64,7 @@ export const KEY_ERROR_CODES = [
   'vertical_not_allowed',
   'key_not_found',
   'key_not_active',
+  'key_ambiguous',
 ] as const;
 export type KeyErrorCode = (typeof KEY_ERROR_CODES)[number];
 
@@ -83,6 +87,29 @@ export function generateApiKey(): string {
 /** SHA-256 hex digest of a key: how a key is addressed in storage, logs (truncated) and metering. */
 export function hashKey(rawKey: string): string {
   return createHash('sha256').update(rawKey, 'utf8').digest('hex');
+}
+
+/** Marks a key id: `key_` + 16 lowercase hex digits. */
+export const KEY_ID_PREFIX = 'key_';
+/** Hex digits of the hash in a key id: 64 bits, so two keys of one table will not share an id. */
+export const KEY_ID_HASH_DIGITS = 16;
+
+const KEY_ID_PATTERN = new RegExp(`^${KEY_ID_PREFIX}[0-9a-f]{${KEY_ID_HASH_DIGITS}}$`);
+
+/**
+ * The stable id of a key, from its hash: what operators use to show, revoke and rotate it. Not a secret; its
+ * first 8 hex digits are the `key_hash_prefix` of log lines.
+ *
+ * @example
+ * toKeyId(hashKey('pf_…')) // 'key_3f1c9a0b7d2e4f65'
+ */
+export function toKeyId(keyHash: string): string {
+  return `${KEY_ID_PREFIX}${keyHash.slice(0, KEY_ID_HASH_DIGITS)}`;
+}
+
+/** True when `value` has the shape of a key id (see {@link toKeyId}). */
+export function isKeyId(value: string): boolean {
+  return KEY_ID_PATTERN.test(value);
 }
 
 /** True when `value` has the shape of a key this service issues. Cheap; says nothing about its status. */

@@ -1,6 +1,7 @@
 /**
- * The keys table (DynamoDB): create, find, revoke, rotate and list keys. Every method takes the plaintext key and
- * hashes it before any I/O; items are mapped to {@link ApiKeyRecord}s attribute by attribute here.
+ * The keys table (DynamoDB): create, find, revoke, rotate and list keys. Keys are named by the plaintext key (hashed
+ * before any I/O) or, for operators, by their key id (`key_…`, see `toKeyId`); items are mapped to
+ * {@link ApiKeyRecord}s attribute by attribute here.
  */
 import {
   type AttributeValue,
@@ -21,13 +22,20 @@ import {
   generateApiKey,
   hashKey,
   type IssuedKey,
+  isKeyId,
   isPlan,
   isVertical,
   isWellFormedKey,
   KeyStoreError,
   parseKeyScope,
+  toKeyId,
   toKeyPrefix,
 } from './api-key';
+
+/** What {@link KeyStore.rotate} returns: the new key (shown once) and the record of the key it replaced. */
+export interface RotatedKey extends IssuedKey {
+  replaced: ApiKeyRecord;
+}
 
 const A = KEYS_TABLE.attributes;
 
@@ -42,7 +50,8 @@ export interface KeyStoreOptions {
 }
 
 /**
- * The keys table. Every method takes the plaintext key and hashes it before any I/O.
+ * The keys table. `revoke`, `rotate` and `find` take a key reference: the plaintext key (hashed before any I/O)
+ * or its key id.
  *
  * @example
  * const store = new KeyStore({ client, tableName: 'pf-keys' });
@@ -79,11 +88,44 @@ export class KeyStore implements KeyLookup<ApiKeyRecord> {
   }
 
   /**
-   * Revokes a key. Revoking a key that is already revoked or rotated changes nothing and returns its record.
+   * The record of a key id (`key_…`), whatever its status, or null. The table is addressed by hash, so this scans
+   * it with a filter on the hash's leading digits: fine for an operator's command, not for the request path.
+   * Throws {@link KeyStoreError} `key_ambiguous` if two keys share the id (64 bits: not expected to happen).
+   */
+  async findById(keyId: string): Promise<ApiKeyRecord | null> {
+    if (!isKeyId(keyId)) return null;
+    const hashPrefix = keyId.slice(toKeyId('').length);
+    const found: ApiKeyRecord[] = [];
+    let startKey: Record<string, AttributeValue> | undefined;
+    do {
+      const page = await this.client.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          ConsistentRead: true,
+          FilterExpression: 'begins_with(#hash, :prefix)',
+          ExpressionAttributeNames: { '#hash': A.keyHash },
+          ExpressionAttributeValues: { ':prefix': { S: hashPrefix } },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) found.push(parseKeyItem(item));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    if (found.length > 1) throw new KeyStoreError('key_ambiguous', `${found.length} keys share the id ${keyId}`);
+    return found[0] ?? null;
+  }
+
+  /** The record named by a plaintext key or a key id, whatever its status, or null. */
+  async find(keyRef: string): Promise<ApiKeyRecord | null> {
+    return isKeyId(keyRef) ? this.findById(keyRef) : this.findByKey(keyRef);
+  }
+
+  /**
+   * Revokes a key, named by the plaintext key or its key id. Revoking a key that is already revoked or rotated changes nothing and returns its record.
    * Throws {@link KeyStoreError} `key_not_found` for an unknown key.
    */
-  async revoke(rawKey: string): Promise<ApiKeyRecord> {
-    const keyHash = this.hashKnownShape(rawKey);
+  async revoke(keyRef: string): Promise<ApiKeyRecord> {
+    const keyHash = await this.resolveHash(keyRef);
     try {
       const out = await this.client.send(
         new UpdateItemCommand({
@@ -110,11 +152,11 @@ export class KeyStore implements KeyLookup<ApiKeyRecord> {
   }
 
   /**
-   * Replaces an active key with a new one of the same plan and vertical. The old key becomes `rotated` with
+   * Replaces an active key (named by the plaintext key or its key id) with a new one of the same plan and vertical. The old key becomes `rotated` with
    * `replaced_by` = the new key's hash. Throws {@link KeyStoreError} `key_not_found` or `key_not_active`.
    */
-  async rotate(rawKey: string): Promise<IssuedKey> {
-    const oldHash = this.hashKnownShape(rawKey);
+  async rotate(keyRef: string): Promise<RotatedKey> {
+    const oldHash = await this.resolveHash(keyRef);
     const old = await this.getByHash(oldHash);
     if (!old) throw notFound();
     if (old.status !== 'active') throw notActive(old);
@@ -150,7 +192,7 @@ export class KeyStore implements KeyLookup<ApiKeyRecord> {
       }
       throw err;
     }
-    return issued;
+    return { ...issued, replaced: old };
   }
 
   /** Every key record (any status), oldest first. Records never hold the key itself. */
@@ -167,9 +209,14 @@ export class KeyStore implements KeyLookup<ApiKeyRecord> {
     return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyPrefix.localeCompare(b.keyPrefix));
   }
 
-  private hashKnownShape(rawKey: string): string {
-    if (!isWellFormedKey(rawKey)) throw notFound();
-    return hashKey(rawKey);
+  /** The hash of the key a reference names. Throws {@link KeyStoreError} `key_not_found` for a malformed or unknown id. */
+  private async resolveHash(keyRef: string): Promise<string> {
+    if (isWellFormedKey(keyRef)) return hashKey(keyRef);
+    if (isKeyId(keyRef)) {
+      const record = await this.findById(keyRef);
+      if (record) return record.keyHash;
+    }
+    throw notFound();
   }
 
   private async getByHash(keyHash: string): Promise<ApiKeyRecord | null> {

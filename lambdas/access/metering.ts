@@ -42,7 +42,7 @@ const U = USAGE_TABLE.attributes;
 
 /**
  * The DynamoDB meter. One conditional `UpdateItem` per metered call (or batch of `n` calls):
- * `ADD used :n SET expires_at = :exp` if `attribute_not_exists(used) OR used <= :quota - n` (the bound is
+ * `ADD used :n SET expires_at = :exp, last_used_at = :now` if `attribute_not_exists(used) OR used <= :quota - n` (the bound is
  * computed here: a condition cannot add), so `n` calls are granted all together or not at all, never past the quota.
  *
  * @example
@@ -95,11 +95,13 @@ export class DynamoMeter implements Meter {
           new UpdateItemCommand({
             TableName: this.tableName,
             Key: { [U.keyHash]: { S: keyHash }, [U.month]: { S: monthKey(now) } },
-            UpdateExpression: 'ADD #used :n SET #expires = :exp',
+            // last_used_at rides on the same write, so "last used" costs no extra request.
+            UpdateExpression: 'ADD #used :n SET #expires = :exp, #last = :now',
             ConditionExpression: 'attribute_not_exists(#used) OR #used <= :bound',
-            ExpressionAttributeNames: { '#used': U.used, '#expires': U.expiresAt },
+            ExpressionAttributeNames: { '#used': U.used, '#expires': U.expiresAt, '#last': U.lastUsedAt },
             ExpressionAttributeValues: {
               ':n': { N: String(count) },
+              ':now': { S: now.toISOString() },
               ':bound': { N: String(quota - count) },
               ':exp': { N: String(usageExpiry(now)) },
             },

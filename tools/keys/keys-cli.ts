@@ -1,10 +1,14 @@
 /**
- * The keys CLI (`npm run keys -- …`): create, revoke, rotate and list API keys.
+ * The keys CLI (`npm run keys -- …`): create, list, show, revoke and rotate API keys.
  *
- *   create --plan <free|builder|developer|enterprise> [--vertical <v>] [--json]
- *   revoke <key>
- *   rotate <key> [--json]
- *   list
+ *   create --plan <free|builder|developer|enterprise> [--vertical <v>] [--label <text>] [--json]
+ *   list [--json]
+ *   show <key-id> [--json]
+ *   revoke <key-id> [--json]
+ *   rotate <key-id> [--json]
+ *   help [command], --version
+ *
+ * Keys are named by their key id (`key_…`, from `list`) or by the plaintext key.
  *
  * Against a deployment's table when `PF_KEYS_TABLE` is set (with `PF_USAGE_TABLE`, and `PF_DYNAMODB_ENDPOINT`
  * / `AWS_REGION` if set); otherwise against the local default under `PF_LOCAL_DIR` (default `<repo>/.local`),
@@ -12,16 +16,26 @@
  * unknown plan or key), 1 anything else. This file is an entry point: the only place that reads `process.env`.
  * The command line is parsed in ./keys-args.ts; keys are shown by ./keys-output.ts.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { KeyStoreError } from '../../lambdas/access/api-key';
+import { type ApiKeyRecord, KeyStoreError, toKeyId } from '../../lambdas/access/api-key';
 import { type AccessConfig, loadAccessConfig } from '../../lambdas/access/config';
 import { createDynamoClient, ensureTables } from '../../lambdas/access/dynamo';
 import { KeyStore } from '../../lambdas/access/key-store';
+import { readKeyUsage } from '../../lambdas/access/usage-reader';
 import { ConfigError } from '../../platform/config';
 import { connectLocalDynamo } from '../local/dynamo-local';
-import { type Command, HELP, parseCommand, UsageError } from './keys-args';
-import { describeIssued, formatTable, toIssuedJson, toRecordJson } from './keys-output';
+import { COMMAND_HELP, type Command, HELP, parseCommand, UsageError } from './keys-args';
+import {
+  describeIssued,
+  formatKey,
+  formatTable,
+  type KeyWithUsage,
+  toIssuedJson,
+  toRecordJson,
+  toUsageJson,
+} from './keys-output';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -30,6 +44,8 @@ const EXIT_REFUSED = 2;
 /** An open connection to the keys table, and how to close it. */
 interface KeysBackend {
   store: KeyStore;
+  /** This month's usage and last use of a key, from the usage table. */
+  usageOf(record: ApiKeyRecord): Promise<KeyWithUsage>;
   describe: string;
   close(): Promise<void>;
 }
@@ -42,6 +58,7 @@ async function openBackend(config: AccessConfig): Promise<KeysBackend> {
     if (tables.endpoint) await ensureTables(client, tables).catch(closeAndRethrow(client));
     return {
       store: new KeyStore({ client, tableName: tables.keysTable }),
+      usageOf: usageFrom(client, tables.usageTable),
       describe: `table ${tables.keysTable}`,
       close: async () => client.destroy(),
     };
@@ -50,12 +67,20 @@ async function openBackend(config: AccessConfig): Promise<KeysBackend> {
   const client = createDynamoClient({ endpoint: local.endpoint });
   return {
     store: new KeyStore({ client, tableName: local.keysTable }),
+    usageOf: usageFrom(client, local.usageTable),
     describe: `local ${local.keysTable} under ${tables.localDir}`,
     close: async () => {
       client.destroy();
       await local.stop();
     },
   };
+}
+
+function usageFrom(client: DynamoDBClient, tableName: string) {
+  return async (record: ApiKeyRecord): Promise<KeyWithUsage> => ({
+    record,
+    usage: await readKeyUsage({ client, tableName }, record.keyHash, new Date()),
+  });
 }
 
 function closeAndRethrow(client: DynamoDBClient) {
@@ -70,20 +95,23 @@ interface Output {
   err(text: string): void;
 }
 
-async function runCommand(command: Exclude<Command, { name: 'help' }>, store: KeyStore, io: Output): Promise<void> {
+type StoreCommand = Exclude<Command, { name: 'help' } | { name: 'version' }>;
+
+async function runCommand(command: StoreCommand, backend: KeysBackend, io: Output): Promise<void> {
+  const { store } = backend;
   switch (command.name) {
     case 'create': {
-      const issued = await store.create(command.scope);
+      const issued = await store.create({ ...command.scope, label: command.label });
       io.out(command.json ? JSON.stringify(toIssuedJson(issued)) : describeIssued('Created', issued));
       return;
     }
     case 'rotate': {
       const issued = await store.rotate(command.key);
-      const replaced = command.key.slice(0, issued.record.keyPrefix.length);
+      const replaced = toKeyId(issued.replaced.keyHash);
       io.out(
         command.json
           ? JSON.stringify({ ...toIssuedJson(issued), replaces: replaced })
-          : `${describeIssued('Rotated', issued)}\nThe old key ${replaced}… no longer works (within 5 seconds on a running API).`,
+          : `${describeIssued('Rotated', issued)}\nThe old key ${replaced} (${issued.replaced.keyPrefix}…) no longer works (within 5 seconds on a running API).`,
       );
       return;
     }
@@ -93,14 +121,22 @@ async function runCommand(command: Exclude<Command, { name: 'help' }>, store: Ke
         command.json
           ? JSON.stringify(toRecordJson(record))
           : record.status === 'revoked'
-            ? `Revoked ${record.plan} key ${record.keyPrefix}… (refused within 5 seconds on a running API).`
-            : `Key ${record.keyPrefix}… was already ${record.status}; nothing changed.`,
+            ? `Revoked ${record.plan} key ${toKeyId(record.keyHash)} (${record.keyPrefix}…): refused within 5 seconds on a running API.`
+            : `Key ${toKeyId(record.keyHash)} (${record.keyPrefix}…) was already ${record.status}; nothing changed.`,
       );
       return;
     }
     case 'list': {
       const records = await store.list();
-      io.out(command.json ? JSON.stringify({ keys: records.map(toRecordJson) }) : formatTable(records));
+      const keys = await Promise.all(records.map((record) => backend.usageOf(record)));
+      io.out(command.json ? JSON.stringify({ keys: keys.map(toUsageJson) }) : formatTable(keys));
+      return;
+    }
+    case 'show': {
+      const record = await store.find(command.key);
+      if (!record) throw new KeyStoreError('key_not_found', 'no such key');
+      const key = await backend.usageOf(record);
+      io.out(command.json ? JSON.stringify(toUsageJson(key)) : formatKey(key));
       return;
     }
   }
@@ -114,14 +150,18 @@ async function runKeysCli(
   argv: string[],
   env: Readonly<Record<string, string | undefined>>,
   io: Output,
-  defaults: { localDir: string },
+  defaults: { localDir: string; version: string },
 ): Promise<number> {
   let command: Command;
   let config: AccessConfig;
   try {
     command = parseCommand(argv);
     if (command.name === 'help') {
-      io.out(HELP);
+      io.out(command.command ? COMMAND_HELP[command.command] : HELP);
+      return EXIT_OK;
+    }
+    if (command.name === 'version') {
+      io.out(defaults.version);
       return EXIT_OK;
     }
     config = loadAccessConfig(env, defaults);
@@ -133,7 +173,7 @@ async function runKeysCli(
   let backend: KeysBackend | undefined;
   try {
     backend = await openBackend(config);
-    await runCommand(command, backend.store, io);
+    await runCommand(command, backend, io);
     return EXIT_OK;
   } catch (err) {
     return reportError(err, io);
@@ -148,7 +188,10 @@ function reportError(err: unknown, io: Output): number {
     return EXIT_REFUSED;
   }
   if (err instanceof KeyStoreError) {
-    const message = err.code === 'key_not_found' ? 'no such key (check that it was copied whole)' : err.message;
+    const message =
+      err.code === 'key_not_found'
+        ? 'no such key (check the key id in `npm run keys -- list`, or that the key was copied whole)'
+        : err.message;
     io.err(`error: ${message}`);
     return EXIT_REFUSED;
   }
@@ -165,11 +208,17 @@ function reportError(err: unknown, io: Output): number {
 // The repo root, two levels above tools/keys/.
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
+/** `keys <version>` from the repository's package.json. */
+function readVersion(): string {
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version?: unknown };
+  return `keys ${String(pkg.version)}`;
+}
+
 runKeysCli(
   process.argv.slice(2),
   process.env,
   { out: (text) => process.stdout.write(`${text}\n`), err: (text) => process.stderr.write(`${text}\n`) },
-  { localDir: path.join(REPO_ROOT, '.local') },
+  { localDir: path.join(REPO_ROOT, '.local'), version: readVersion() },
 ).then(
   (code) => {
     process.exitCode = code;

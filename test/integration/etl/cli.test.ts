@@ -79,6 +79,43 @@ describe('npm run etl', () => {
     }
   });
 
+  it('--help gives --bucket and --prefix their own descriptions', () => {
+    const lines = runEtl(['--help']).stdout.split('\n');
+    expect(lines.find((l) => l.trimStart().startsWith('--bucket'))).toMatch(
+      /--bucket B\s+S3 bucket instead of a folder/,
+    );
+    expect(lines.find((l) => l.trimStart().startsWith('--prefix'))).toMatch(/--prefix P\s+Key prefix in the bucket/);
+  });
+
+  it.each([
+    [['help', 'build'], /^Usage: npm run etl -- build \[options\]/],
+    [['build', '--help'], /^Usage: npm run etl -- build \[options\]/],
+    [['rebuild-static', '-h'], /^Usage: npm run etl -- rebuild-static \[options\]/],
+  ])("prints one command's help for %j", (args, usage) => {
+    const run = runEtl(args);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(usage);
+  });
+
+  it('rebuild-static --help leaves out the build inputs', () => {
+    expect(runEtl(['rebuild-static', '--help']).stdout).not.toContain('--nppes');
+  });
+
+  it('prints the version from package.json on --version', () => {
+    const run = runEtl(['--version']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(`etl ${require('../../../package.json').version}\n`);
+  });
+
+  it('refuses --demo --leie FILE without --leie-as-of (exit code 2) instead of stamping the demo date on it', async () => {
+    const out = path.join(dir, 'leie-refused');
+    const run = runEtl(['build', '--demo', '--leie', 'test/fixtures/source-data/leie.csv', '--out', out]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^error: --leie needs --leie-as-of ISO/);
+    // Nothing was built.
+    await expect(readFile(path.join(out, 'pointer.json'), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('refuses an unknown option with exit code 2', () => {
     const run = runEtl(['build', '--nope']);
     expect(run.status).toBe(2);

@@ -1,5 +1,11 @@
-import { DescribeTableCommand, type DynamoDBClient, GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { generateApiKey, hashKey } from '../../../../lambdas/access/api-key';
+import {
+  DescribeTableCommand,
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  ScanCommand,
+} from '@aws-sdk/client-dynamodb';
+import { generateApiKey, hashKey, toKeyId } from '../../../../lambdas/access/api-key';
 import { CachedKeyLookup } from '../../../../lambdas/access/cached-key-lookup';
 import { createDynamoClient, ensureTables } from '../../../../lambdas/access/dynamo';
 import { KeyStore } from '../../../../lambdas/access/key-store';
@@ -129,6 +135,49 @@ describe('KeyStore over dynalite', () => {
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
+  });
+
+  it('finds, revokes and rotates a key by its id, which is derived from the stored hash and never the key', async () => {
+    const a = await store.create({ plan: 'developer', label: 'acme' });
+    const id = toKeyId(a.record.keyHash);
+    expect(id).toMatch(/^key_[0-9a-f]{16}$/);
+    expect(a.key).not.toContain(id.slice(4));
+    expect(await store.findById(id)).toEqual(a.record);
+    expect(await store.find(id)).toEqual(a.record);
+    expect(await store.find(a.key)).toEqual(a.record);
+
+    const rotated = await store.rotate(id);
+    expect(rotated.replaced).toEqual(a.record);
+    expect(rotated.record).toMatchObject({ plan: 'developer', label: 'acme', status: 'active' });
+    expect(await store.findById(id)).toMatchObject({ status: 'rotated', replacedBy: rotated.record.keyHash });
+
+    const revoked = await store.revoke(toKeyId(rotated.record.keyHash));
+    expect(revoked.status).toBe('revoked');
+    expect((await store.findByKey(rotated.key))?.status).toBe('revoked');
+  });
+
+  it('gives an id to a record written before ids existed (no id attribute), and refuses unknown ids', async () => {
+    const key = generateApiKey();
+    await client.send(
+      new PutItemCommand({
+        TableName: tables.keysTable,
+        Item: {
+          key_hash: { S: hashKey(key) },
+          key_prefix: { S: key.slice(0, 10) },
+          plan: { S: 'free' },
+          status: { S: 'active' },
+          created_at: { S: '2026-01-02T03:04:05.000Z' },
+        },
+      }),
+    );
+    const id = toKeyId(hashKey(key));
+    expect(await store.findById(id)).toMatchObject({ keyHash: hashKey(key), plan: 'free', status: 'active' });
+    expect((await store.revoke(id)).status).toBe('revoked');
+
+    expect(await store.findById('key_0123456789abcdef')).toBeNull();
+    expect(await store.findById('key_short')).toBeNull();
+    await expect(store.revoke('key_0123456789abcdef')).rejects.toMatchObject({ code: 'key_not_found' });
+    await expect(store.rotate('key_0123456789abcdef')).rejects.toMatchObject({ code: 'key_not_found' });
   });
 
   it('a cached lookup sees a revocation only after its TTL has passed', async () => {

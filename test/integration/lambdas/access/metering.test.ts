@@ -4,6 +4,7 @@ import { generateApiKey, hashKey } from '../../../../lambdas/access/api-key';
 import { createDynamoClient, ensureTables } from '../../../../lambdas/access/dynamo';
 import { DynamoMeter, type MeteringFailure, type MeterResult } from '../../../../lambdas/access/metering';
 import { monthKey, secondsUntilReset } from '../../../../lambdas/access/quota';
+import { readKeyUsage } from '../../../../lambdas/access/usage-reader';
 import { createJsonLogger } from '../../../../platform/logger';
 import { type DynaliteHandle, startDynalite } from '../../../helpers/dynalite';
 
@@ -152,6 +153,23 @@ describe('DynamoMeter over dynalite', () => {
     );
     expect(item.Item?.used?.N).toBe('1');
     expect(Number(item.Item?.expires_at?.N)).toBe(Date.UTC(2026, 11, 1) / 1000 + 35 * 86_400);
+  });
+
+  it("records the last metered call on the counter; readKeyUsage reports it with this month's count", async () => {
+    const keyHash = newKeyHash();
+    const usageTable = { client, tableName: tables.usageTable };
+    expect(await readKeyUsage(usageTable, keyHash, NOW)).toEqual({ month: '2026-11', used: 0, lastUsedAt: null });
+
+    await meter.consume(keyHash, 'free', new Date('2026-10-30T10:00:00Z'));
+    await meter.consume(keyHash, 'free', NOW);
+    await meter.consume(keyHash, 'free', new Date('2026-11-21T06:00:00Z'), 3);
+    expect(await readKeyUsage(usageTable, keyHash, NOW)).toEqual({
+      month: '2026-11',
+      used: 4,
+      lastUsedAt: '2026-11-21T06:00:00.000Z',
+    });
+    // October's counter is still kept: its count, and a last use from it when November has none.
+    expect(await readKeyUsage(usageTable, keyHash, new Date('2026-10-31T00:00:00Z'))).toMatchObject({ used: 1 });
   });
 
   it('leaves enterprise keys unmetered without any DynamoDB call', async () => {

@@ -72,7 +72,7 @@ describe('keys CLI on the local default (no server running)', () => {
     const created = JSON.parse((await runCli(['create', '--plan', 'developer', '--json'], env)).stdout);
     const listed = await runCli(['list'], env);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toContain(created.key_prefix);
+    expect(listed.stdout).toContain(created.key_id);
     expect(listed.stdout).toMatch(/developer\s+-\s+active/);
     expect(listed.stdout).not.toMatch(KEY);
     expect((await readdir(dir)).sort()).toEqual(['dynamo']);
@@ -89,7 +89,7 @@ describe('keys CLI on the local default (no server running)', () => {
       plan: 'builder',
       vertical: 'dental',
       status: 'active',
-      replaces: created.key_prefix,
+      replaces: created.key_id,
     });
     expect(fresh.key).not.toBe(created.key);
 
@@ -98,8 +98,65 @@ describe('keys CLI on the local default (no server running)', () => {
     expect(revoked.stdout).toMatch(/Revoked/);
 
     const listed = (await runCli(['list'], env)).stdout;
-    expect(listed).toMatch(new RegExp(`${created.key_prefix}…\\s+builder\\s+dental\\s+rotated`));
-    expect(listed).toMatch(new RegExp(`${fresh.key_prefix}…\\s+builder\\s+dental\\s+revoked`));
+    expect(listed).toMatch(new RegExp(`${created.key_id}\\s+-\\s+builder\\s+dental\\s+rotated`));
+    expect(listed).toMatch(new RegExp(`${fresh.key_id}\\s+-\\s+builder\\s+dental\\s+revoked`));
+  });
+
+  it('names keys by id: list shows id, label, plan, vertical, created, last used and this month; show, rotate and revoke take the id', async () => {
+    const created = JSON.parse(
+      (await runCli(['create', '--plan', 'builder', '--vertical', 'glp1', '--label', 'Acme Clinics', '--json'], env))
+        .stdout,
+    );
+    expect(created.key_id).toBe(`key_${hashKey(created.key).slice(0, 16)}`);
+    expect(created.label).toBe('Acme Clinics');
+
+    const listed = await runCli(['list'], env);
+    const month = new Date().toISOString().slice(0, 7);
+    expect(listed.stdout.split('\n')[0]).toMatch(
+      new RegExp(`^ID\\s+LABEL\\s+PLAN\\s+VERTICAL\\s+STATUS\\s+CREATED\\s+LAST USED\\s+USED ${month}$`),
+    );
+    expect(listed.stdout).toMatch(
+      new RegExp(`${created.key_id}\\s+Acme Clinics\\s+builder\\s+glp1\\s+active\\s+${created.created_at}\\s+-\\s+0`),
+    );
+    const listedJson = JSON.parse((await runCli(['list', '--json'], env)).stdout);
+    expect(listedJson.keys.find((k: { key_id: string }) => k.key_id === created.key_id)).toMatchObject({
+      label: 'Acme Clinics',
+      last_used_at: null,
+      usage: { month, used: 0 },
+    });
+
+    const shown = await runCli(['show', created.key_id], env);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^id:\\s+${created.key_id}$`, 'm'));
+    expect(shown.stdout).toMatch(/^label:\s+Acme Clinics$/m);
+    expect(shown.stdout).toMatch(new RegExp(`^used ${month}:\\s+0$`, 'm'));
+    expect(shown.stdout).not.toMatch(KEY);
+
+    const rotated = JSON.parse((await runCli(['rotate', created.key_id, '--json'], env)).stdout);
+    expect(rotated).toMatchObject({ replaces: created.key_id, label: 'Acme Clinics', status: 'active' });
+    const old = JSON.parse((await runCli(['show', created.key_id, '--json'], env)).stdout);
+    expect(old).toMatchObject({ status: 'rotated', replaced_by: rotated.key_id });
+
+    const revoked = await runCli(['revoke', rotated.key_id], env);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain(`Revoked builder key ${rotated.key_id}`);
+    expect(JSON.parse((await runCli(['show', rotated.key, '--json'], env)).stdout).status).toBe('revoked');
+  });
+
+  it('prints the version from package.json on --version', async () => {
+    const result = await runCli(['--version'], env);
+    expect(result).toMatchObject({ code: 0, stdout: `keys ${require('../../../../package.json').version}\n` });
+  });
+
+  it.each([
+    [['help', 'show'], /^Usage: npm run keys -- show <key-id> \[--json\]/],
+    [['rotate', '--help'], /^Usage: npm run keys -- rotate <key-id> \[--json\]/],
+    [['create', '-h'], /--label <text>/],
+  ])("prints one command's help for %j", async (args, text) => {
+    const result = await runCli(args, env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(text);
+    expect(result.stdout).not.toMatch(/^Manage Provider Facts API keys/);
   });
 
   it.each([
@@ -110,6 +167,10 @@ describe('keys CLI on the local default (no server running)', () => {
     [['create'], /create needs --plan/],
     [['revoke', `pf_${'A'.repeat(43)}`], /no such key/],
     [['revoke'], /revoke needs the key/],
+    [['show', 'key_0123456789abcdef'], /no such key/],
+    [['revoke', 'key_0123456789abcdef'], /no such key/],
+    [['list', '--label', 'x'], /--label is only for create/],
+    [['help', 'launch'], /no help for "launch"/],
     [['rotate', 'pf_typo', '--json'], /no such key/],
     [['launch'], /unknown command "launch"/],
     [['list', '--colour'], /Unknown option '--colour'/],
@@ -124,8 +185,11 @@ describe('keys CLI on the local default (no server running)', () => {
   it('prints usage on --help', async () => {
     const result = await runCli(['--help'], env);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/create --plan <free\|builder\|developer\|enterprise> \[--vertical <v>\] \[--json\]/);
-    expect(result.stdout).toMatch(/rotate <key> \[--json\]/);
+    expect(result.stdout).toMatch(
+      /create --plan <free\|builder\|developer\|enterprise> \[--vertical <v>\] \[--label <text>\] \[--json\]/,
+    );
+    expect(result.stdout).toMatch(/rotate <key-id> \[--json\]/);
+    expect(result.stdout).toMatch(/show <key-id> \[--json\]/);
   });
 
   it('falls back to opening the folder itself when the endpoint file is stale', async () => {

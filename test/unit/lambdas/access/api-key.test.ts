@@ -3,12 +3,32 @@ import { VERTICALS } from '../../../../data-contracts/constants';
 import {
   generateApiKey,
   hashKey,
+  isKeyId,
   isWellFormedKey,
   KEY_PREFIX_LENGTH,
   KeyStoreError,
   parseKeyScope,
+  toKeyId,
   toKeyPrefix,
 } from '../../../../lambdas/access/api-key';
+
+describe('toKeyId', () => {
+  it('is key_ and the first 16 hex digits of the hash: stable, and never a part of the key', () => {
+    const key = generateApiKey();
+    const id = toKeyId(hashKey(key));
+    expect(id).toBe(`key_${hashKey(key).slice(0, 16)}`);
+    expect(toKeyId(hashKey(key))).toBe(id);
+    expect(isKeyId(id)).toBe(true);
+    expect(isWellFormedKey(id)).toBe(false);
+  });
+
+  it.each(['key_0123456789ABCDEF', 'key_0123', 'pf_0123456789abcdef', `key_${'a'.repeat(17)}`])(
+    'refuses %j as a key id',
+    (value) => {
+      expect(isKeyId(value)).toBe(false);
+    },
+  );
+});
 
 describe('generateApiKey', () => {
   it('is pf_ followed by the base64url of 32 random bytes', () => {
