@@ -26,7 +26,7 @@ export const HANDLER_ENTRIES = {
 } as const;
 export type HandlerName = keyof typeof HANDLER_ENTRIES;
 
-/** Lambda runtime of every function. The code also runs on Node 20 (the CI machine). */
+/** Lambda runtime of every function (CI runs the test suite on Node 22 too; the code still runs on Node 20). */
 export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
 
 /** The DuckDB platform package (glibc builds: Lambda's Amazon Linux 2023 is glibc) for each architecture. */
