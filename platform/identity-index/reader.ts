@@ -29,6 +29,7 @@ import {
   type SectionName,
 } from './format';
 import { IdentityIndexPage, type PageSource } from './page';
+import { tableCount, tableFind, tableRange } from './string-table';
 
 /** An identity query in index terms. */
 export interface IdentityIndexQuery {
@@ -178,38 +179,17 @@ export class IdentityIndexReader implements PageSource {
   }
 
   private tableCount(name: SectionName): number {
-    return this.source.u32(this.sections[name][0]);
-  }
-
-  /** The byte range of entry `id` (1-based) of a string table. */
-  private entryRange(name: SectionName, id: number): [offset: number, length: number] {
-    const [offset] = this.sections[name];
-    const count = this.source.u32(offset);
-    const start = id === 1 ? 0 : this.source.u32(offset + 4 + 4 * (id - 2));
-    const end = this.source.u32(offset + 4 + 4 * (id - 1));
-    return [offset + 4 + 4 * count + start, end - start];
+    return tableCount(this.source, this.sections[name][0]);
   }
 
   /** The bytes of entry `id` (1-based) of a string table. */
   private entry(name: SectionName, id: number): Buffer {
-    const [offset, length] = this.entryRange(name, id);
-    return this.source.slice(offset, length);
+    return this.source.slice(...tableRange(this.source, this.sections[name][0], id));
   }
 
   /** The id of `value` in a sorted string table, 0 when absent. */
   private find(name: SectionName, value: string, count: number): number {
-    const needle = Buffer.from(value, 'utf8');
-    let lo = 1;
-    let hi = count;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const [offset, length] = this.entryRange(name, mid);
-      const cmp = this.source.compareAt(offset, length, needle);
-      if (cmp === 0) return mid;
-      if (cmp < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return 0;
+    return tableFind(this.source, this.sections[name][0], value, count);
   }
 
   /** @internal */

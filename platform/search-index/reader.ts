@@ -11,6 +11,7 @@
 import type { EntityType } from '../../data-contracts/constants';
 import type { IdentityRow } from '../../data-contracts/rows';
 import type { ByteSource } from '../identity-index/byte-source';
+import { tableCount, tableFind, tableValue, tableValues } from '../identity-index/string-table';
 import {
   ENTITY_CODE,
   ENTRY,
@@ -48,21 +49,6 @@ export interface SearchResult {
   rows: IdentityRow[];
 }
 
-/** A string table section read once into memory (codes and classes are a few hundred short strings). */
-function readTable(source: ByteSource, [offset, length]: [number, number]): string[] {
-  if (length === 0) return [];
-  const count = source.u32(offset);
-  const bytes = source.slice(offset, length);
-  const out: string[] = [];
-  let start = 4 + 4 * count;
-  for (let i = 0; i < count; i += 1) {
-    const end = 4 + 4 * count + bytes.readUInt32LE(4 + 4 * i);
-    out.push(bytes.toString('utf8', start, end));
-    start = end;
-  }
-  return out;
-}
-
 export class SearchIndexReader {
   private readonly entriesAt: number;
   private readonly count: number;
@@ -87,9 +73,9 @@ export class SearchIndexReader {
   ) {
     this.entriesAt = header.sections.entries[0];
     this.count = header.entries;
-    this.codes = readTable(source, header.sections.codes);
-    this.classes = readTable(source, header.sections.code_classes);
-    this.displays = readTable(source, header.sections.displays);
+    this.codes = tableValues(source, header.sections.codes[0]);
+    this.classes = tableValues(source, header.sections.code_classes[0]);
+    this.displays = tableValues(source, header.sections.displays[0]);
     this.codes.forEach((code, i) => {
       this.codeId.set(code, i + 1);
     });
@@ -98,7 +84,7 @@ export class SearchIndexReader {
       name: Buffer.from(source.slice(...header.sections.name_fence)),
       postal: Buffer.from(source.slice(...header.sections.postal_fence)),
     };
-    this.cityCount = header.sections.city_keys[1] === 0 ? 0 : source.u32(header.sections.city_keys[0]);
+    this.cityCount = tableCount(source, header.sections.city_keys[0]);
   }
 
   /** Reads and checks the header. Throws on a file that is not a search index of this version. */
@@ -144,7 +130,10 @@ export class SearchIndexReader {
 
   search(q: SearchQuery): SearchResult {
     const none: SearchResult = { total: 0, rows: [] };
-    const city = q.city === null ? 0 : this.findCity(searchCityKey(q.city));
+    const city =
+      q.city === null
+        ? 0
+        : tableFind(this.source, this.header.sections.city_keys[0], searchCityKey(q.city), this.cityCount);
     if (q.city !== null && city === 0) return none;
     const wanted = this.taxonomyIds(q.taxonomy);
     if (wanted !== null && wanted.size === 0) return none;
@@ -276,11 +265,7 @@ export class SearchIndexReader {
     const memo = section === 'cities' ? this.memo.cities : section === 'dates' ? this.memo.dates : this.memo.oig;
     const known = memo.get(id);
     if (known !== undefined) return known;
-    const [offset] = this.header.sections[section];
-    const count = this.source.u32(offset);
-    const start = id === 1 ? 0 : this.source.u32(offset + 4 + 4 * (id - 2));
-    const end = this.source.u32(offset + 4 + 4 * (id - 1));
-    const value = this.source.slice(offset + 4 + 4 * count + start, end - start).toString('utf8');
+    const value = tableValue(this.source, this.header.sections[section][0], id);
     if (memo.size < 4096) memo.set(id, value);
     return value;
   }
@@ -356,25 +341,6 @@ export class SearchIndexReader {
     if (length < prefix.length) return false;
     const start = this.header.sections.keys[0] + bytes.readUInt32LE(at + ENTRY.keyStart);
     return this.source.compareAt(start, prefix.length, prefix) === 0;
-  }
-
-  /** The id of a city key in the sorted `city_keys` table, 0 when absent. */
-  private findCity(key: string): number {
-    const [offset] = this.header.sections.city_keys;
-    const needle = Buffer.from(key, 'utf8');
-    const bytesAt = offset + 4 + 4 * this.cityCount;
-    const endOf = (i: number) => (i < 0 ? 0 : this.source.u32(offset + 4 + 4 * i));
-    let lo = 0;
-    let hi = this.cityCount - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const start = endOf(mid - 1);
-      const order = Buffer.compare(this.source.slice(bytesAt + start, endOf(mid) - start), needle);
-      if (order === 0) return mid + 1;
-      if (order < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return 0;
   }
 
   /** The first index in [from, n) for which `before` is false (`before` is true then false over the range). */
