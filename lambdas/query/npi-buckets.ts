@@ -19,23 +19,17 @@
  * One instance serves every snapshot of the process (keys hold the snapshot id); `forget` drops a released
  * snapshot's buckets (their bytes go with their generation).
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, write } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, write } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { NpiLookupLine } from '../../data-contracts/layout';
-import { BufferSource } from '../../platform/identity-index/byte-source';
+import { BufferSource, readFully } from '../../platform/identity-index/byte-source';
 import { InFlight } from '../../platform/in-flight';
-import {
-  NPI_DIGITS,
-  NPI_ENTRY_BYTES,
-  NPI_ENTRY_END_AT,
-  NPI_INDEX_HEADER_BYTES,
-  npiRecordsStart,
-} from '../../platform/npi-index/format';
-import { NpiIndexReader } from '../../platform/npi-index/reader';
+import { NPI_ENTRY_BYTES, NPI_INDEX_HEADER_BYTES, npiRecordsStart } from '../../platform/npi-index/format';
+import { findNpiEntry, NpiIndexReader, recordSpan } from '../../platform/npi-index/reader';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -95,7 +89,7 @@ export class NpiBuckets {
   private readonly placed = new Map<string, Placed>();
   private readonly loading = new InFlight<string, Placed>();
   /** Directories held, least recently used first. */
-  private readonly directories = new Map<string, Buffer>();
+  private readonly directories = new Map<string, BufferSource>();
   private directoryBytes = 0;
   private readonly directoryCacheBytes: number;
   private readonly generationBytes: number;
@@ -156,55 +150,33 @@ export class NpiBuckets {
 
   private lookup(key: string, placed: Placed, npi: string): NpiLookupLine | null {
     const directory = this.directory(key, placed);
-    const target = Buffer.from(npi, 'latin1');
-    if (target.length !== NPI_DIGITS) return null;
-    let lo = 0;
-    let hi = placed.count - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = mid * NPI_ENTRY_BYTES;
-      const order = directory.compare(target, 0, NPI_DIGITS, at, at + NPI_DIGITS);
-      if (order === 0) {
-        const start = mid === 0 ? 0 : directory.readUInt32LE(at - NPI_ENTRY_BYTES + NPI_ENTRY_END_AT);
-        const end = directory.readUInt32LE(at + NPI_ENTRY_END_AT);
-        const bytes = this.read(placed.generation, placed.at + npiRecordsStart(placed.count) + start, end - start);
-        return JSON.parse(bytes.toString('utf8')) as NpiLookupLine;
-      }
-      // `order` compares the entry's NPI with the target.
-      if (order < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return null;
+    const at = findNpiEntry(directory, 0, placed.count, npi);
+    if (at < 0) return null;
+    const [start, end] = recordSpan(directory, 0, at);
+    const bytes = Buffer.allocUnsafe(end - start);
+    readFully(placed.generation.fd as number, bytes, placed.at + npiRecordsStart(placed.count) + start, 'NPI arena');
+    return JSON.parse(bytes.toString('utf8')) as NpiLookupLine;
   }
 
   /** The directory of a placed bucket: from the cache, else one read. */
-  private directory(key: string, placed: Placed): Buffer {
+  private directory(key: string, placed: Placed): BufferSource {
     const held = this.directories.get(key);
     if (held !== undefined) {
       this.directories.delete(key);
       this.directories.set(key, held);
       return held;
     }
-    const directory = this.read(placed.generation, placed.at + NPI_INDEX_HEADER_BYTES, placed.count * NPI_ENTRY_BYTES);
+    const bytes = Buffer.allocUnsafe(placed.count * NPI_ENTRY_BYTES);
+    readFully(placed.generation.fd as number, bytes, placed.at + NPI_INDEX_HEADER_BYTES, 'NPI arena');
+    const directory = new BufferSource(bytes);
     this.directories.set(key, directory);
-    this.directoryBytes += directory.length;
-    for (const [old, bytes] of this.directories) {
+    this.directoryBytes += directory.size;
+    for (const [old, held] of this.directories) {
       if (this.directoryBytes <= this.directoryCacheBytes) break;
       this.directories.delete(old);
-      this.directoryBytes -= bytes.length;
+      this.directoryBytes -= held.size;
     }
     return directory;
-  }
-
-  private read(generation: Generation, offset: number, length: number): Buffer {
-    const out = Buffer.allocUnsafe(length);
-    let done = 0;
-    while (done < length) {
-      const n = readSync(generation.fd as number, out, done, length - done, offset + done);
-      if (n === 0) throw new Error('NPI arena ended early');
-      done += n;
-    }
-    return out;
   }
 
   /** Runs `work` when fewer than {@link MAX_NPI_BUCKET_LOADS} unzips run. */
@@ -268,7 +240,7 @@ export class NpiBuckets {
     const directory = this.directories.get(key);
     if (directory !== undefined) {
       this.directories.delete(key);
-      this.directoryBytes -= directory.length;
+      this.directoryBytes -= directory.size;
     }
   }
 

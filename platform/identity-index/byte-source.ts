@@ -187,12 +187,17 @@ export class FileSource implements ByteSource {
   }
 
   private readInto(out: Buffer, offset: number): void {
-    let done = 0;
-    while (done < out.length) {
-      const n = readSync(this.fd as number, out, done, out.length - done, offset + done);
-      if (n === 0) throw new Error('index file ended early');
-      done += n;
-    }
+    readFully(this.fd as number, out, offset, 'index file');
+  }
+}
+
+/** Fills `out` from file descriptor `fd` at `offset` with positional reads; throws when the file ends first. */
+export function readFully(fd: number, out: Buffer, offset: number, what: string): void {
+  let done = 0;
+  while (done < out.length) {
+    const n = readSync(fd, out, done, out.length - done, offset + done);
+    if (n === 0) throw new Error(`${what} ended early`);
+    done += n;
   }
 }
 

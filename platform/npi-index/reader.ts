@@ -35,7 +35,7 @@ export class NpiIndexReader {
     const recordsAt = npiRecordsStart(count);
     if (recordsAt > source.size) throw new Error('NPI lookup bucket: the directory is out of bounds');
     const reader = new NpiIndexReader(source, count);
-    if (count > 0 && recordsAt + reader.endOf(count - 1) !== source.size) {
+    if (count > 0 && recordsAt + recordSpan(source, NPI_INDEX_HEADER_BYTES, count - 1)[1] !== source.size) {
       throw new Error('NPI lookup bucket: the records do not end with the file');
     }
     return reader;
@@ -49,18 +49,7 @@ export class NpiIndexReader {
 
   /** The position of `npi` in the directory, or -1. */
   indexOf(npi: string): number {
-    if (!TEN_DIGITS.test(npi)) return -1;
-    const target = Buffer.from(npi, 'latin1');
-    let lo = 0;
-    let hi = this.count - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const order = this.source.compareAt(NPI_INDEX_HEADER_BYTES + mid * NPI_ENTRY_BYTES, NPI_DIGITS, target);
-      if (order === 0) return mid;
-      if (order < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return findNpiEntry(this.source, NPI_INDEX_HEADER_BYTES, this.count, npi);
   }
 
   /** The NPI at directory position `i`. */
@@ -71,15 +60,36 @@ export class NpiIndexReader {
   /** The record's JSON bytes at position `i`: one read of exactly those bytes. */
   recordBytes(i: number): Buffer {
     if (!(i >= 0 && i < this.count)) throw new RangeError(`no record ${i} in a bucket of ${this.count}`);
-    const start = i === 0 ? 0 : this.endOf(i - 1);
-    return this.source.read(this.recordsAt + start, this.endOf(i) - start);
+    const [start, end] = recordSpan(this.source, NPI_INDEX_HEADER_BYTES, i);
+    return this.source.read(this.recordsAt + start, end - start);
   }
 
   record(i: number): NpiLookupLine {
     return JSON.parse(this.recordBytes(i).toString('utf8')) as NpiLookupLine;
   }
+}
 
-  private endOf(i: number): number {
-    return this.source.u32(NPI_INDEX_HEADER_BYTES + i * NPI_ENTRY_BYTES + NPI_ENTRY_END_AT);
+/**
+ * The position of `npi` in a bucket directory of `count` entries at `at` of `source` (a whole bucket file, or a
+ * directory held on its own), or -1: a binary search over the fixed-width entries.
+ */
+export function findNpiEntry(source: ByteSource, at: number, count: number, npi: string): number {
+  if (!TEN_DIGITS.test(npi)) return -1;
+  const target = Buffer.from(npi, 'latin1');
+  let lo = 0;
+  let hi = count - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const order = source.compareAt(at + mid * NPI_ENTRY_BYTES, NPI_DIGITS, target);
+    if (order === 0) return mid;
+    if (order < 0) lo = mid + 1;
+    else hi = mid - 1;
   }
+  return -1;
+}
+
+/** The byte range `[start, end)` of record `i` within the records section, from the directory at `at`. */
+export function recordSpan(source: ByteSource, at: number, i: number): [start: number, end: number] {
+  const endOf = (k: number) => source.u32(at + k * NPI_ENTRY_BYTES + NPI_ENTRY_END_AT);
+  return [i === 0 ? 0 : endOf(i - 1), endOf(i)];
 }
