@@ -31,16 +31,28 @@ export function parseNpi(raw: string): string {
  * @example parseNpiList('1003633876, 1114636115') // ['1003633876', '1114636115']
  */
 export function parseNpiList(numbers: string | undefined): string[] {
-  const list = (numbers ?? '').split(',').map((n) => n.trim());
-  if (list.length === 1 && list[0] === '') {
+  if ((numbers ?? '').trim() === '') {
     throw new ApiError('invalid_parameter', 'numbers is required: comma-separated NPIs.', {
       hint: '/npi?numbers=1003633876,1114636115',
     });
   }
+  return splitNpiList(numbers as string, 'numbers', 'list');
+}
+
+/**
+ * A comma-separated list of NPIs (parameter `parameter`), each trimmed, in the order given; 400
+ * `invalid_parameter` when it lists more than {@link NPI_BATCH_MAX}. Shared by the batch and the list's roster.
+ */
+export function splitNpiList(raw: string, parameter: string, what: string): string[] {
+  const list = raw.split(',').map((n) => n.trim());
   if (list.length > NPI_BATCH_MAX) {
-    throw new ApiError('invalid_parameter', `numbers lists ${list.length} NPIs; at most ${NPI_BATCH_MAX} per call.`, {
-      hint: `Split the list into calls of ${NPI_BATCH_MAX}.`,
-    });
+    throw new ApiError(
+      'invalid_parameter',
+      `${parameter} lists ${list.length} NPIs; at most ${NPI_BATCH_MAX} per call.`,
+      {
+        hint: `Split the ${what} into calls of ${NPI_BATCH_MAX}.`,
+      },
+    );
   }
   return list;
 }

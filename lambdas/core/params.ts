@@ -14,13 +14,12 @@ import {
   type BusinessMode,
   ENTITY_TYPES,
   type EntityType,
-  NPI_BATCH_MAX,
   PAGE_LIMIT,
   VERTICALS,
   type Vertical,
 } from '../../data-contracts/constants';
 import { ApiError } from './api-error';
-import { parseNpi } from './npi-params';
+import { parseNpi, splitNpiList } from './npi-params';
 
 /** First value of each query parameter; absent parameters are undefined. */
 export type RawQuery = Readonly<Record<string, string | undefined>>;
@@ -176,13 +175,7 @@ export function parseIdentitySearch(query: RawQuery): IdentitySearch | null {
   }
   let npis: string[] | null = null;
   if (rawNpi !== undefined) {
-    const list = rawNpi.split(',').map((n) => n.trim());
-    if (list.length > NPI_BATCH_MAX) {
-      throw new ApiError('invalid_parameter', `npi lists ${list.length} NPIs; at most ${NPI_BATCH_MAX} per call.`, {
-        hint: `Split the roster into calls of ${NPI_BATCH_MAX}.`,
-      });
-    }
-    npis = [...new Set(list.map((n) => parseNpi(n)))];
+    npis = [...new Set(splitNpiList(rawNpi, 'npi', 'roster').map((n) => parseNpi(n)))];
   }
   return {
     npis,
