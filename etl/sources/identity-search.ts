@@ -12,7 +12,7 @@
  * primary when in it, else its first slot), then the rest; by code within each group.
  */
 import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
-import { NPPES_STATUS, TAXONOMY_SLOTS } from './nppes';
+import { NPPES_STATUS, NUCC_MAPS_SQL, slotClassesSql, slotListSql, TAXONOMY_SLOTS } from './nppes';
 
 /**
  * The columns of {@link identitySearchSql}'s rows, in order. `codes`, `classes` and `displays` are lists joined by
@@ -45,17 +45,12 @@ export const IDENTITY_SEARCH_COLUMNS = [
 export const LIST_SEPARATOR = '\x1f';
 
 export function identitySearchSql(latest: string): { sql: string; params: (string | number)[] } {
-  const codeList = `[${Array.from({ length: TAXONOMY_SLOTS }, (_, i) => `c${i + 1}`).join(', ')}]`;
   const sql = `
-    WITH nucc AS (
-      SELECT map(list(code), list(classification_key)) AS class_of, map(list(code), list(display_name)) AS display_of
-      FROM taxonomy
-    ), active AS (
+    WITH nucc AS (${NUCC_MAPS_SQL}), active AS (
       SELECT npi, state, city, entity_type, org_name, last_name, name, postal_code, primary_slot, checked_at,
         nucc.display_of,
-        ${codeList} AS codes,
-        list_transform(${codeList}, c -> CASE WHEN c IS NOT NULL
-          THEN coalesce(map_extract_value(nucc.class_of, c), $3::VARCHAR) END) AS classes
+        ${slotListSql('c')} AS codes,
+        ${slotClassesSql('$3')} AS classes
       FROM (${latest}) CROSS JOIN nucc
       WHERE status = $2 AND state IS NOT NULL
     ), ordered AS (

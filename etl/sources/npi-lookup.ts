@@ -11,9 +11,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { npiBucketDigits } from '../../data-contracts/layout';
 import { queryNumber, runBound } from '../duck';
-import { NPPES_STATUS, TAXONOMY_SLOTS } from './nppes';
-
-const SLOTS = Array.from({ length: TAXONOMY_SLOTS }, (_, i) => i + 1);
+import { latestNppesRowsSql, NPPES_STATUS, NUCC_MAPS_SQL, slotListSql, TAXONOMY_SLOTS } from './nppes';
 
 /**
  * Creates `npi_lookup (bucket, npi, line)`: the line is the `NpiLookupLine` JSON of data-contracts/layout.ts, `npi`
@@ -26,21 +24,16 @@ export async function buildNpiLookupTable(connection: DuckDBConnection): Promise
       NPPES_STATUS.rejected,
     ]),
   );
-  const list = (prefix: string) => `[${SLOTS.map((s) => `${prefix}${s}`).join(', ')}]`;
   const oig = `oig_excluded := o.npi IS NOT NULL, oig_type := o.oig_type, oig_date := o.oig_date,
     oig_checked_at := o.oig_checked_at`;
   // The latest non-rejected row per NPI decides (file listed last, then the later row), as for the identity layer.
+  const latest = await latestNppesRowsSql(connection);
   await runBound(
     connection,
     `
     CREATE OR REPLACE TABLE npi_lookup AS
-    WITH nucc AS (
-      SELECT map(list(code), list(display_name)) AS display_of FROM taxonomy
-    ), latest AS (
-      SELECT * FROM nppes_stage WHERE status < $1
-      QUALIFY row_number() OVER (PARTITION BY npi ORDER BY src DESC, rowid DESC) = 1
-    ), slots AS (
-      SELECT l.*, ${list('c')} AS codes, ${list('l')} AS lics, ${list('ls')} AS lstates FROM latest l
+    WITH nucc AS (${NUCC_MAPS_SQL}), latest AS (${latest}), slots AS (
+      SELECT l.*, ${slotListSql('c')} AS codes, ${slotListSql('l')} AS lics, ${slotListSql('ls')} AS lstates FROM latest l
     )
     SELECT left(s.npi, $3) AS bucket, s.npi,
       CASE WHEN s.status = $2 THEN to_json(struct_pack(

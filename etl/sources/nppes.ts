@@ -247,20 +247,14 @@ export async function stageNppesFile(
  */
 export async function buildIdentityTable(connection: DuckDBConnection): Promise<{ rows: number; npis: number }> {
   const latest = await latestNppesRowsSql(connection);
-  const codeList = `[${SLOTS.map((s) => `c${s}`).join(', ')}]`;
+  const codeList = slotListSql('c');
   await runBound(
     connection,
     `
     CREATE OR REPLACE TABLE identity AS
-    WITH nucc AS (
-      -- One row; NUCC has one row per code (duplicates are rejected), as a map needs.
-      SELECT map(list(code), list(classification_key)) AS class_of, map(list(code), list(display_name)) AS display_of
-      FROM taxonomy
-    ), active AS (
+    WITH nucc AS (${NUCC_MAPS_SQL}), active AS (
       SELECT npi, name, city, state, checked_at, primary_slot, ${codeList} AS codes,
-        -- NULL for an empty slot, so that an empty slot never shares a classification with a code.
-        list_transform(${codeList}, c -> CASE WHEN c IS NOT NULL
-          THEN coalesce(map_extract_value(nucc.class_of, c), $3::VARCHAR) END) AS classes,
+        ${slotClassesSql('$3')} AS classes,
         list_transform(${codeList}, c -> map_extract_value(nucc.display_of, c)) AS displays
       FROM (${latest}) CROSS JOIN nucc WHERE status = $2
     ), slots AS (
@@ -310,6 +304,28 @@ export async function latestNppesRowsSql(connection: DuckDBConnection): Promise<
     ? `SELECT * FROM nppes_stage WHERE status < $1
        QUALIFY row_number() OVER (PARTITION BY npi ORDER BY src DESC, rowid DESC) = 1`
     : 'SELECT * FROM nppes_stage WHERE status < $1';
+}
+
+/** The staged row's 15 slot columns `<prefix>1` to `<prefix>15` as one list, e.g. `slotListSql('c')` for the codes. */
+export function slotListSql(prefix: string): string {
+  return `[${SLOTS.map((s) => `${prefix}${s}`).join(', ')}]`;
+}
+
+/**
+ * One row of two maps from NUCC (`nucc.class_of`: code to classification key; `nucc.display_of`: code to display
+ * name). NUCC has one row per code (duplicates are rejected), as a map needs.
+ */
+export const NUCC_MAPS_SQL =
+  'SELECT map(list(code), list(classification_key)) AS class_of, map(list(code), list(display_name)) AS display_of FROM taxonomy';
+
+/**
+ * The classification key of each slot's code, with `nucc` ({@link NUCC_MAPS_SQL}) in scope: the key bound at
+ * `unmapped` for a code NUCC lacks, NULL for an empty slot (so that an empty slot never shares a classification
+ * with a code).
+ */
+export function slotClassesSql(unmapped: string): string {
+  return `list_transform(${slotListSql('c')}, c -> CASE WHEN c IS NOT NULL
+          THEN coalesce(map_extract_value(nucc.class_of, c), ${unmapped}::VARCHAR) END)`;
 }
 
 /** The classification keys present in the identity table, in order. */
