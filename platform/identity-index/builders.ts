@@ -137,3 +137,8 @@ export function assembleIndex<N extends string, H>(
   for (const name of order) sections[name].copy(out, table[name][0]);
   return out;
 }
+
+/** Empty strings are NULL on the wire (data-contracts/rows.ts); the index writers store them as NULL. */
+export function text(value: string | null): string | null {
+  return value === null || value === '' ? null : value;
+}

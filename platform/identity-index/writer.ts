@@ -10,7 +10,7 @@
  * for (const row of rowsInCodeNpiOrder) writer.add(row);
  * await writeFile(file, writer.finish());
  */
-import { assembleIndex, ByteBuilder, Dictionary, stringTable, U32Builder, u32Bytes } from './builders';
+import { assembleIndex, ByteBuilder, Dictionary, stringTable, text, U32Builder, u32Bytes } from './builders';
 import {
   ANY,
   cityKey,
@@ -30,11 +30,6 @@ import { ListBuilder } from './posting-lists';
 
 const NPI_PATTERN = /^[0-9]{10}$/;
 const U16_MAX = 0xffff;
-
-/** Empty strings are NULL on the wire (data-contracts/rows.ts); the index stores them as NULL. */
-function text(value: string | null): string | null {
-  return value === null || value === '' ? null : value;
-}
 
 export class IdentityIndexWriter {
   private readonly records = new ByteBuilder();

@@ -9,7 +9,7 @@
  * for (const row of rows) writer.add(row);
  * await writeFile(file, writer.finish());
  */
-import { assembleIndex, ByteBuilder, Dictionary, stringTable, U32Builder } from '../identity-index/builders';
+import { assembleIndex, ByteBuilder, Dictionary, stringTable, text, U32Builder } from '../identity-index/builders';
 import {
   ENTITY_CODE,
   ENTRY,
@@ -32,11 +32,6 @@ const POSTAL_PATTERN = /^[0-9]{5}$/;
 const MAX_CODES = 255;
 const MAX_KEY_BYTES = 0xffff;
 const U16_MAX = 0xffff;
-
-/** Empty strings are NULL on the wire (data-contracts/rows.ts); the index stores them as NULL. */
-function text(value: string | null): string | null {
-  return value === null || value === '' ? null : value;
-}
 
 interface Pending {
   key: Buffer;
