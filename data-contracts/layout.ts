@@ -18,6 +18,7 @@
  * snapshots/<id>/rejects/rejects.csv
  * snapshots/<id>/screens/oig-leie.parquet | fda-letters.parquet   the screening lists the build used (below)
  * snapshots/<id>/npi/bucket=<digits>/records.npi.gz            the NPI lookup records of one NPI prefix (below)
+ * snapshots/<id>/changes/basis.parquet | month=<YYYY-MM>/data.parquet   the change feed (data-contracts/changes.ts)
  * ```
  *
  * Vertical partitions: `<boundary>` is `verified` (verified records only) or `tracked` (every record, verified
@@ -56,6 +57,7 @@
  * bucket in the process (`lambdas/query/npi-buckets.ts`). Snapshots built before this format hold gzipped JSON
  * lines (`records.jsonl.gz`); a build that reuses one rewrites its buckets in this format (etl/npi-out.ts).
  */
+import type { ChangesSpan } from './changes';
 import type { PublishBoundary, Vertical } from './constants';
 
 /**
@@ -265,6 +267,9 @@ export const MANIFEST_OBJECT_KINDS = [
   'npi',
   /** Identity search indexes (`state` names the state). */
   'search',
+  /** The change feed's kept changes (`month` names the month) and the basis the next build compares against. */
+  'changes',
+  'changes_basis',
 ] as const;
 export type ManifestObjectKind = (typeof MANIFEST_OBJECT_KINDS)[number];
 
@@ -284,6 +289,8 @@ export interface ManifestObject {
   classification_key?: string;
   /** NPI lookup buckets. */
   npi_bucket?: string;
+  /** Change partitions (`YYYY-MM`). */
+  month?: string;
 }
 
 /** Read / accepted / rejected counts for one source file. */
@@ -321,6 +328,11 @@ export interface SnapshotManifest {
   sources: Record<string, SourceSummary>;
   counts: SnapshotCounts;
   objects: ManifestObject[];
+  /**
+   * The change feed's kept span (data-contracts/changes.ts). A manifest written before the change feed lacks it: its
+   * snapshot answers no `since` but itself, and the next build starts the chain.
+   */
+  changes?: ChangesSpan;
 }
 
 /**
