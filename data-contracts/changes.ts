@@ -43,8 +43,6 @@
  *
  * Values in Parquet are JSON text (`old_value`, `new_value`; SQL NULL when null).
  */
-import { snapshotPrefix } from './layout';
-
 /** Months of changes a snapshot keeps (a customer who checks monthly never falls off the end). */
 export const CHANGES_RETENTION_MONTHS = 13 as const;
 
@@ -156,18 +154,7 @@ export interface ChangesSpan {
   steps: ChangesStep[];
 }
 
-export function changesBasisKey(snapshotId: string): string {
-  return `${snapshotPrefix(snapshotId)}changes/basis.parquet`;
-}
-
-const MONTH_PATTERN = /^[0-9]{4}-(0[1-9]|1[0-2])$/;
-
 /** The month partition of an as-of time (UTC). @example changesMonthOf('2026-11-25T10:00:00Z') === '2026-11' */
 export function changesMonthOf(asOf: string): string {
   return asOf.slice(0, 7);
-}
-
-export function changesPartitionKey(snapshotId: string, month: string): string {
-  if (!MONTH_PATTERN.test(month)) throw new Error(`invalid changes month for an object key: ${JSON.stringify(month)}`);
-  return `${snapshotPrefix(snapshotId)}changes/month=${month}/data.parquet`;
 }

@@ -161,6 +161,19 @@ export function rejectsKey(snapshotId: string): string {
   return `${snapshotPrefix(snapshotId)}rejects/rejects.csv`;
 }
 
+/** The change feed's basis of a snapshot (data-contracts/changes.ts). */
+export function changesBasisKey(snapshotId: string): string {
+  return `${snapshotPrefix(snapshotId)}changes/basis.parquet`;
+}
+
+const MONTH_PATTERN = /^[0-9]{4}-(0[1-9]|1[0-2])$/;
+
+/** A month partition of a snapshot's kept changes (`YYYY-MM`, the month of the step's `to_as_of`). */
+export function changesPartitionKey(snapshotId: string, month: string): string {
+  const m = assertSegment(month, MONTH_PATTERN, 'changes month');
+  return `${snapshotPrefix(snapshotId)}changes/month=${m}/data.parquet`;
+}
+
 /** The screening lists of a snapshot (`screen` objects). */
 export const SCREEN_NAMES = ['oig-leie', 'fda-letters'] as const;
 export type ScreenName = (typeof SCREEN_NAMES)[number];
