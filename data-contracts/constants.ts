@@ -74,6 +74,8 @@ export const ERROR_STATUS = {
   invalid_offset: 400,
   invalid_parameter: 400,
   invalid_npi: 400,
+  /** `GET /changes`: `since` is older than the changes the current snapshot keeps (the hint names the oldest). */
+  since_too_old: 400,
   /** Refused by the HTTP server before routing: a request it cannot parse (bad method, header bytes, framing). */
   malformed_request: 400,
   key_required: 401,
@@ -102,6 +104,13 @@ export const SAMPLE_SIZE = 50 as const;
 export const OIG_NO_MATCH_NOTE =
   'No match by NPI in the OIG LEIE. This is not a clearance: the exclusion list carries an NPI for only about 10.5% of its records.' as const;
 export const OIG_SOURCE = 'oig_leie' as const;
+
+/** The note of an `oig_removed` change (`GET /changes`): a removal is never a clearance. */
+export const OIG_REMOVED_NOTE =
+  'No longer matched by NPI in the OIG LEIE (reinstated, or no longer listed under this NPI). This is not a clearance: the exclusion list carries an NPI for only about 10.5% of its records, so an exclusion may remain under a name without an NPI.' as const;
+/** The note of an `oig_excluded` change: the match is by NPI only. */
+export const OIG_EXCLUDED_NOTE =
+  'Newly matched by NPI in the OIG LEIE. Matching is by NPI only: exclusions listed without an NPI (about 89.5% of the list) never appear in this feed.' as const;
 export const IDENTITY_SOURCE = 'NPPES' as const;
 
 /** NPPES entity types as the identity search's `entity_type` names them (Entity Type Code 1 and 2). */

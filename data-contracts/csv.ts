@@ -11,7 +11,15 @@
  * prefixed with `'` so that a spreadsheet shows it instead of running it (OWASP "CSV Injection"). Numbers are
  * written as numbers and never prefixed, so a negative longitude stays a number.
  */
-import type { IdentityProvider, LicenseSignal, OigField, Provider, ProviderPrice, SourcedSignal } from './types';
+import type {
+  ChangeEntry,
+  IdentityProvider,
+  LicenseSignal,
+  OigField,
+  Provider,
+  ProviderPrice,
+  SourcedSignal,
+} from './types';
 
 export type CsvCell = string | number | boolean | null | undefined;
 
@@ -150,6 +158,45 @@ export function flattenIdentityProvider(p: IdentityProvider): Record_ {
     source: p.source,
     checked_at: p.checked_at,
     ...flattenOig(p.oig),
+  };
+}
+
+/** `GET /changes?format=csv`: one row per change; `old` and `new` as JSON text, `locked` for a locked value. */
+export const CHANGE_CSV_COLUMNS = [
+  'kind',
+  'npi',
+  'entity_id',
+  'vertical',
+  'field',
+  'old',
+  'new',
+  'note',
+  'from_snapshot',
+  'from_as_of',
+  'to_snapshot',
+  'to_as_of',
+] as const;
+
+function changeValue(value: ChangeEntry['old']): string | null {
+  if (value === null) return null;
+  if (typeof value === 'object' && 'locked' in value && value.locked === true) return 'locked';
+  return JSON.stringify(value);
+}
+
+export function flattenChange(c: ChangeEntry): Record_ {
+  return {
+    kind: c.kind,
+    npi: c.npi,
+    entity_id: c.entity_id,
+    vertical: c.vertical,
+    field: c.field,
+    old: changeValue(c.old),
+    new: changeValue(c.new),
+    note: c.note,
+    from_snapshot: c.from_snapshot,
+    from_as_of: c.from_as_of,
+    to_snapshot: c.to_snapshot,
+    to_as_of: c.to_as_of,
   };
 }
 

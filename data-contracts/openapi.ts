@@ -24,6 +24,7 @@ import {
   TIERS,
   VERTICALS,
 } from './constants';
+import { changesPaths, changesSchemas } from './openapi-changes';
 import { npiPaths, npiSchemas } from './openapi-npi';
 import {
   DATA_VERSION_RULES,
@@ -419,6 +420,7 @@ export const openApiDocument = {
     { name: 'providers', description: 'Keyed provider data' },
     { name: 'public', description: 'Public, no key' },
     { name: 'npi', description: 'Keyed NPI lookups (NPPES identity records)' },
+    { name: 'changes', description: 'Keyed change feed: what changed since a snapshot or a date' },
   ],
   paths: {
     '/providers': { get: listOperation },
@@ -431,6 +433,7 @@ export const openApiDocument = {
     '/sample/': { get: { ...sampleOperation, operationId: 'getSampleSlash' } },
     '/openapi.json': { get: openapiOperation },
     ...npiPaths,
+    ...changesPaths,
   },
   components: {
     securitySchemes: {
@@ -738,6 +741,7 @@ export const openApiDocument = {
         },
       },
       ...npiSchemas,
+      ...changesSchemas,
       Error: {
         type: 'object',
         additionalProperties: false,

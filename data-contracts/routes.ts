@@ -16,6 +16,7 @@ export const ROUTES = [
   { method: 'GET', path: '/openapi.json', operation: 'getOpenApi', slashForm: false },
   { method: 'GET', path: '/npi', operation: 'listNpis', slashForm: true },
   { method: 'GET', path: '/npi/{npi}', operation: 'getNpi', slashForm: true },
+  { method: 'GET', path: '/changes', operation: 'listChanges', slashForm: true },
 ] as const;
 
 export type Route = (typeof ROUTES)[number];

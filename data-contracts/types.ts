@@ -33,3 +33,7 @@ export type NpiResponse = Schemas['NpiResponse'];
 export type NpiDeactivatedResponse = Schemas['NpiDeactivatedResponse'];
 export type NpiBatchEntry = Schemas['NpiBatchEntry'];
 export type NpiBatchResponse = Schemas['NpiBatchResponse'];
+export type ChangeEntry = Schemas['ChangeEntry'];
+export type ChangeSpanBody = Schemas['ChangeSpan'];
+export type ChangeFilters = Schemas['ChangeFilters'];
+export type ChangeListResponse = Schemas['ChangeListResponse'];

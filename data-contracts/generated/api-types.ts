@@ -251,6 +251,46 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed since a snapshot or a date (new exclusions, deactivations, signal changes)
+         * @description Every change between the snapshot `since` names (or the last snapshot at or before the date `since` names) and the current snapshot, oldest step first. A snapshot keeps the changes of the last 13 months; a `since` older than that is refused with 400 `since_too_old`, whose hint names the oldest `since` answered (re-screen the whole roster with `/npi?numbers=` from there), never answered with a partial list. `span` states exactly which snapshots the answer covers. Identity changes (`oig_*`, `npi_*`, `*_changed` of name, primary taxonomy, state) are keyed by NPI; vertical changes (`verified_added`, `verified_removed`, `signal_changed`) by `entity_id`, for verified records only (`internal_only` records never appear). OIG changes inherit the NPI-only matching rule: the LEIE carries an NPI for about 10.5% of its records, so `oig_removed` is never a clearance and exclusions without an NPI never appear. Paid values: a free key sees a `signal_changed` entry with `old` and `new` locked. A key bound to one vertical sees the identity changes and its own vertical’s changes (another `vertical` is 403). Quota: one call per 200, like a list. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed since a snapshot or a date (new exclusions, deactivations, signal changes)
+         * @description Every change between the snapshot `since` names (or the last snapshot at or before the date `since` names) and the current snapshot, oldest step first. A snapshot keeps the changes of the last 13 months; a `since` older than that is refused with 400 `since_too_old`, whose hint names the oldest `since` answered (re-screen the whole roster with `/npi?numbers=` from there), never answered with a partial list. `span` states exactly which snapshots the answer covers. Identity changes (`oig_*`, `npi_*`, `*_changed` of name, primary taxonomy, state) are keyed by NPI; vertical changes (`verified_added`, `verified_removed`, `signal_changed`) by `entity_id`, for verified records only (`internal_only` records never appear). OIG changes inherit the NPI-only matching rule: the LEIE carries an NPI for about 10.5% of its records, so `oig_removed` is never a clearance and exclusions without an NPI never appear. Paid values: a free key sees a `signal_changed` entry with `old` and `new` locked. A key bound to one vertical sees the identity changes and its own vertical’s changes (another `vertical` is 403). Quota: one call per 200, like a list. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         */
+        get: operations["listChangesSlash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -593,6 +633,74 @@ export type components = {
             as_of: string;
             data: components["schemas"]["NpiBatchEntry"][];
         };
+        ChangeEntry: {
+            /** @enum {string} */
+            kind: "oig_excluded" | "oig_removed" | "npi_deactivated" | "npi_reactivated" | "npi_enumerated" | "name_changed" | "primary_taxonomy_changed" | "state_changed" | "verified_added" | "verified_removed" | "signal_changed";
+            npi: string | null;
+            /** @description Vertical changes only. */
+            entity_id: string | null;
+            /** @enum {string|null} */
+            vertical: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior" | null;
+            /** @enum {string|null} */
+            field: "name" | "primary_taxonomy" | "state" | "certification" | "license" | "fda" | "price" | null;
+            /** @description The value before (`old`) or after (`new`): a string for name, primary taxonomy, state and signal statuses; an object for OIG (`type`, `date`), deactivation (`deactivation_date`), enumeration (`name`, `primary_taxonomy`, `state`), verified-set entries (`name`, `state`) and price (`range`, `monthly_min`, `monthly_max`); null when there is none; a LockedField for a paid field on a free key. */
+            old: string | {
+                [key: string]: unknown;
+            } | null;
+            /** @description The value before (`old`) or after (`new`): a string for name, primary taxonomy, state and signal statuses; an object for OIG (`type`, `date`), deactivation (`deactivation_date`), enumeration (`name`, `primary_taxonomy`, `state`), verified-set entries (`name`, `state`) and price (`range`, `monthly_min`, `monthly_max`); null when there is none; a LockedField for a paid field on a free key. */
+            new: string | {
+                [key: string]: unknown;
+            } | null;
+            /** @description On OIG changes: what an NPI-only match can and cannot say. */
+            note?: string;
+            from_snapshot: string;
+            /** Format: date-time */
+            from_as_of: string;
+            to_snapshot: string;
+            /** Format: date-time */
+            to_as_of: string;
+        };
+        /** @description What the answer covers: every change after `from_*` up to `to_*` (the current snapshot). `oldest_*` is the earliest `since` answered. */
+        ChangeSpan: {
+            /** @description As asked. */
+            since: string;
+            from_snapshot: string;
+            /** Format: date-time */
+            from_as_of: string;
+            to_snapshot: string;
+            /** Format: date-time */
+            to_as_of: string;
+            oldest_snapshot: string;
+            /** Format: date-time */
+            oldest_as_of: string;
+            /** @constant */
+            retention_months: 13;
+        };
+        ChangeFilters: {
+            kind: ("oig_excluded" | "oig_removed" | "npi_deactivated" | "npi_reactivated" | "npi_enumerated" | "name_changed" | "primary_taxonomy_changed" | "state_changed" | "verified_added" | "verified_removed" | "signal_changed")[] | null;
+            npi: string[] | null;
+            /** @enum {string|null} */
+            vertical: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior" | null;
+        };
+        ChangeListResponse: {
+            /** @enum {string} */
+            tier: "free" | "paid";
+            /** @enum {string} */
+            plan: "free" | "builder" | "developer" | "enterprise";
+            usage?: components["schemas"]["Usage"];
+            notice?: string;
+            /** @description The snapshot the answer was read from (also `X-Snapshot-Id`). */
+            snapshot_id: string;
+            /**
+             * Format: date-time
+             * @description The data as-of time: the snapshot time, equal to the `generated_at` of that snapshot’s coverage.
+             */
+            as_of: string;
+            span: components["schemas"]["ChangeSpan"];
+            pagination: components["schemas"]["Pagination"];
+            filters: components["schemas"]["ChangeFilters"];
+            data: components["schemas"]["ChangeEntry"][];
+        };
         Error: {
             /** @description Human message. */
             error: string;
@@ -600,7 +708,7 @@ export type components = {
              * @description Stable code.
              * @enum {string}
              */
-            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "malformed_request" | "key_required" | "invalid_key" | "vertical_not_permitted" | "not_found" | "quota_exceeded" | "request_too_large" | "internal_error" | "service_unavailable";
+            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "since_too_old" | "malformed_request" | "key_required" | "invalid_key" | "vertical_not_permitted" | "not_found" | "quota_exceeded" | "request_too_large" | "internal_error" | "service_unavailable";
             hint?: string;
             upgrade?: string;
             /** @enum {string} */
@@ -631,7 +739,7 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    code?: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "malformed_request";
+                    code?: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "since_too_old" | "malformed_request";
                 };
             };
         };
@@ -1658,6 +1766,314 @@ export interface operations {
                     "application/json": components["schemas"]["NpiDeactivatedResponse"];
                 };
             };
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query: {
+                /**
+                 * @description A snapshot id (`snapshot_id` of an earlier answer: the changes after it) or an ISO 8601 date or date-time in UTC (the changes published after it).
+                 * @example 20261001T000000Z-a1b2c3d4
+                 */
+                since: string;
+                /**
+                 * @description Only these kinds: repeat the parameter or list them comma-separated.
+                 * @example oig_excluded,npi_deactivated
+                 */
+                kind?: string;
+                /**
+                 * @description A roster: up to 100 comma-separated NPIs (each a valid NPI, else 400 `invalid_npi`).
+                 * @example 1003633876,1114636115
+                 */
+                npi?: string;
+                /** @description Only the vertical changes of this vertical (no identity changes). */
+                vertical?: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior";
+                limit?: number;
+                /** @description An offset greater than `total` is refused with 400 `invalid_offset`. */
+                offset?: number;
+                /** @description `csv`: an RFC 4180 attachment, `old` and `new` as JSON text (`locked` for a locked value). */
+                format?: "json" | "csv";
+                /** @description API key as a query parameter (discouraged). */
+                key?: components["parameters"]["key"];
+            };
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes, oldest step first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tier": "paid",
+                     *       "plan": "developer",
+                     *       "usage": {
+                     *         "used": 41,
+                     *         "quota": 25000
+                     *       },
+                     *       "snapshot_id": "20261101T000000Z-ez401deg",
+                     *       "as_of": "2026-11-01T00:00:00Z",
+                     *       "span": {
+                     *         "since": "20261001T000000Z-a1b2c3d4",
+                     *         "from_snapshot": "20261001T000000Z-a1b2c3d4",
+                     *         "from_as_of": "2026-10-01T00:00:00Z",
+                     *         "to_snapshot": "20261101T000000Z-ez401deg",
+                     *         "to_as_of": "2026-11-01T00:00:00Z",
+                     *         "oldest_snapshot": "20261001T000000Z-a1b2c3d4",
+                     *         "oldest_as_of": "2026-10-01T00:00:00Z",
+                     *         "retention_months": 13
+                     *       },
+                     *       "pagination": {
+                     *         "total": 3,
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "returned": 3
+                     *       },
+                     *       "filters": {
+                     *         "kind": null,
+                     *         "npi": [
+                     *           "1003633876",
+                     *           "1114636115",
+                     *           "1245319599"
+                     *         ],
+                     *         "vertical": null
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "kind": "oig_excluded",
+                     *           "npi": "1245319599",
+                     *           "entity_id": null,
+                     *           "vertical": null,
+                     *           "field": null,
+                     *           "old": null,
+                     *           "new": {
+                     *             "type": "1128a1",
+                     *             "date": "2026-10-20"
+                     *           },
+                     *           "note": "Newly matched by NPI in the OIG LEIE. Matching is by NPI only: exclusions listed without an NPI (about 89.5% of the list) never appear in this feed.",
+                     *           "from_snapshot": "20261001T000000Z-a1b2c3d4",
+                     *           "from_as_of": "2026-10-01T00:00:00Z",
+                     *           "to_snapshot": "20261101T000000Z-ez401deg",
+                     *           "to_as_of": "2026-11-01T00:00:00Z"
+                     *         },
+                     *         {
+                     *           "kind": "npi_deactivated",
+                     *           "npi": "1114636115",
+                     *           "entity_id": null,
+                     *           "vertical": null,
+                     *           "field": null,
+                     *           "old": null,
+                     *           "new": {
+                     *             "deactivation_date": "2026-10-14"
+                     *           },
+                     *           "from_snapshot": "20261001T000000Z-a1b2c3d4",
+                     *           "from_as_of": "2026-10-01T00:00:00Z",
+                     *           "to_snapshot": "20261101T000000Z-ez401deg",
+                     *           "to_as_of": "2026-11-01T00:00:00Z"
+                     *         },
+                     *         {
+                     *           "kind": "name_changed",
+                     *           "npi": "1003633876",
+                     *           "entity_id": null,
+                     *           "vertical": null,
+                     *           "field": "name",
+                     *           "old": "KYLEE FAWCETT",
+                     *           "new": "KYLEE FAWCETT-LANE",
+                     *           "from_snapshot": "20261001T000000Z-a1b2c3d4",
+                     *           "from_as_of": "2026-10-01T00:00:00Z",
+                     *           "to_snapshot": "20261101T000000Z-ez401deg",
+                     *           "to_as_of": "2026-11-01T00:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeListResponse"];
+                    /**
+                     * @example kind,npi,entity_id,vertical,field,old,new,note,from_snapshot,from_as_of,to_snapshot,to_as_of
+                     *     npi_deactivated,1114636115,,,,,"{""deactivation_date"":""2026-10-14""}",,20261001T000000Z-a1b2c3d4,2026-10-01T00:00:00Z,20261101T000000Z-ez401deg,2026-11-01T00:00:00Z
+                     */
+                    "text/csv": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["QuotaExceeded"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listChangesSlash: {
+        parameters: {
+            query: {
+                /**
+                 * @description A snapshot id (`snapshot_id` of an earlier answer: the changes after it) or an ISO 8601 date or date-time in UTC (the changes published after it).
+                 * @example 20261001T000000Z-a1b2c3d4
+                 */
+                since: string;
+                /**
+                 * @description Only these kinds: repeat the parameter or list them comma-separated.
+                 * @example oig_excluded,npi_deactivated
+                 */
+                kind?: string;
+                /**
+                 * @description A roster: up to 100 comma-separated NPIs (each a valid NPI, else 400 `invalid_npi`).
+                 * @example 1003633876,1114636115
+                 */
+                npi?: string;
+                /** @description Only the vertical changes of this vertical (no identity changes). */
+                vertical?: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior";
+                limit?: number;
+                /** @description An offset greater than `total` is refused with 400 `invalid_offset`. */
+                offset?: number;
+                /** @description `csv`: an RFC 4180 attachment, `old` and `new` as JSON text (`locked` for a locked value). */
+                format?: "json" | "csv";
+                /** @description API key as a query parameter (discouraged). */
+                key?: components["parameters"]["key"];
+            };
+            header?: {
+                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes, oldest step first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
+                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tier": "paid",
+                     *       "plan": "developer",
+                     *       "usage": {
+                     *         "used": 41,
+                     *         "quota": 25000
+                     *       },
+                     *       "snapshot_id": "20261101T000000Z-ez401deg",
+                     *       "as_of": "2026-11-01T00:00:00Z",
+                     *       "span": {
+                     *         "since": "20261001T000000Z-a1b2c3d4",
+                     *         "from_snapshot": "20261001T000000Z-a1b2c3d4",
+                     *         "from_as_of": "2026-10-01T00:00:00Z",
+                     *         "to_snapshot": "20261101T000000Z-ez401deg",
+                     *         "to_as_of": "2026-11-01T00:00:00Z",
+                     *         "oldest_snapshot": "20261001T000000Z-a1b2c3d4",
+                     *         "oldest_as_of": "2026-10-01T00:00:00Z",
+                     *         "retention_months": 13
+                     *       },
+                     *       "pagination": {
+                     *         "total": 3,
+                     *         "limit": 50,
+                     *         "offset": 0,
+                     *         "returned": 3
+                     *       },
+                     *       "filters": {
+                     *         "kind": null,
+                     *         "npi": [
+                     *           "1003633876",
+                     *           "1114636115",
+                     *           "1245319599"
+                     *         ],
+                     *         "vertical": null
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "kind": "oig_excluded",
+                     *           "npi": "1245319599",
+                     *           "entity_id": null,
+                     *           "vertical": null,
+                     *           "field": null,
+                     *           "old": null,
+                     *           "new": {
+                     *             "type": "1128a1",
+                     *             "date": "2026-10-20"
+                     *           },
+                     *           "note": "Newly matched by NPI in the OIG LEIE. Matching is by NPI only: exclusions listed without an NPI (about 89.5% of the list) never appear in this feed.",
+                     *           "from_snapshot": "20261001T000000Z-a1b2c3d4",
+                     *           "from_as_of": "2026-10-01T00:00:00Z",
+                     *           "to_snapshot": "20261101T000000Z-ez401deg",
+                     *           "to_as_of": "2026-11-01T00:00:00Z"
+                     *         },
+                     *         {
+                     *           "kind": "npi_deactivated",
+                     *           "npi": "1114636115",
+                     *           "entity_id": null,
+                     *           "vertical": null,
+                     *           "field": null,
+                     *           "old": null,
+                     *           "new": {
+                     *             "deactivation_date": "2026-10-14"
+                     *           },
+                     *           "from_snapshot": "20261001T000000Z-a1b2c3d4",
+                     *           "from_as_of": "2026-10-01T00:00:00Z",
+                     *           "to_snapshot": "20261101T000000Z-ez401deg",
+                     *           "to_as_of": "2026-11-01T00:00:00Z"
+                     *         },
+                     *         {
+                     *           "kind": "name_changed",
+                     *           "npi": "1003633876",
+                     *           "entity_id": null,
+                     *           "vertical": null,
+                     *           "field": "name",
+                     *           "old": "KYLEE FAWCETT",
+                     *           "new": "KYLEE FAWCETT-LANE",
+                     *           "from_snapshot": "20261001T000000Z-a1b2c3d4",
+                     *           "from_as_of": "2026-10-01T00:00:00Z",
+                     *           "to_snapshot": "20261101T000000Z-ez401deg",
+                     *           "to_as_of": "2026-11-01T00:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeListResponse"];
+                    /**
+                     * @example kind,npi,entity_id,vertical,field,old,new,note,from_snapshot,from_as_of,to_snapshot,to_as_of
+                     *     npi_deactivated,1114636115,,,,,"{""deactivation_date"":""2026-10-14""}",,20261001T000000Z-a1b2c3d4,2026-10-01T00:00:00Z,20261101T000000Z-ez401deg,2026-11-01T00:00:00Z
+                     */
+                    "text/csv": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -25,10 +25,12 @@ import { redactRequestTarget } from '../../platform/logger';
 import { ApiError, internalError } from '../core/api-error';
 import { authenticate, type Credentials } from '../core/authenticate';
 import { getProvider } from '../core/get-provider';
+import { listChanges } from '../core/list-changes';
 import { listProviders } from '../core/list-providers';
 import { getNpi, lookupNpis } from '../core/lookup-npi';
 import type { CoreDeps } from '../core/ports';
 import { getCoverage, getSample } from '../core/public-objects';
+import { changesCsvBytes } from './changes-format';
 import { compressResponse } from './compression';
 import { corsHeaders, isPreflight, preflightResponse } from './cors';
 import { type DataVersion, dataVersionFields, dataVersionHeaders, entityTag, ifNoneMatchHits } from './data-version';
@@ -268,6 +270,25 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
       const headers = rateLimit ? rateLimitHeaders(rateLimit) : undefined;
       const { data, ...envelope } = result;
       const body = { ...envelope, ...dataVersionFields(version), data };
+      return jsonResponse(200, body, { cacheControl: NO_STORE, ...(headers ? { headers } : {}) });
+    },
+
+    listChanges: async (c) => {
+      const { deps, version } = keyedRequest(c);
+      const { rateLimit, format, ...result } = await listChanges(
+        { credentials: credentialsOf(c), query: c.req.query(), kinds: c.req.queries('kind') ?? [] },
+        deps,
+      );
+      const headers = rateLimit ? rateLimitHeaders(rateLimit) : undefined;
+      if (format === 'csv') {
+        return csvResponse(changesCsvBytes(result.data), {
+          filename: `changes-since-${result.span.from_snapshot}-${result.pagination.offset}.csv`,
+          cacheControl: NO_STORE,
+          ...(headers ? { headers } : {}),
+        });
+      }
+      const { data, span, pagination, filters, ...envelope } = result;
+      const body = { ...envelope, ...dataVersionFields(version), span, pagination, filters, data };
       return jsonResponse(200, body, { cacheControl: NO_STORE, ...(headers ? { headers } : {}) });
     },
   };

@@ -7,6 +7,7 @@
  * Every value from a request is compared in JS or looked up in the index; no request runs SQL (the only SQL is
  * `snapshot-tables.ts`' load statements, run once per snapshot).
  */
+import type { ChangesSpan } from '../../data-contracts/changes';
 import { LIVE_VERTICALS, type PublishBoundary, VERTICAL_STATUS } from '../../data-contracts/constants';
 import { type IdentityRows, identityRowsOf } from '../../data-contracts/identity-json';
 import { type NpiLookupLine, npiBucketKey, npiBucketOf, staticKey } from '../../data-contracts/layout';
@@ -15,6 +16,8 @@ import type { SnapshotCache } from '../storage/snapshot-cache';
 import { searchIdentity } from './identity-search';
 import type { SnapshotTables, VerticalLayer } from './snapshot-tables';
 import type {
+  ChangeRow,
+  ChangesQuery,
   IdentityListQuery,
   IdentitySearchQuery,
   Page,
@@ -156,6 +159,14 @@ export class SnapshotProviderData implements ProviderData {
     // No bucket object: no NPI of that prefix in the snapshot.
     if (!this.tables.files.has(key)) return null;
     return this.tables.npi.find(key, () => this.tables.files.localPath(key), npi);
+  }
+
+  changesSpan(): ChangesSpan {
+    return this.tables.changes.span();
+  }
+
+  listChanges(query: ChangesQuery): Promise<Page<ChangeRow>> {
+    return this.tables.changes.list(query);
   }
 
   readStatic(name: StaticName): Promise<Buffer> {

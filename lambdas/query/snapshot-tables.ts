@@ -15,6 +15,7 @@ import type { VerticalRow } from '../../data-contracts/rows';
 import type { DuckDb } from '../../platform/duckdb';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
 import type { SnapshotFiles } from '../storage/snapshot-files';
+import { SnapshotChanges } from './changes';
 import type { IdentityPartitions } from './identity-partitions';
 import { NpiBuckets } from './npi-buckets';
 import { SearchIndexes } from './search-indexes';
@@ -55,6 +56,8 @@ export interface SnapshotTables {
   readonly searchKeys: ReadonlyMap<string, string>;
   /** The width of this snapshot's NPI buckets, or null when it has none (older snapshots). */
   readonly npiBucketDigits: number | null;
+  /** The change feed's kept changes. */
+  readonly changes: SnapshotChanges;
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
 }
 
@@ -115,6 +118,7 @@ export async function openSnapshotTables(
     search,
     searchKeys: new Map(files.objectsOf('search').flatMap((o) => (o.state ? [[o.state, o.key] as const] : []))),
     npiBucketDigits: files.objectsOf('npi')[0]?.npi_bucket?.length ?? null,
+    changes: new SnapshotChanges(files, db),
     resolveTaxonomy: (value) => resolveTaxonomy(value, taxonomy),
   };
 }

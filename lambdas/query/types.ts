@@ -3,6 +3,7 @@
  * query layer answers them without SQL (`provider-queries.ts`): typed filters over the vertical layer that was
  * loaded into memory when the snapshot became current, and positional reads of the identity serving indexes.
  */
+import type { ChangeKind, ChangesSpan } from '../../data-contracts/changes';
 import type { BusinessMode, EntityType, PublishBoundary, Vertical } from '../../data-contracts/constants';
 import type { IdentityRows } from '../../data-contracts/identity-json';
 import type { NpiLookupLine } from '../../data-contracts/layout';
@@ -52,6 +53,37 @@ export interface IdentitySearchQuery {
   offset: number;
 }
 
+/** A page of the change feed (lambdas/query/changes.ts), in step order. */
+export interface ChangesQuery {
+  /** The changes of the steps whose `to_as_of` is after this time (ISO 8601, `YYYY-MM-DDTHH:MM:SSZ`). */
+  after: string;
+  /** Only these kinds, or null for every kind. */
+  kinds: ChangeKind[] | null;
+  /** Only changes of these NPIs (a roster), or null. */
+  npis: string[] | null;
+  /** Whether identity changes (keyed by NPI) are included. */
+  identity: boolean;
+  /** The verticals whose changes are included: null for every vertical, [] for none. */
+  verticals: Vertical[] | null;
+  limit: number;
+  offset: number;
+}
+
+/** One change as the layer stores it: values are JSON text (null when none). */
+export interface ChangeRow {
+  kind: ChangeKind;
+  npi: string | null;
+  entity_id: string | null;
+  vertical: string | null;
+  field: string | null;
+  old_value: string | null;
+  new_value: string | null;
+  from_snapshot: string;
+  from_as_of: string;
+  to_snapshot: string;
+  to_as_of: string;
+}
+
 /** Rows of one page plus the size of the whole result. */
 export interface Page<R> {
   total: number;
@@ -82,6 +114,10 @@ export interface ProviderData {
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
   /** The NPI lookup line of a valid 10-digit NPI, or null when the snapshot has none (never issued, rejected). */
   findNpi(npi: string): Promise<NpiLookupLine | null>;
+  /** The change feed's kept span (the manifest's `changes`, or none for an older snapshot). */
+  changesSpan(): ChangesSpan;
+  /** A page of the kept changes. */
+  listChanges(query: ChangesQuery): Promise<Page<ChangeRow>>;
   /** The bytes of one of the snapshot's static objects. */
   readStatic(name: StaticName): Promise<Buffer>;
 }

@@ -225,6 +225,8 @@ describe('tier-specific and keyless responses', () => {
       ['/providers', '/providers?state=TX', 'invalid_parameter'],
       ['/providers/{id}', `/providers/${verified.slug}?include=x`, 'invalid_parameter'],
       ['/npi/{npi}', '/npi/1234567890', 'invalid_npi'],
+      ['/changes', '/changes?since=2000-01-01', 'since_too_old'],
+      ['/changes', '/changes?since=2026-02-30', 'invalid_parameter'],
       ['/providers', '/providers?vertical=glp1&limt=5', 'invalid_parameter'],
       ['/providers/{id}/', `/providers/${verified.slug}/?inclde=tracked`, 'invalid_parameter'],
     ];
@@ -294,6 +296,8 @@ const keyedPaths = Object.keys(doc.paths).filter((p) => doc.paths[p].get.securit
 describe('data versions in the document and on the wire', () => {
   it('are documented on every keyed operation: the headers of 200 and 304, If-None-Match, a 304 without body', () => {
     expect(keyedPaths.sort()).toEqual([
+      '/changes',
+      '/changes/',
       '/npi',
       '/npi/',
       '/npi/{npi}',

@@ -115,6 +115,10 @@ const SCENARIOS: Record<OperationId, Scenario[]> = {
     { status: 410, path: `/npi/${DEACTIVATED_NPI.npi}`, key: 'developer' },
   ],
   listNpis: keyedBasics(`/npi?numbers=${ACTIVE_NPI.npi},1234567893`, '/npi'),
+  listChanges: [
+    ...keyedBasics('/changes?since=2026-06-15', '/changes?since=2026-06-14'),
+    { status: 403, path: '/changes?since=2026-06-15&vertical=dental', key: 'builder' },
+  ],
   getCoverage: [
     { status: 200, path: '/coverage' },
     { status: 400, path: '/coverage?zip=1' },

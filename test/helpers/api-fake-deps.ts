@@ -46,6 +46,13 @@ export function fakeDeps(options: FakeOptions = {}): CoreDeps {
     },
     resolveTaxonomy: () => ({ kind: 'unknown' }),
     findNpi: async () => null,
+    changesSpan: () => ({
+      retention_months: 13,
+      oldest_snapshot: '20260615T000000Z-unitfake',
+      oldest_as_of: '2026-06-15T00:00:00Z',
+      steps: [],
+    }),
+    listChanges: async () => ({ total: 0, rows: [] }),
     readStatic: async () => Buffer.from('{}'),
   };
   return {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { ApiError } from '../../../../lambdas/core/api-error';
-import { assertKnownParameters, closestParameter, editDistance } from '../../../../lambdas/http/unknown-parameters';
+import { closestParameter, editDistance } from '../../../../lambdas/core/closest-name';
+import { assertKnownParameters } from '../../../../lambdas/http/unknown-parameters';
 
 const LIST = ['vertical', 'taxonomy', 'state', 'city', 'business_mode', 'limit', 'offset', 'format', 'include', 'key'];
 
