@@ -46,6 +46,11 @@ export interface ApiTestEnvOptions {
   memoryBudgetMb?: number;
   /** Inputs that replace the named snapshot's (its time is kept). */
   inputs?: BuildInputs;
+  /**
+   * Publishes the snapshots instead of the named one: called with the folder of the folder store (`storage:
+   * 'folder'` only), e.g. to build a chain of snapshots with test/helpers/changes-fixture.ts.
+   */
+  publish?: (folder: string) => Promise<unknown>;
 }
 
 /** A running API for a test file. */
@@ -72,13 +77,17 @@ export async function startApiTestEnv(options: ApiTestEnvOptions): Promise<ApiTe
   let s3: S3rverHandle | undefined;
   let store: ObjectStore;
   if (options.storage === 's3') {
+    if (options.publish) throw new Error('publish needs storage: folder');
     s3 = await startS3rver();
     store = new S3ObjectStore(s3.client, s3.bucket, 'pf');
   } else {
     store = new FolderObjectStore(path.join(work, 'data'));
   }
-  const snapshot = SNAPSHOTS[options.snapshot ?? 'demo'];
-  await publishEtlSnapshot(store, snapshot.time, options.inputs ?? snapshot.inputs());
+  if (options.publish) await options.publish(path.join(work, 'data'));
+  else {
+    const snapshot = SNAPSHOTS[options.snapshot ?? 'demo'];
+    await publishEtlSnapshot(store, snapshot.time, options.inputs ?? snapshot.inputs());
+  }
 
   const dynalite = await startDynalite(options.persistTables ? { path: path.join(work, 'dynamo') } : {});
   const client = createDynamoClient({ endpoint: dynalite.endpoint });
