@@ -26,10 +26,7 @@ export interface ChangesFixture {
  * seconds per snapshot.
  * @example const { store, a, b } = await buildChangesFixture(await mkdtemp(path.join(tmpdir(), 'pf-changes-')));
  */
-export async function buildChangesFixture(
-  dir: string,
-  options: { through?: 'b' | 'c' } = {},
-): Promise<ChangesFixture> {
+export async function buildChangesFixture(dir: string, options: { through?: 'b' | 'c' } = {}): Promise<ChangesFixture> {
   const store = new FolderObjectStore(dir);
   const build = (snapshot: DemoSnapshot) =>
     buildSnapshot({
