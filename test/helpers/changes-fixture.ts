@@ -40,3 +40,84 @@ export async function buildChangesFixture(dir: string, options: { through?: 'b' 
   if (options.through !== 'c') return { store, a, b };
   return { store, a, b, c: await build('c') };
 }
+
+/** One expected change row (the step's ids and as-of times aside), values as the JSON text stored in Parquet. */
+export interface ExpectedChange {
+  kind: string;
+  npi: string | null;
+  entity_id: string | null;
+  vertical: string | null;
+  field: string | null;
+  old_value: string | null;
+  new_value: string | null;
+}
+
+const identityChange = (
+  kind: string,
+  npi: string,
+  old_value: string | null,
+  new_value: string | null,
+  field: string | null = null,
+): ExpectedChange => ({ kind, npi, entity_id: null, vertical: null, field, old_value, new_value });
+
+const verticalChange = (
+  kind: string,
+  npi: string,
+  entity_id: string,
+  old_value: string | null,
+  new_value: string | null,
+  field: string | null = null,
+): ExpectedChange => ({ kind, npi, entity_id, vertical: 'glp1', field, old_value, new_value });
+
+const DEACTIVATED = '{"deactivation_date":"2026-11-02"}';
+
+/**
+ * Every change of the fixture's steps A -> B and B -> C (test/fixtures/changes/README.md), sorted as the partitions
+ * are (npi, entity_id, kind, field).
+ */
+export const EXPECTED_CHANGES: { b: ExpectedChange[]; c: ExpectedChange[] } = {
+  b: [
+    identityChange('npi_deactivated', '1023909249', null, DEACTIVATED),
+    verticalChange('signal_changed', '1225144769', 'glp1-000004', '"verified"', '"flagged"', 'certification'),
+    verticalChange(
+      'signal_changed',
+      '1225144769',
+      'glp1-000004',
+      '{"range":"$399-$549/mo","monthly_min":399.0,"monthly_max":549.0}',
+      '{"range":"$449-$599/mo","monthly_min":449.0,"monthly_max":599.0}',
+      'price',
+    ),
+    identityChange('name_changed', '1366380503', '"RYAN JAMES CROWLEY"', '"RYAN JAMES CROWLEY-BANKS"', 'name'),
+    verticalChange(
+      'verified_added',
+      '1383705401',
+      'glp1-000031',
+      null,
+      '{"name":"Harborview Family Weight Clinic","state":"FL"}',
+    ),
+    identityChange('primary_taxonomy_changed', '1437957537', '"175T00000X"', '"172V00000X"', 'primary_taxonomy'),
+    identityChange('state_changed', '1578098257', '"WA"', '"OR"', 'state'),
+    verticalChange(
+      'verified_removed',
+      '1623037201',
+      'glp1-000002',
+      '{"name":"Lakeshore Weight Care","state":"KY"}',
+      null,
+    ),
+    identityChange('npi_deactivated', '1639924889', null, DEACTIVATED),
+    identityChange(
+      'npi_enumerated',
+      '1679576722',
+      null,
+      '{"name":"DAVID A WIEBE, M.D.","primary_taxonomy":"207X00000X","state":"NE"}',
+    ),
+    identityChange('oig_excluded', '1730014689', null, '{"type":"1128b8","date":"2001-07-19"}'),
+    identityChange('oig_excluded', '1750216602', null, '{"type":"1128b5","date":"2023-05-18"}'),
+    identityChange('oig_excluded', '1922933878', null, '{"type":"1128b4","date":"1992-09-03"}'),
+    identityChange('npi_deactivated', '1962105056', null, DEACTIVATED),
+  ],
+  c: [
+    identityChange('npi_reactivated', '1023909249', DEACTIVATED, null),
+    identityChange('oig_removed', '1922933878', '{"type":"1128b4","date":"1992-09-03"}', null),
+  ],
+};
