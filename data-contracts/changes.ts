@@ -13,18 +13,23 @@
  * - The **changes** partitions hold every change of every step kept ({@link ChangesSpan}), partitioned by the month of
  *   the step's `to_as_of` (UTC), rows sorted by `npi, entity_id, kind, field` so that a roster's NPIs prune row
  *   groups. A build copies the previous snapshot's kept changes, drops the steps older than
- *   {@link CHANGES_RETENTION_MONTHS} months before its own as-of time, and adds its own step.
+ *   {@link CHANGES_RETENTION_MONTHS} months before its own as-of time, and adds its own step. Every month of a kept
+ *   step has its partition, empty when the month's steps have no change. The `month=` path segment looks like a hive
+ *   partition: DuckDB then adds a `month` column unless read with `hive_partitioning = false`.
  *
  * ## A step
  * One build = one step from the snapshot it replaces (the current one when it starts) to itself. The step's as-of
  * times are the two snapshots' `created_at` (the as-of time every response cites). A first build (no current
  * snapshot, or one without a basis) starts the chain: no step, `oldest_snapshot` is itself. A build that reuses the
  * current snapshot's identity layers (the feed Lambda) carries the basis over: its identity changes are none, its OIG
- * and vertical changes are computed as usual.
+ * and vertical changes are computed as usual (the carried basis takes its OIG columns from the LEIE list the build
+ * screens with, while the identity partitions and NPI lookups it copies keep theirs until the next full build).
  *
  * ## What is a change ({@link CHANGE_KINDS})
- * Identity (by `npi`; `entity_id` null):
- * - `oig_excluded`: the NPI is newly matched in the LEIE. old null; new {@link OigChangeValue}.
+ * Identity (by `npi`; `entity_id` null). An NPI the new basis lacks (its row rejected this time, say) has no change:
+ * nothing is known about it. A new exclusion date or type of an NPI matched in both snapshots is not a change.
+ * - `oig_excluded`: the NPI is newly matched in the LEIE (also an NPI new to the basis that is matched). old null;
+ *   new {@link OigChangeValue}.
  * - `oig_removed`: the NPI is no longer matched (reinstated, or removed from the list: NEVER a clearance, see the
  *   OIG rule: the LEIE carries an NPI for about 10.5% of its records). old {@link OigChangeValue}; new null.
  * - `npi_deactivated`: active before, deactivated now. old null; new `{"deactivation_date": "YYYY-MM-DD"}`.
@@ -107,9 +112,9 @@ export const CHANGES_BASIS_TABLE = {
   deactivation_date: 'VARCHAR',
   /** The display name, as the identity layer builds it (null when deactivated). */
   name: 'VARCHAR',
-  /** The primary taxonomy code (the primary slot, else the first non-empty one). */
+  /** The primary taxonomy code (the primary slot, else the first non-empty one; null when deactivated). */
   primary_taxonomy: 'VARCHAR',
-  /** The practice location's state. */
+  /** The practice location's state (null when deactivated). */
   state: 'VARCHAR',
   oig_excluded: 'BOOLEAN',
   oig_type: 'VARCHAR',

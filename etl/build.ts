@@ -2,7 +2,8 @@
  * `buildSnapshot`: the batch ETL from source files to a published snapshot, as a sequence of steps (etl/steps/).
  *
  * Steps (names usable with the `failAfterStep` test hook, in order): `sources` (NUCC, LEIE, NPPES staged; FDA and
- * feed read), `identity`, `vertical`, `parquet` (every file written locally), `static` (coverage and sample computed
+ * feed read), `identity`, `vertical`, `parquet` (every file written locally), `changes` (the change feed's basis, the
+ * step from the current snapshot and the steps kept: etl/steps/compute-changes.ts), `static` (coverage and sample computed
  * from those files and validated; then the shrink guard), `upload` (data objects, static objects, rejects), `manifest`,
  * `pointer`, `public`. The reject threshold is checked at the end of `sources`.
  * A failure before `pointer` completes leaves the store's pointer and every existing snapshot untouched.
@@ -15,6 +16,7 @@ import { freshLayers, reuseCurrentLayers } from './steps/base-layers';
 import { buildVertical } from './steps/build-vertical';
 import { checkInputs } from './steps/check-inputs';
 import { checkRejectShares, DEFAULT_MAX_REJECT_SHARE } from './steps/check-rejects';
+import { computeChanges } from './steps/compute-changes';
 import { computeStatics } from './steps/compute-statics';
 import type { BuildOptions, BuildStep, BuildSummary } from './steps/context';
 import { snapshotCounts, uploadObjects, writeManifest } from './steps/publish';
@@ -69,6 +71,18 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     checkpoint('vertical');
     const files = await writeSnapshotFiles(ctx, base, read);
     checkpoint('parquet');
+    const changesStarted = Date.now();
+    const changes = await computeChanges(ctx, base, files);
+    files.uploads.push(...changes.uploads);
+    logger.info('etl changes computed', {
+      step_changes: changes.step?.changes ?? null,
+      from_snapshot: changes.step?.from_snapshot ?? null,
+      kept_steps: changes.span.steps.length,
+      carried_rows: changes.carriedRows,
+      oldest_snapshot: changes.span.oldest_snapshot,
+      changes_ms: Date.now() - changesStarted,
+    });
+    checkpoint('changes');
     const statics = await computeStatics(ctx, files);
     checkpoint('static');
     const counts = await snapshotCounts(ctx, files, statics);
@@ -81,7 +95,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     const publisher = new SnapshotPublisher(store, snapshotId);
     await uploadObjects(ctx, publisher, files, statics);
     checkpoint('upload');
-    const manifestKey = await writeManifest(ctx, publisher, counts);
+    const manifestKey = await writeManifest(ctx, publisher, counts, changes.span);
     checkpoint('manifest');
     await publisher.switchPointer(new Date());
     logger.info('etl pointer switched', { snapshot_id: snapshotId });
@@ -98,6 +112,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
       counts,
       shrink,
       ...(base.reusedFrom ? { reused_from: base.reusedFrom } : {}),
+      changes: { step: changes.step, span: changes.span },
       duration_ms: Date.now() - started,
     };
     logger.info('etl build done', { snapshot_id: snapshotId, counts, duration_ms: summary.duration_ms });

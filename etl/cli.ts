@@ -25,7 +25,7 @@ import {
   ShrinkRefused,
 } from './build';
 import { type EtlCliConfig, loadEtlCliConfig } from './cli-config';
-import { DEMO_LEIE_AS_OF, demoBuildInputs } from './demo-inputs';
+import { DEMO_SNAPSHOT_TIMES, type DemoSnapshot, demoChangedInputs } from './demo-inputs';
 import { parseMemorySizeMb } from './duck';
 import { EtlInputError } from './errors';
 import { rebuildStatic } from './rebuild-static';
@@ -44,6 +44,10 @@ const STORE_HELP = `Store options (build and rebuild-static):
 const BUILD_HELP = `Build inputs:
   --demo           Use the committed demo inputs: test/fixtures/source-data (real public samples) and the
                    fictional glp1 feed in tools/demo/glp1. Any input option below replaces its demo counterpart.
+  --demo-snapshot NAME  With --demo: which of the demo's snapshots to build, at its fixed snapshot time (unless
+                   --snapshot-time is given): a (the committed inputs, 2026-10-15), b (with the changes of
+                   test/fixtures/changes/b, 2026-11-15) or c (the tests' third, 2026-12-15). npm start builds a,
+                   then b, so that the change feed has a step to show.
   --nppes FILE     NPPES dissemination CSV, V2 layout (330 columns), repeatable, oldest first. Accepts CMS's form
                    (every field quoted, MM/DD/YYYY, LF) and re-saved files (M/D/YY, minimal quoting, CRLF).
   --nucc FILE      NUCC taxonomy CSV (Code, Grouping, Classification, Specialization, Display Name, Section).
@@ -134,6 +138,7 @@ class UsageError extends Error {}
 
 const OPTIONS = {
   demo: { type: 'boolean' },
+  'demo-snapshot': { type: 'string' },
   out: { type: 'string' },
   bucket: { type: 'string' },
   prefix: { type: 'string' },
@@ -191,17 +196,37 @@ function shareFrom(text: string | undefined, flag: string): number | undefined {
   return share;
 }
 
+/** The demo snapshot to build: `--demo-snapshot` (only with `--demo`), `a` for `--demo` alone, null without `--demo`. */
+function demoSnapshotFrom(values: Values): DemoSnapshot | null {
+  const name = values['demo-snapshot'];
+  if (name !== undefined && !values.demo) throw new UsageError('--demo-snapshot needs --demo');
+  if (!values.demo) return null;
+  if (name === undefined) return 'a';
+  if (!Object.hasOwn(DEMO_SNAPSHOT_TIMES, name)) {
+    throw new UsageError(`--demo-snapshot is one of ${Object.keys(DEMO_SNAPSHOT_TIMES).join(', ')}: ${name}`);
+  }
+  return name as DemoSnapshot;
+}
+
+/** The snapshot time: `--snapshot-time`, else a named demo snapshot's fixed time, else none (now). */
+function snapshotTimeFrom(values: Values): Date | undefined {
+  if (values['snapshot-time']) return parseTime(values['snapshot-time'], '--snapshot-time');
+  const demo = values['demo-snapshot'] === undefined ? null : demoSnapshotFrom(values);
+  return demo ? new Date(DEMO_SNAPSHOT_TIMES[demo]) : undefined;
+}
+
 function inputsFrom(values: Values, io: CliIo): BuildInputs {
   const abs = (p: string) => (isS3Uri(p) ? p : path.resolve(io.cwd, p));
-  const base: BuildInputs = values.demo
-    ? demoBuildInputs()
+  const demo = demoSnapshotFrom(values);
+  const base: BuildInputs = demo
+    ? demoChangedInputs(demo)
     : { nppes: [], nucc: '', leie: [], leieAsOf: '', fda: [], feeds: [] };
   const inputs: BuildInputs = {
     nppes: values.nppes?.map(abs) ?? base.nppes,
     nucc: values.nucc ? abs(values.nucc) : base.nucc,
     leie: values.leie?.map(abs) ?? base.leie,
     // The demo's release date belongs to the demo's LEIE files only: an operator's --leie needs its own.
-    leieAsOf: values['leie-as-of'] ?? (values.leie ? '' : values.demo ? DEMO_LEIE_AS_OF : base.leieAsOf),
+    leieAsOf: values['leie-as-of'] ?? (values.leie ? '' : base.leieAsOf),
     fda: values.fda?.map(abs) ?? base.fda,
     feeds: values.feed?.map(abs) ?? base.feeds,
     ...(values['reuse-current'] ? { reuseIdentityFrom: 'current' as const } : {}),
@@ -217,6 +242,11 @@ function inputsFrom(values: Values, io: CliIo): BuildInputs {
   }
   if (inputs.leieAsOf !== '') parseTime(inputs.leieAsOf, '--leie-as-of');
   return inputs;
+}
+
+/** `{ [name]: date }` when the date is set, else nothing. */
+function optionalDate<K extends string>(name: K, value: Date | undefined): Partial<Record<K, Date>> {
+  return value === undefined ? {} : ({ [name]: value } as Record<K, Date>);
 }
 
 /** `{ [name]: value }` when the value is set, else nothing (for optional build options). */
@@ -342,7 +372,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           store,
           inputs: staged.inputs,
           logger,
-          ...(values['snapshot-time'] ? { snapshotTime: parseTime(values['snapshot-time'], '--snapshot-time') } : {}),
+          ...optionalDate('snapshotTime', snapshotTimeFrom(values)),
           ...(workDir ? { workDir } : {}),
           ...(memoryBudgetMb ? { duckdb: { memoryBudgetMb } } : {}),
           ...optional(

@@ -12,9 +12,10 @@ import { appendRows, createTable, queryNumber, queryRows, runBound } from './duc
 import type { VerticalRecord } from './sources/vertical-record';
 
 /** zstd: smaller than snappy at a similar decode speed. https://duckdb.org/docs/stable/data/parquet/overview */
-const PARQUET_OPTIONS = '(FORMAT parquet, COMPRESSION zstd)' as const;
+export const PARQUET_OPTIONS = '(FORMAT parquet, COMPRESSION zstd)' as const;
 
-function selectList(table: Readonly<Record<string, string>>): string {
+/** The contract's columns of `table`, each cast to its type, in order: a COPY's select list. */
+export function selectList(table: Readonly<Record<string, string>>): string {
   return Object.entries(table)
     .map(([name, type]) => `CAST(${sqlIdentifier(name)} AS ${type}) AS ${sqlIdentifier(name)}`)
     .join(', ');

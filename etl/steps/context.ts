@@ -2,6 +2,7 @@
  * The types every build step shares: the build's options and inputs, its summary, and the run context a step takes.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ChangesSpan, ChangesStep } from '../../data-contracts/changes';
 import type { ManifestObject, SnapshotCounts } from '../../data-contracts/layout';
 import type { Logger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
@@ -13,6 +14,7 @@ export const BUILD_STEPS = [
   'identity',
   'vertical',
   'parquet',
+  'changes',
   'static',
   'upload',
   'manifest',
@@ -107,6 +109,8 @@ export interface BuildSummary {
   /** The new layer counts against the replaced snapshot's (the shrink guard). */
   shrink: ShrinkCheck;
   reused_from?: string;
+  /** The change feed: this build's step (null when the chain starts here) and the steps kept (the manifest's span). */
+  changes: { step: ChangesStep | null; span: ChangesSpan };
   duration_ms: number;
 }
 

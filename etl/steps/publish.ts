@@ -1,5 +1,6 @@
 /** The `upload` and `manifest` steps: the snapshot's objects, then its manifest (the pointer comes after). */
 import path from 'node:path';
+import type { ChangesSpan } from '../../data-contracts/changes';
 import {
   rejectsKey,
   type SnapshotCounts,
@@ -74,6 +75,7 @@ export async function writeManifest(
   ctx: BuildContext,
   publisher: SnapshotPublisher,
   counts: SnapshotCounts,
+  changes: ChangesSpan,
 ): Promise<string> {
   const sources: Record<string, SourceSummary> = {};
   for (const [i, s] of ctx.sources.entries()) {
@@ -87,7 +89,7 @@ export async function writeManifest(
     };
   }
   await fillSourceHashes(sources, ctx.inputs);
-  return publisher.putManifest({ created_at: ctx.snapshotTime, sources, counts });
+  return publisher.putManifest({ created_at: ctx.snapshotTime, sources, counts, changes });
 }
 
 /** The SHA-256 of every input file, for the manifest's provenance. */

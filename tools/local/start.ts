@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   if (config.store.kind === 'folder') {
     const why = await unusableSnapshot(store);
     if (why !== null) {
-      say(`${why} in ${config.store.dir}: building the demo snapshot...`);
+      say(`${why} in ${config.store.dir}: building the demo snapshots (A, then B)...`);
       await buildDemoSnapshot(config.store.dir);
     }
   }
@@ -108,25 +108,35 @@ async function main(): Promise<void> {
 async function unusableSnapshot(store: ObjectStore): Promise<string | null> {
   if ((await store.head(POINTER_KEY)) === null) return 'No snapshot';
   try {
-    await readCurrentSnapshot(store);
-    return null;
+    const current = await readCurrentSnapshot(store);
+    // The demo has two snapshots so that the change feed has a step; one built before the change feed is rebuilt.
+    return current?.manifest.changes ? null : 'The current snapshot has no change feed';
   } catch (err) {
     // An older layout (say, before identity serving indexes) or a damaged manifest: the demo is rebuilt.
     return `The current snapshot cannot be served (${err instanceof Error ? err.message : String(err)})`;
   }
 }
 
+/**
+ * Builds the demo's two snapshots (A, then B a month later: etl/demo-inputs.ts), so that the change feed has a step
+ * to show, with the ETL CLI in a child process each.
+ */
+async function buildDemoSnapshot(dataDir: string): Promise<void> {
+  for (const snapshot of ['a', 'b']) await runDemoBuild(dataDir, snapshot);
+}
+
 /** Runs the ETL CLI in a child process and waits for it. */
-function buildDemoSnapshot(dataDir: string): Promise<void> {
+function runDemoBuild(dataDir: string, snapshot: string): Promise<void> {
   const tsx = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+  const args = ['etl/cli.ts', 'build', '--demo', '--demo-snapshot', snapshot, '--out', dataDir, '--json'];
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, ['etl/cli.ts', 'build', '--demo', '--out', dataDir, '--json'], {
+    const child = spawn(tsx, args, {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     child.once('error', reject);
     child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`the demo snapshot build failed (exit code ${code})`)),
+      code === 0 ? resolve() : reject(new Error(`the demo snapshot build (${snapshot}) failed (exit code ${code})`)),
     );
   });
 }

@@ -37,6 +37,27 @@ describe('npm run etl', () => {
     expect(run.stderr).not.toContain('\r');
   });
 
+  it("build --demo --demo-snapshot b builds the demo's second snapshot at its fixed time, with a change step", () => {
+    const out = path.join(dir, 'pair');
+    for (const snapshot of ['a', 'b']) {
+      expect(runEtl(['build', '--demo', '--demo-snapshot', snapshot, '--out', out, '--json']).status).toBe(0);
+    }
+    const run = runEtl(['build', '--demo', '--demo-snapshot', 'b', '--out', out, '--json']);
+    expect(run.status).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary.created_at).toBe('2026-11-15T00:00:00Z');
+    // The same inputs again: a step without changes, after the A -> B step.
+    expect(summary.changes.span.steps.map((s: { changes: number }) => s.changes)).toEqual([14, 0]);
+  });
+
+  it('refuses --demo-snapshot without --demo, or with a name the demo does not have', () => {
+    const out = path.join(dir, 'pair');
+    expect(runEtl(['build', '--demo-snapshot', 'b', '--out', out]).stderr).toContain('--demo-snapshot needs --demo');
+    const run = runEtl(['build', '--demo', '--demo-snapshot', 'z', '--out', out]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--demo-snapshot is one of a, b, c: z');
+  });
+
   it('rebuild-static --json rebuilds from the same folder', () => {
     const run = runEtl(['rebuild-static', '--out', path.join(dir, 'data'), '--json']);
     expect(run.status).toBe(0);

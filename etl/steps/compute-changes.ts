@@ -1,0 +1,142 @@
+/**
+ * The `changes` step (data-contracts/changes.ts): the new snapshot's basis, its step from the snapshot it replaces
+ * (the current one) and the steps it keeps, written as Parquet into the run's work folder for the upload step.
+ *
+ * The previous snapshot's basis, tracked vertical partitions and change partitions are downloaded and checked
+ * against its manifest's SHA-256. A current snapshot without a basis (written before the change feed, or none, or
+ * one this code cannot read) starts the chain: no step, the new snapshot is the oldest `since`.
+ */
+import path from 'node:path';
+import type { ChangesSpan, ChangesStep } from '../../data-contracts/changes';
+import { changesBasisKey, changesPartitionKey, type ManifestObject } from '../../data-contracts/layout';
+import { type ObjectStore, sha256File } from '../../platform/object-store';
+import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-protocol';
+import { addIdentityChanges, addVerticalChanges, createStepTable, STEP_TABLE } from '../changes-diff';
+import { addKeptChanges, addStepChanges, createKeptTable, writeBasisFile, writeChangesFiles } from '../changes-out';
+import { keptSteps, nextSpan, spanMonths } from '../changes-span';
+import { queryNumber } from '../duck';
+import { BASIS_TABLE, buildBasisFromCarried, buildBasisFromNppes } from '../sources/changes-basis';
+import type { BaseLayers } from './base-layers';
+import type { BuildContext, PendingUpload } from './context';
+import type { SnapshotFiles } from './write-parquet';
+
+export interface ChangesFiles {
+  /** The basis and the month partitions, for the upload step. */
+  uploads: PendingUpload[];
+  /** The manifest's `changes` section. */
+  span: ChangesSpan;
+  /** This build's step, or null when the chain starts here. */
+  step: ChangesStep | null;
+  /** Change rows kept from the previous snapshot's steps. */
+  carriedRows: number;
+}
+
+type Current = NonNullable<Awaited<ReturnType<typeof readCurrentSnapshot>>>;
+
+/** Downloads objects of the current snapshot into `dir`, each checked against its manifest SHA-256. */
+async function downloadChecked(store: ObjectStore, objects: readonly ManifestObject[], dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const [i, object] of objects.entries()) {
+    const file = path.join(dir, `${i}.parquet`);
+    if (!(await store.download(object.key, file))) throw new Error(`${object.key} is missing from the store`);
+    if ((await sha256File(file)) !== object.sha256)
+      throw new Error(`${object.key} does not match its manifest SHA-256`);
+    files.push(file);
+  }
+  return files;
+}
+
+/** The current snapshot, or null when there is none or it cannot be read (it is then replaced without a step). */
+async function currentOrNull(ctx: BuildContext): Promise<Current | null> {
+  try {
+    return await readCurrentSnapshot(ctx.store);
+  } catch (err) {
+    ctx.logger.warn('etl changes: the current snapshot cannot be read; the change chain starts here', {
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return null;
+  }
+}
+
+/**
+ * Computes the new snapshot's change feed objects and span.
+ * @throws when the previous snapshot's objects are missing or do not match their SHA-256, or (reuse) when the
+ * current snapshot is no longer the one whose layers the build reuses.
+ */
+export async function computeChanges(ctx: BuildContext, base: BaseLayers, files: SnapshotFiles): Promise<ChangesFiles> {
+  const { connection, snapshotId, snapshotTime } = ctx;
+  ctx.progress('changes');
+  const current = await currentOrNull(ctx);
+  if (base.reusedFrom !== null && current?.pointer.snapshot_id !== base.reusedFrom) {
+    throw new Error(
+      `the current snapshot changed during the build (reusing ${base.reusedFrom}, current ${current?.pointer.snapshot_id ?? 'none'})`,
+    );
+  }
+  const dir = path.join(ctx.work, 'changes');
+  const objects = current?.manifest.objects ?? [];
+  const basisObject = objects.find((o) => o.kind === 'changes_basis');
+  const [oldBasis] =
+    basisObject && current ? await downloadChecked(ctx.store, [basisObject], path.join(dir, 'old-basis')) : [];
+
+  // A reusing build carries the current basis (none when the current snapshot has none); a full build makes its own.
+  let hasBasis = true;
+  if (base.reusedFrom === null) await buildBasisFromNppes(connection);
+  else if (oldBasis !== undefined) await buildBasisFromCarried(connection, oldBasis);
+  else hasBasis = false;
+
+  const uploads: PendingUpload[] = [];
+  if (hasBasis) {
+    const basis = await writeBasisFile(connection, BASIS_TABLE, path.join(dir, 'out', 'basis.parquet'));
+    uploads.push({
+      key: changesBasisKey(snapshotId),
+      file: basis.file,
+      contentType: CONTENT_TYPES.parquet,
+      meta: { kind: 'changes_basis', rows: basis.rows },
+    });
+  }
+
+  await createKeptTable(connection);
+  let step: ChangesStep | null = null;
+  let kept: ChangesStep[] = [];
+  let carriedRows = 0;
+  if (current && oldBasis !== undefined && hasBasis) {
+    await createStepTable(connection);
+    await addIdentityChanges(connection, oldBasis, BASIS_TABLE);
+    const oldTracked = await downloadChecked(
+      ctx.store,
+      objects.filter((o) => o.kind === 'vertical' && o.boundary === 'tracked'),
+      path.join(dir, 'old-tracked'),
+    );
+    const newTracked = files.verticalFiles.filter((v) => v.boundary === 'tracked').map((v) => v.file);
+    await addVerticalChanges(connection, oldTracked, newTracked);
+    step = {
+      from_snapshot: current.pointer.snapshot_id,
+      from_as_of: current.manifest.created_at,
+      to_snapshot: snapshotId,
+      to_as_of: snapshotTime,
+      changes: await queryNumber(connection, `SELECT count(*) FROM ${STEP_TABLE}`),
+    };
+    kept = keptSteps(current.manifest.changes?.steps ?? [], snapshotTime);
+    const oldPartitions = await downloadChecked(
+      ctx.store,
+      objects.filter((o) => o.kind === 'changes'),
+      path.join(dir, 'old-changes'),
+    );
+    carriedRows = await addKeptChanges(
+      connection,
+      oldPartitions,
+      kept.map((s) => s.to_snapshot),
+    );
+    await addStepChanges(connection, STEP_TABLE, step);
+  }
+  const span = nextSpan(kept, step, { snapshot: snapshotId, asOf: snapshotTime });
+  for (const w of await writeChangesFiles(connection, path.join(dir, 'out', 'months'), spanMonths(span))) {
+    uploads.push({
+      key: changesPartitionKey(snapshotId, w.month),
+      file: w.file,
+      contentType: CONTENT_TYPES.parquet,
+      meta: { kind: 'changes', rows: w.rows, month: w.month },
+    });
+  }
+  return { uploads, span, step, carriedRows };
+}
