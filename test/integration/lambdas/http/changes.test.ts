@@ -42,7 +42,11 @@ const STEP_C = [
 ] as const;
 
 type Key = readonly [string, string, string | null];
-const keyOf = (e: ChangeEntry): Key => [e.kind, e.npi !== null && e.entity_id === null ? e.npi : String(e.entity_id), e.field];
+const keyOf = (e: ChangeEntry): Key => [
+  e.kind,
+  e.npi !== null && e.entity_id === null ? e.npi : String(e.entity_id),
+  e.field,
+];
 const sorted = (keys: readonly Key[]) => [...keys].map((k) => k.join('|')).sort();
 
 describe('GET /changes over three snapshots of the real samples', () => {
@@ -102,7 +106,8 @@ describe('GET /changes over three snapshots of the real samples', () => {
     expect(body.pagination).toEqual({ total: 16, limit: 1000, offset: 0, returned: 16 });
     // Oldest step first; each entry names its step.
     expect(body.data.map((e) => e.to_snapshot)).toEqual([...ofB.map(() => b), ...ofC.map(() => c)]);
-    for (const e of ofB) expect([e.from_snapshot, e.from_as_of, e.to_as_of]).toEqual([a, fixture.a.created_at, fixture.b.created_at]);
+    for (const e of ofB)
+      expect([e.from_snapshot, e.from_as_of, e.to_as_of]).toEqual([a, fixture.a.created_at, fixture.b.created_at]);
     for (const e of ofC) expect(e.from_snapshot).toBe(b);
   });
 
@@ -123,7 +128,10 @@ describe('GET /changes over three snapshots of the real samples', () => {
       old: '175T00000X',
       new: '172V00000X',
     });
-    expect(one('npi_enumerated', '1679576722')).toMatchObject({ old: null, new: { name: expect.stringContaining('WIEBE') } });
+    expect(one('npi_enumerated', '1679576722')).toMatchObject({
+      old: null,
+      new: { name: expect.stringContaining('WIEBE') },
+    });
     const excluded = one('oig_excluded', '1922933878');
     expect(excluded).toMatchObject({ old: null, new: { type: '1128b4', date: '1992-09-03' } });
     expect(excluded.note).toContain('NPI only');
@@ -149,7 +157,11 @@ describe('GET /changes over three snapshots of the real samples', () => {
         ['oig_removed', '1922933878', null],
       ]),
     );
-    expect(roster.filters).toEqual({ kind: null, npi: ['1962105056', '1366380503', '1922933878', '1003633876'], vertical: null });
+    expect(roster.filters).toEqual({
+      kind: null,
+      npi: ['1962105056', '1366380503', '1922933878', '1003633876'],
+      vertical: null,
+    });
     const sinceB = await list(`since=${b}`);
     expect(sinceB.span).toMatchObject({ from_snapshot: b, to_snapshot: c });
     expect(sorted(sinceB.data.map(keyOf))).toEqual(sorted(STEP_C));
@@ -210,7 +222,8 @@ describe('GET /changes over three snapshots of the real samples', () => {
   it('pages in a stable order and answers CSV with the same rows', async () => {
     const all = await list(`since=${a}&limit=1000`);
     const pages: ChangeEntry[] = [];
-    for (let offset = 0; offset < 16; offset += 5) pages.push(...(await list(`since=${a}&limit=5&offset=${offset}`)).data);
+    for (let offset = 0; offset < 16; offset += 5)
+      pages.push(...(await list(`since=${a}&limit=5&offset=${offset}`)).data);
     expect(pages).toEqual(all.data);
     const response = await env.get(`/api/v1/changes?since=${a}&format=csv&limit=1000`, bearer(env.keys.developer));
     expect(response.status).toBe(200);
