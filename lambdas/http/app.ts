@@ -32,6 +32,7 @@ import { getCoverage, getSample } from '../core/public-objects';
 import { compressResponse } from './compression';
 import { corsHeaders, isPreflight, preflightResponse } from './cors';
 import { type DataVersion, dataVersionFields, dataVersionHeaders, entityTag, ifNoneMatchHits } from './data-version';
+import { DocsAssets } from './docs-page';
 import { detailBody, ListBodyCache, listCsvBytes, listJsonBytes } from './list-formats';
 import { gatewayRequestIdOf, REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import {
@@ -56,6 +57,8 @@ export interface AppOptions {
   benchCeiling?: boolean;
   /** The cache of list bodies; the runtime passes its own. Default: a new one for this app. */
   bodies?: ListBodyCache;
+  /** The API reference page and its script (docs-page.ts). Default: new ones for this app. */
+  docs?: DocsAssets;
 }
 
 const OPENAPI_BYTES = Buffer.from(JSON.stringify(openApiJson), 'utf8');
@@ -136,6 +139,11 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   const app = new Hono({ strict: false });
   const api = new Hono<ApiEnv>({ strict: false });
   const bodies = options.bodies ?? new ListBodyCache();
+  const docs = options.docs ?? new DocsAssets();
+  const assetRequest = (c: Context) => ({
+    ifNoneMatch: c.req.header('if-none-match'),
+    acceptEncoding: c.req.header('accept-encoding'),
+  });
 
   // Every response: its request id, the CORS headers and the coding the client asked for (request-id.ts, cors.ts,
   // compression.ts). One log line per request, with the id: never the key (the target is rebuilt with every
@@ -242,6 +250,10 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
     },
 
     getOpenApi: () => jsonResponse(200, OPENAPI_BYTES, { cacheControl: DOCUMENT_CACHE }),
+
+    // The API reference (Redoc) and its script, both from this origin (docs-page.ts).
+    getDocs: (c) => docs.page(assetRequest(c)),
+    getDocsScript: (c) => docs.script(assetRequest(c)),
 
     // NPI lookups: an active NPI is 200, a deactivated one 410 (both serve data and are metered).
     getNpi: async (c) => {
