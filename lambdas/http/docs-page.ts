@@ -9,7 +9,9 @@
  * loaded (its "auto-init"), so `script-src 'self'` needs no hash or nonce.
  *
  * The bundle is read from `node_modules` once per {@link DocsAssets}, at its first request (locally, in tests, and in
- * the Lambda asset, where `infra/bundling.ts` copies the file to the same place beside the bundle). Both files are
+ * the Lambda asset, where `infra/bundling.ts` copies the file to the same place beside the bundle), and served as it
+ * is but for one string: the sidebar's Redocly logo, which Redoc loads from Redocly's CDN with no option to turn it
+ * off, points at a blank `data:` image instead ({@link localBundle}). Both files are
  * public, cacheable for an hour, tagged with a hash of their bytes (`If-None-Match` answers 304), and the script
  * is sent br or gzip when the client asks (compressed once per coding, then kept).
  */
@@ -22,6 +24,24 @@ import { DOCUMENT_CACHE } from './responses';
 
 /** The module path of Redoc's standalone bundle (resolved with Node's resolution, as `require` would). */
 export const REDOC_BUNDLE_MODULE = 'redoc/bundles/redoc.standalone.js' as const;
+
+/** The one URL of another host that Redoc's bundle loads: the sidebar's logo (component `RedocAttribution`). */
+export const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg' as const;
+/** What the served bundle loads instead: a blank SVG, inline (`img-src data:`). */
+export const BLANK_LOGO = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
+
+/**
+ * Redoc's bundle as this origin serves it: the CDN logo replaced by {@link BLANK_LOGO}, nothing else changed.
+ * Throws when the bundle does not hold the logo's URL exactly once (a new Redoc: look at what it loads now).
+ */
+export function localBundle(bundle: Buffer): Buffer {
+  const source = bundle.toString('utf8');
+  const parts = source.split(REDOC_CDN_LOGO);
+  if (parts.length !== 2) {
+    throw new Error(`${REDOC_BUNDLE_MODULE} holds ${REDOC_CDN_LOGO} ${parts.length - 1} times, not once`);
+  }
+  return Buffer.from(parts.join(BLANK_LOGO), 'utf8');
+}
 
 /** Where the page and its script are served (the route table's `/docs` and `/docs/redoc.standalone.js`). */
 export const DOCS_PATHS = {
@@ -101,8 +121,8 @@ export class DocsAssets {
   #page: Asset | undefined;
   #script: Asset | undefined;
 
-  /** `readScript` returns the bundle's bytes; the default reads Redoc's standalone bundle from `node_modules`. */
-  constructor(readScript: () => Buffer = () => readFileSync(require.resolve(REDOC_BUNDLE_MODULE))) {
+  /** `readScript` returns the script's bytes; the default reads Redoc's standalone bundle ({@link localBundle}). */
+  constructor(readScript: () => Buffer = () => localBundle(readFileSync(require.resolve(REDOC_BUNDLE_MODULE)))) {
     this.#readScript = readScript;
   }
 
@@ -116,7 +136,7 @@ export class DocsAssets {
     });
   }
 
-  /** Redoc's standalone bundle, byte for byte. */
+  /** Redoc's standalone bundle, as {@link localBundle} serves it. */
   script(request: AssetRequest): Promise<Response> {
     this.#script ??= assetOf(this.#readScript(), JAVASCRIPT_TYPE);
     return answer(this.#script, request, {});
