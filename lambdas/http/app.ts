@@ -32,7 +32,7 @@ import { getCoverage, getSample } from '../core/public-objects';
 import { compressResponse } from './compression';
 import { corsHeaders, isPreflight, preflightResponse } from './cors';
 import { type DataVersion, dataVersionFields, dataVersionHeaders, entityTag, ifNoneMatchHits } from './data-version';
-import { DocsAssets } from './docs-page';
+import { DOCS_PATHS, DocsAssets } from './docs-page';
 import { detailBody, ListBodyCache, listCsvBytes, listJsonBytes } from './list-formats';
 import { gatewayRequestIdOf, REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import {
@@ -293,6 +293,15 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   }
 
   app.route(API_BASE_PATH, api);
+
+  // Whoever opens the service's root or the API's base address in a browser lands on the reference (302: the
+  // address may serve something else one day, so nothing should remember this answer).
+  for (const path of ['/', API_BASE_PATH]) {
+    app.get(path, (c) => {
+      c.header('Cache-Control', NO_STORE);
+      return c.redirect(DOCS_PATHS.page, 302);
+    });
+  }
 
   app.notFound((c) => {
     const error = new ApiError('not_found', 'No such route.', {

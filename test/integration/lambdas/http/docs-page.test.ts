@@ -116,6 +116,24 @@ describe('the reference page', () => {
   });
 });
 
+describe('the way in', () => {
+  it('redirects the root and the base address (with or without a slash) to the reference, 302', async () => {
+    for (const path of ['/', '/api/v1', '/api/v1/']) {
+      const res = await raw(path);
+      expect({ path, status: res.status, location: res.headers.location }).toEqual({
+        path,
+        status: 302,
+        location: DOCS_PATHS.page,
+      });
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+    const lambda = await viaLambda('/');
+    expect([lambda.statusCode, lower(lambda.headers).location]).toEqual([302, DOCS_PATHS.page]);
+    // Anything else still answers the JSON 404.
+    expect((await raw('/docs')).status).toBe(404);
+  });
+});
+
 describe('the reference page script', () => {
   it('is Redoc standalone bundle, byte for byte but for the CDN logo, as JavaScript', async () => {
     expect(REDOC_FILE.toString('utf8').split(REDOC_CDN_LOGO)).toHaveLength(2);
