@@ -83,6 +83,16 @@ module.exports = {
       to: { path: '^test/' },
     },
     {
+      name: 'runtime-code-only-production-dependencies',
+      comment:
+        'What the ETL and the Lambdas run (data-contracts, platform, etl, lambdas) imports only packages of ' +
+        '`dependencies`: the ETL image installs with `npm ci --omit=dev` (etl/Dockerfile). Type-only imports ' +
+        'vanish at compile time; data-contracts/generate.ts is a build tool (`npm run contracts:generate`).',
+      severity: 'error',
+      from: { path: '^(data-contracts|platform|etl|lambdas)/', pathNot: '^data-contracts/generate\\.ts$' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-circular',
       comment: 'No module depends on itself through a chain of imports.',
       severity: 'error',

@@ -174,15 +174,15 @@ const changesOperation = {
     '401': errorResponse('Unauthorized'),
     '403': errorResponse('Forbidden'),
     '429': errorResponse('QuotaExceeded'),
+    '431': errorResponse('RequestTooLarge'),
     '500': errorResponse('InternalError'),
     '503': errorResponse('ServiceUnavailable'),
   },
 };
 
-/** The change feed's paths, trailing-slash form included. */
-export const changesPaths = {
-  '/changes': { get: changesOperation },
-  '/changes/': { get: { ...changesOperation, operationId: 'listChangesSlash' } },
+/** The change feed's operations, by operationId (openapi.ts puts them on the route table's paths). */
+export const changesOperations = {
+  listChanges: changesOperation,
 } as const;
 
 const SNAPSHOT = { type: 'string', pattern: '^[0-9]{8}T[0-9]{6}Z-[a-z0-9]{6,16}$' } as const;

@@ -115,6 +115,7 @@ const npiOperation = {
       },
     },
     '429': errorResponse('QuotaExceeded'),
+    '431': errorResponse('RequestTooLarge'),
     '500': errorResponse('InternalError'),
     '503': errorResponse('ServiceUnavailable'),
   },
@@ -167,17 +168,16 @@ const batchOperation = {
     '400': errorResponse('BadRequest'),
     '401': errorResponse('Unauthorized'),
     '429': errorResponse('QuotaExceeded'),
+    '431': errorResponse('RequestTooLarge'),
     '500': errorResponse('InternalError'),
     '503': errorResponse('ServiceUnavailable'),
   },
 };
 
-/** The lookup paths, trailing-slash forms included. */
-export const npiPaths = {
-  '/npi': { get: batchOperation },
-  '/npi/': { get: { ...batchOperation, operationId: 'listNpisSlash' } },
-  '/npi/{npi}': { get: npiOperation },
-  '/npi/{npi}/': { get: { ...npiOperation, operationId: 'getNpiSlash' } },
+/** The lookup operations, by operationId (openapi.ts puts them on the route table's paths). */
+export const npiOperations = {
+  listNpis: batchOperation,
+  getNpi: npiOperation,
 } as const;
 
 const envelope = {

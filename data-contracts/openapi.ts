@@ -14,6 +14,7 @@ import {
   ENTITY_TYPES,
   ERROR_CODES,
   ERROR_STATUS,
+  type ErrorCode,
   OIG_SOURCE,
   PAGE_LIMIT,
   PLANS,
@@ -24,8 +25,18 @@ import {
   TIERS,
   VERTICALS,
 } from './constants';
-import { changesPaths, changesSchemas } from './openapi-changes';
-import { npiPaths, npiSchemas } from './openapi-npi';
+import { changesOperations, changesSchemas } from './openapi-changes';
+import {
+  COVERAGE_EXAMPLE,
+  CSV_EXAMPLES,
+  DETAIL_EXAMPLE,
+  errorExamples,
+  LIST_EXAMPLES,
+  OPENAPI_EXAMPLE,
+  SAMPLE_CSV_EXAMPLE,
+  SAMPLE_EXAMPLE,
+} from './openapi-examples';
+import { npiOperations, npiSchemas } from './openapi-npi';
 import {
   DATA_VERSION_RULES,
   dataVersionHeaders,
@@ -37,6 +48,7 @@ import {
   ref,
   requestIdHeader,
 } from './openapi-parts';
+import { type OperationId, ROUTES, TRAILING_SLASH_EXTENSION } from './routes';
 
 const TRACKED_RULES =
   '`include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay ' +
@@ -177,8 +189,12 @@ const listOperation = {
       description: 'A page of providers.',
       headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
       content: {
-        'application/json': { schema: { oneOf: [ref('ProviderListResponse'), ref('IdentityListResponse')] } },
+        'application/json': {
+          schema: { oneOf: [ref('ProviderListResponse'), ref('IdentityListResponse')] },
+          examples: LIST_EXAMPLES,
+        },
         'text/csv': {
+          examples: CSV_EXAMPLES,
           schema: {
             type: 'string',
             description:
@@ -194,6 +210,7 @@ const listOperation = {
     '401': errorResponse('Unauthorized'),
     '403': errorResponse('Forbidden'),
     '429': errorResponse('QuotaExceeded'),
+    '431': errorResponse('RequestTooLarge'),
     '500': errorResponse('InternalError'),
     '503': errorResponse('ServiceUnavailable'),
   },
@@ -223,7 +240,7 @@ const detailOperation = {
     '200': {
       description: 'The provider.',
       headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
-      content: { 'application/json': { schema: ref('ProviderDetailResponse') } },
+      content: { 'application/json': { schema: ref('ProviderDetailResponse'), example: DETAIL_EXAMPLE } },
     },
     '304': notModified,
     '400': errorResponse('BadRequest'),
@@ -231,6 +248,7 @@ const detailOperation = {
     '403': errorResponse('Forbidden'),
     '404': errorResponse('NotFound'),
     '429': errorResponse('QuotaExceeded'),
+    '431': errorResponse('RequestTooLarge'),
     '500': errorResponse('InternalError'),
     '503': errorResponse('ServiceUnavailable'),
   },
@@ -247,9 +265,10 @@ const coverageOperation = {
     '200': {
       description: 'Coverage figures.',
       headers: requestIdHeader,
-      content: { 'application/json': { schema: ref('CoverageStats') } },
+      content: { 'application/json': { schema: ref('CoverageStats'), example: COVERAGE_EXAMPLE } },
     },
     '400': errorResponse('BadRequest'),
+    '431': errorResponse('RequestTooLarge'),
     '500': errorResponse('InternalError'),
   },
 };
@@ -271,9 +290,13 @@ const sampleOperation = {
     '200': {
       description: 'The sample.',
       headers: requestIdHeader,
-      content: { 'application/json': { schema: ref('SampleResponse') }, 'text/csv': { schema: { type: 'string' } } },
+      content: {
+        'application/json': { schema: ref('SampleResponse'), example: SAMPLE_EXAMPLE },
+        'text/csv': { schema: { type: 'string' }, example: SAMPLE_CSV_EXAMPLE },
+      },
     },
     '400': errorResponse('BadRequest'),
+    '431': errorResponse('RequestTooLarge'),
     '500': errorResponse('InternalError'),
   },
 };
@@ -287,11 +310,94 @@ const openapiOperation = {
     '200': {
       description: 'The OpenAPI 3.1 document.',
       headers: requestIdHeader,
-      content: { 'application/json': { schema: { type: 'object' } } },
+      content: { 'application/json': { schema: { type: 'object' }, example: OPENAPI_EXAMPLE } },
     },
     '400': errorResponse('BadRequest'),
+    '431': errorResponse('RequestTooLarge'),
   },
 };
+
+/** The headers of the reference page and its script. */
+const assetHeaders = { ETag: { $ref: '#/components/headers/AssetETag' }, ...requestIdHeader };
+const assetNotModified = { $ref: '#/components/responses/AssetNotModified' };
+
+const DOCS_HTML_EXAMPLE =
+  '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
+  '<title>Provider Facts Data API reference</title>\n</head>\n<body>\n' +
+  `<redoc spec-url="${API_BASE_PATH}/openapi.json"></redoc>\n` +
+  `<script src="${API_BASE_PATH}/docs/redoc.standalone.js"></script>\n</body>\n</html>\n`;
+
+const docsOperation = {
+  operationId: 'getDocs',
+  summary: 'This reference, as a web page',
+  description:
+    'The API reference rendered from this document by Redoc, served with its script from this origin ' +
+    '(`/docs/redoc.standalone.js`) and asking nothing of any other host. Public, cacheable for an hour; the `ETag` ' +
+    'is a hash of the page.',
+  tags: ['public'],
+  security: [],
+  responses: {
+    '200': {
+      description: 'The reference page (HTML).',
+      headers: { ...assetHeaders, 'Content-Security-Policy': { $ref: '#/components/headers/Content-Security-Policy' } },
+      content: { 'text/html': { schema: { type: 'string' }, example: DOCS_HTML_EXAMPLE } },
+    },
+    '304': assetNotModified,
+    '400': errorResponse('BadRequest'),
+    '431': errorResponse('RequestTooLarge'),
+  },
+};
+
+const docsScriptOperation = {
+  operationId: 'getDocsScript',
+  summary: 'The reference page\u2019s renderer (Redoc)',
+  description:
+    'The standalone bundle of Redoc (the npm package `redoc`), byte for byte, which the reference page loads. ' +
+    'Public, cacheable for an hour, br or gzip as the client asks.',
+  tags: ['public'],
+  security: [],
+  responses: {
+    '200': {
+      description: 'JavaScript.',
+      headers: assetHeaders,
+      content: {
+        'text/javascript': {
+          schema: { type: 'string' },
+          example: '/*! For license information please see redoc.standalone.js.LICENSE.txt */\n!function(e,t){…}',
+        },
+      },
+    },
+    '304': assetNotModified,
+    '400': errorResponse('BadRequest'),
+    '431': errorResponse('RequestTooLarge'),
+  },
+};
+
+/** Every operation of the route table, by operationId. */
+const OPERATIONS = {
+  listProviders: listOperation,
+  getProvider: detailOperation,
+  getCoverage: coverageOperation,
+  getSample: sampleOperation,
+  getOpenApi: openapiOperation,
+  ...npiOperations,
+  ...changesOperations,
+  getDocs: docsOperation,
+  getDocsScript: docsScriptOperation,
+} as const satisfies Record<OperationId, { operationId: string }>;
+
+/**
+ * The document's paths: one path item per route of the route table (routes.ts), in its order. A route also served
+ * with a trailing slash is listed once, marked `x-trailing-slash: true`.
+ */
+function pathsOf(operations: typeof OPERATIONS): Record<string, { get: (typeof OPERATIONS)[OperationId] }> {
+  return Object.fromEntries(
+    ROUTES.map((route) => [
+      route.path,
+      { ...(route.slashForm ? { [TRAILING_SLASH_EXTENSION]: true } : {}), get: operations[route.operation] },
+    ]),
+  );
+}
 
 const sourcedSignalProperties = {
   status: { type: 'string', enum: [...SIGNAL_STATUSES] },
@@ -381,7 +487,7 @@ const intHeader = (description: string) => ({ description, schema: { type: 'inte
 const retryAfter = { 'Retry-After': { $ref: '#/components/headers/Retry-After' } };
 const errorResponseOf = (
   description: string,
-  codes: string[],
+  codes: ErrorCode[],
   extraHeaders: Record<string, { $ref: string }> = {},
 ) => ({
   description,
@@ -389,6 +495,7 @@ const errorResponseOf = (
   content: {
     'application/json': {
       schema: { allOf: [ref('Error'), { properties: { code: { enum: codes } } }] },
+      examples: errorExamples(codes),
     },
   },
 });
@@ -403,16 +510,25 @@ export const openApiDocument = {
     version: API_VERSION,
     description:
       'Read-only REST API over source-linked, timestamped facts about US regulated-care providers. ' +
-      'Every provider endpoint requires an API key; `/coverage` and `/sample` are public. ' +
-      'Both the trailing-slash and non-trailing-slash forms of every path are served. ' +
+      'Every provider and NPI endpoint requires an API key; `/coverage`, `/sample`, this document and its ' +
+      'reference page (`/docs`) are public. ' +
+      'Trailing slashes: every path marked `x-trailing-slash: true` (every path but `/openapi.json` and the ' +
+      'reference page\u2019s script) also answers with a trailing slash (`/providers/`, `/providers/{id}/`), as the ' +
+      'same operation with the same parameters and responses; each is listed once, without the slash. ' +
       'Error codes are stable; `invalid_parameter` covers a malformed parameter that the other codes do not ' +
       '(`format`, `include`, `state`, or a list call with neither `vertical` nor `taxonomy`) and an unknown ' +
       'query parameter: every route accepts only its documented parameters and `key`, and the `hint` of an unknown ' +
       'one suggests the allowed name it is close to (Did you mean `limit`?). ' +
       'A request the HTTP server cannot parse (an unknown method, control bytes in a header, `Content-Length` ' +
       'with `Transfer-Encoding`) is refused before any route with 400 `malformed_request`, and a request line ' +
-      'with headers over 16 KB with 431 `request_too_large` (components.responses.RequestTooLarge), on every ' +
-      'path. Behind the CDN, CloudFront and API Gateway refuse such requests first, with their own bodies.',
+      'with headers over 16 KB with 431 `request_too_large`, on every path. Behind the CDN, CloudFront and API ' +
+      'Gateway refuse such requests first, with their own bodies.',
+    contact: {
+      name: 'Provider Facts API support',
+      url: 'https://providerfacts.example.com/support',
+      email: 'api@providerfacts.example.com',
+    },
+    license: { name: 'Proprietary', url: 'https://providerfacts.example.com/terms' },
   },
   servers: [{ url: API_BASE_PATH, description: 'Relative to the deployment host' }],
   security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }],
@@ -422,19 +538,7 @@ export const openApiDocument = {
     { name: 'npi', description: 'Keyed NPI lookups (NPPES identity records)' },
     { name: 'changes', description: 'Keyed change feed: what changed since a snapshot or a date' },
   ],
-  paths: {
-    '/providers': { get: listOperation },
-    '/providers/': { get: { ...listOperation, operationId: 'listProvidersSlash' } },
-    '/providers/{id}': { get: detailOperation },
-    '/providers/{id}/': { get: { ...detailOperation, operationId: 'getProviderSlash' } },
-    '/coverage': { get: coverageOperation },
-    '/coverage/': { get: { ...coverageOperation, operationId: 'getCoverageSlash' } },
-    '/sample': { get: sampleOperation },
-    '/sample/': { get: { ...sampleOperation, operationId: 'getSampleSlash' } },
-    '/openapi.json': { get: openapiOperation },
-    ...npiPaths,
-    ...changesPaths,
-  },
+  paths: pathsOf(OPERATIONS),
   components: {
     securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer', description: 'Preferred. Wins over the other two forms.' },
@@ -505,6 +609,16 @@ export const openApiDocument = {
       'Retry-After': intHeader(
         'On 429: seconds until the quota resets. On 503: seconds to wait before retrying (the keys table is unavailable).',
       ),
+      AssetETag: {
+        description: 'A hash of the bytes (before content coding): send it in `If-None-Match` to get 304.',
+        schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
+      },
+      'Content-Security-Policy': {
+        description:
+          'Only this origin: scripts, the document and images from here; inline styles and a `blob:` worker ' +
+          'for Redoc; no framing.',
+        schema: { type: 'string' },
+      },
       ETag: {
         description:
           'The answer\u2019s tag: snapshot, path, query without the key, plan and format. Weak on metered JSON.',
@@ -517,6 +631,10 @@ export const openApiDocument = {
       },
     },
     responses: {
+      AssetNotModified: {
+        description: 'The `If-None-Match` tag is current: no body.',
+        headers: assetHeaders,
+      },
       NotModified: {
         description: 'The `If-None-Match` tag is current: no body, not counted against the quota.',
         headers: { ...dataVersionHeaders, ...requestIdHeader },

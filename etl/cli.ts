@@ -28,6 +28,7 @@ import { type EtlCliConfig, loadEtlCliConfig } from './cli-config';
 import { DEMO_SNAPSHOT_TIMES, type DemoSnapshot, demoChangedInputs } from './demo-inputs';
 import { parseMemorySizeMb } from './duck';
 import { EtlInputError } from './errors';
+import { packageRoot } from './package-root';
 import { rebuildStatic } from './rebuild-static';
 import { hasS3Inputs, isS3Uri, stageS3Inputs } from './remote-inputs';
 import { formatChange, GUARDED_LAYERS } from './steps/shrink-guard';
@@ -431,17 +432,14 @@ function isHelpTopic(value: string): value is keyof typeof COMMAND_HELP_TEXT {
   return Object.hasOwn(COMMAND_HELP_TEXT, value);
 }
 
-/** The version in the repository's package.json (next to etl/, or one level up from compiled output). */
+/** The version in the repository's package.json (above etl/, or above dist/etl/ for the compiled CLI). */
 function readVersion(): string {
-  for (const up of ['..', path.join('..', '..')]) {
-    try {
-      const pkg = JSON.parse(readFileSync(path.join(__dirname, up, 'package.json'), 'utf8')) as { version?: unknown };
-      if (typeof pkg.version === 'string') return pkg.version;
-    } catch {
-      // Not there: try the next folder up.
-    }
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+  } catch {
+    return 'unknown';
   }
-  return 'unknown';
 }
 
 if (require.main === module) {

@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import type { BuildInputs } from './build';
+import { packageRoot } from './package-root';
 
 /** The October 2026 OIG release that the LEIE slices come from (PROVENANCE.md: run date 10/03/2026). */
 export const DEMO_LEIE_AS_OF = '2026-10-03T00:00:00Z' as const;
@@ -31,9 +32,9 @@ export type DemoSnapshot = keyof typeof DEMO_SNAPSHOT_TIMES;
 
 /**
  * Inputs for `npm run etl -- build --demo`.
- * @param repoRoot the repository root (default: the folder above etl/).
+ * @param repoRoot the repository root (default: the folder of package.json, above etl/ or dist/etl/).
  */
-export function demoBuildInputs(repoRoot: string = path.resolve(__dirname, '..')): BuildInputs {
+export function demoBuildInputs(repoRoot: string = packageRoot()): BuildInputs {
   const source = (name: string) => path.join(repoRoot, 'test', 'fixtures', 'source-data', name);
   return {
     nppes: [source('nppes_sample.csv'), source('nppes_pristine_excerpt_v2.csv')],

@@ -8,6 +8,10 @@
  * an `afterBundling` hook copies the one platform package into `<asset>/node_modules/@duckdb/`, where Node's
  * resolution from `<asset>/index.js` finds it. `duckdb.node` links `libduckdb.so` through `RUNPATH $ORIGIN`, so
  * the two files only have to stay side by side, which copying the whole package folder guarantees.
+ *
+ * Files a handler reads at run time from a package ({@link HANDLER_PACKAGE_FILES}: the API's reference page serves
+ * Redoc's standalone bundle, resolved with `require.resolve`) are copied the same way, to the same path under
+ * `<asset>/node_modules`, so the one resolution works locally and in the asset.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -25,6 +29,16 @@ export const HANDLER_ENTRIES = {
   feed: 'etl/handlers/feed.ts',
 } as const;
 export type HandlerName = keyof typeof HANDLER_ENTRIES;
+
+/**
+ * Package files each handler reads at run time (module paths, as `require.resolve` takes them), carried in its
+ * asset under `node_modules/` (lambdas/http/docs-page.ts reads Redoc's bundle).
+ */
+export const HANDLER_PACKAGE_FILES = {
+  api: ['redoc/bundles/redoc.standalone.js'],
+  rebuildStatic: [],
+  feed: [],
+} as const satisfies Record<HandlerName, readonly string[]>;
 
 /** Lambda runtime of every function (CI runs the test suite on Node 22 too; the code still runs on Node 20). */
 export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
@@ -91,13 +105,35 @@ export function duckdbCopyCommands(architecture: ArchitectureName, inputDir: str
 }
 
 /**
+ * The `afterBundling` commands that copy package files (module paths such as `redoc/bundles/redoc.standalone.js`)
+ * into `<asset>/node_modules/` at the same path. Each must exist under `<inputDir>/node_modules` (checked at synth).
+ */
+export function packageFileCopyCommands(files: readonly string[], inputDir: string, outputDir: string): string[] {
+  return files.flatMap((file) => {
+    const folder = file.split('/').slice(0, -1).join('/');
+    return [
+      `mkdir -p "${outputDir}/node_modules/${folder}"`,
+      `cp -L "${inputDir}/node_modules/${file}" "${outputDir}/node_modules/${file}"`,
+    ];
+  });
+}
+
+/**
  * Bundling options of every function: local esbuild (no Docker on the build machine), CommonJS for Node 22,
  * the AWS SDK bundled at the pinned versions of package.json (not the runtime's copy, whose version drifts),
- * DuckDB's platform binding carried beside the bundle.
+ * DuckDB's platform binding carried beside the bundle, and the package files the function reads at run time.
  */
-export function functionBundling(architecture: ArchitectureName): BundlingOptions {
+export function functionBundling(
+  architecture: ArchitectureName,
+  packageFiles: readonly string[] = [],
+): BundlingOptions {
   // Fail at synth, not at the first request, when the binding for this architecture is not installed.
   resolveDuckdbBinding(architecture);
+  for (const file of packageFiles) {
+    if (!existsSync(join(PROJECT_ROOT, 'node_modules', file))) {
+      throw new Error(`${file} is not installed in node_modules, and the function reads it at run time: npm ci`);
+    }
+  }
   return {
     forceDockerBundling: false,
     format: OutputFormat.CJS,
@@ -110,21 +146,24 @@ export function functionBundling(architecture: ArchitectureName): BundlingOption
     commandHooks: {
       beforeBundling: () => [],
       beforeInstall: () => [],
-      afterBundling: (inputDir, outputDir) => duckdbCopyCommands(architecture, inputDir, outputDir),
+      afterBundling: (inputDir, outputDir) => [
+        ...duckdbCopyCommands(architecture, inputDir, outputDir),
+        ...packageFileCopyCommands(packageFiles, inputDir, outputDir),
+      ],
     },
   };
 }
 
 /** The code-related props of a NodejsFunction for `handler`: entry, runtime, architecture, bundling. */
 export function functionCodeProps(handler: HandlerName, architecture: ArchitectureName) {
-  return entryCodeProps(HANDLER_ENTRIES[handler], architecture);
+  return entryCodeProps(HANDLER_ENTRIES[handler], architecture, HANDLER_PACKAGE_FILES[handler]);
 }
 
 /**
  * The same props for any entry file under the repository root (the bundle test also bundles a DuckDB probe
  * with them, to prove the binding loads from the asset whatever the handler is).
  */
-export function entryCodeProps(entry: string, architecture: ArchitectureName) {
+export function entryCodeProps(entry: string, architecture: ArchitectureName, packageFiles: readonly string[] = []) {
   return {
     entry: resolve(PROJECT_ROOT, entry),
     handler: 'handler',
@@ -132,6 +171,6 @@ export function entryCodeProps(entry: string, architecture: ArchitectureName) {
     depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
     runtime: LAMBDA_RUNTIME,
     architecture: LAMBDA_ARCHITECTURES[architecture],
-    bundling: functionBundling(architecture),
+    bundling: functionBundling(architecture, packageFiles),
   } as const;
 }

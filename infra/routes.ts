@@ -9,7 +9,7 @@
  * router accepts both forms. {@link servingRouteKey} states that rule and the infra tests check it for every path.
  */
 import { API_BASE_PATH } from '../data-contracts/constants';
-import { documentedOperations, fullPathOf, ROUTES, type RouteMethod, type RoutePath } from '../data-contracts/routes';
+import { fullPathOf, ROUTES, type RouteMethod, type RoutePath, servedPaths } from '../data-contracts/routes';
 
 /** Routes of the HTTP API: one per contract operation (data-contracts/routes.ts), all integrated with the API Lambda. */
 export const API_ROUTES: readonly { method: RouteMethod; path: RoutePath }[] = ROUTES.map((route) => ({
@@ -21,7 +21,7 @@ export const API_ROUTE_PATHS: readonly RoutePath[] = API_ROUTES.map((route) => r
 export type ApiRoutePath = RoutePath;
 
 /** Every path of the contract as a client writes it, trailing-slash forms included (spec §2). */
-export const CONTRACT_PATHS: readonly string[] = documentedOperations().map(({ path }) => `${API_BASE_PATH}${path}`);
+export const CONTRACT_PATHS: readonly string[] = servedPaths().map(({ path }) => `${API_BASE_PATH}${path}`);
 
 /** The catch-all route: unknown paths and methods reach the Lambda, which answers a JSON 404. */
 export const DEFAULT_ROUTE_KEY = '$default' as const;

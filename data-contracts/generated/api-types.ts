@@ -20,26 +20,6 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
-    "/providers/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List providers (vertical path or identity path)
-         * @description With `vertical`: the verified vertical layer (ProviderListResponse). Without `vertical`: identity rows from NPPES (IdentityListResponse), selected by `taxonomy` (a list), or by an identity search: `npi` (a roster), or `name` or `postal_code` within one `state`. One of these is required (400 `invalid_parameter` otherwise). Identity search rules (every answer stays fast on the national registry of 9 million NPIs): `npi` combines with any identity filter; `name` and `postal_code` need `state` (a search reads that state’s index); `entity_type` only narrows a `name`, `postal_code` or `npi` search; `taxonomy` and `city` narrow any search. Other shapes are refused with 400 `invalid_parameter` and a hint; the search filters do not combine with `vertical`. A search answers one row per NPI: the taxonomy shown is the one the `taxonomy` filter matched, else the NPI’s primary taxonomy. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path), by NPI (taxonomy list and roster) or by the search name then NPI (name and postal-code searches). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
-         */
-        get: operations["listProvidersSlash"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/providers/{id}": {
         parameters: {
             query?: never;
@@ -52,26 +32,6 @@ export type paths = {
          * @description Tiering is identical to the list. A Builder key gets 403 `vertical_not_permitted` for a provider of another vertical (a provider outside the caller's boundary is 404 first). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["getProvider"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/providers/{id}/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One provider by entity_id or slug
-         * @description Tiering is identical to the list. A Builder key gets 403 `vertical_not_permitted` for a provider of another vertical (a provider outside the caller's boundary is 404 first). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
-         */
-        get: operations["getProviderSlash"];
         put?: never;
         post?: never;
         delete?: never;
@@ -100,26 +60,6 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
-    "/coverage/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Public coverage aggregate
-         * @description Public, no key. Computed from the current snapshot and rebuilt hourly; `generated_at` is the as-of time.
-         */
-        get: operations["getCoverageSlash"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/sample": {
         parameters: {
             query?: never;
@@ -129,23 +69,6 @@ export type paths = {
         };
         /** Public sample: 50 verified rows in the full paid schema */
         get: operations["getSample"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/sample/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Public sample: 50 verified rows in the full paid schema */
-        get: operations["getSampleSlash"];
         put?: never;
         post?: never;
         delete?: never;
@@ -191,26 +114,6 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
-    "/npi/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Up to 100 NPIs in one call
-         * @description One entry per NPI asked, in the order asked (duplicates included), each with its `status`. More than 100 NPIs, or none: 400 `invalid_parameter`. A malformed NPI does not refuse the batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status; when the month has fewer calls left than the batch asks, the whole batch is refused with 429 and nothing is counted. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
-         */
-        get: operations["listNpisSlash"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/npi/{npi}": {
         parameters: {
             query?: never;
@@ -223,26 +126,6 @@ export type paths = {
          * @description Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per 200 or 410 (both serve data); 400, 401, 404 and 500 are not counted. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["getNpi"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/npi/{npi}/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One NPI: its NPPES identity record, or its deactivation
-         * @description Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per 200 or 410 (both serve data); 400, 401, 404 and 500 are not counted. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
-         */
-        get: operations["getNpiSlash"];
         put?: never;
         post?: never;
         delete?: never;
@@ -271,7 +154,7 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
-    "/changes/": {
+    "/docs": {
         parameters: {
             query?: never;
             header?: never;
@@ -279,10 +162,30 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * What changed since a snapshot or a date (new exclusions, deactivations, signal changes)
-         * @description Every change between the snapshot `since` names (or the last snapshot at or before the date `since` names) and the current snapshot, oldest step first. A snapshot keeps the changes of the last 13 months; a `since` older than that is refused with 400 `since_too_old`, whose hint names the oldest `since` answered (re-screen the whole roster with `/npi?numbers=` from there), never answered with a partial list. `span` states exactly which snapshots the answer covers. Identity changes (`oig_*`, `npi_*`, `*_changed` of name, primary taxonomy, state) are keyed by NPI; vertical changes (`verified_added`, `verified_removed`, `signal_changed`) by `entity_id`, for verified records only (`internal_only` records never appear). OIG changes inherit the NPI-only matching rule: the LEIE carries an NPI for about 10.5% of its records, so `oig_removed` is never a clearance and exclusions without an NPI never appear. Paid values: a free key sees a `signal_changed` entry with `old` and `new` locked. A key bound to one vertical sees the identity changes and its own vertical’s changes (another `vertical` is 403). Quota: one call per 200, like a list. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * This reference, as a web page
+         * @description The API reference rendered from this document by Redoc, served with its script from this origin (`/docs/redoc.standalone.js`) and asking nothing of any other host. Public, cacheable for an hour; the `ETag` is a hash of the page.
          */
-        get: operations["listChangesSlash"];
+        get: operations["getDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/redoc.standalone.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reference page’s renderer (Redoc)
+         * @description The standalone bundle of Redoc (the npm package `redoc`), byte for byte, which the reference page loads. Public, cacheable for an hour, br or gzip as the client asks.
+         */
+        get: operations["getDocsScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -719,6 +622,15 @@ export type components = {
         };
     };
     responses: {
+        /** @description The `If-None-Match` tag is current: no body. */
+        AssetNotModified: {
+            headers: {
+                ETag: components["headers"]["AssetETag"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The `If-None-Match` tag is current: no body, not counted against the quota. */
         NotModified: {
             headers: {
@@ -872,6 +784,10 @@ export type components = {
         "WWW-Authenticate": string;
         /** @description On 429: seconds until the quota resets. On 503: seconds to wait before retrying (the keys table is unavailable). */
         "Retry-After": number;
+        /** @description A hash of the bytes (before content coding): send it in `If-None-Match` to get 304. */
+        AssetETag: string;
+        /** @description Only this origin: scripts, the document and images from here; inline styles and a `blob:` worker for Redoc; no framing. */
+        "Content-Security-Policy": string;
         /** @description The answer’s tag: snapshot, path, query without the key, plan and format. Weak on metered JSON. */
         ETag: string;
         /** @description The snapshot the answer was read from. */
@@ -957,84 +873,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listProvidersSlash: {
-        parameters: {
-            query?: {
-                /** @description Selects the vertical path (verified vertical layer). A Builder key is bound to one vertical. Verticals that are not live are accepted and return no data. */
-                vertical?: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior";
-                /** @description Identity path (used when `vertical` is absent): a 10-character NUCC taxonomy code, or a NUCC classification name (case-insensitive, e.g. `Registered Nurse`) that resolves to every code of that classification. An unknown code or classification returns an empty page, not an error. */
-                taxonomy?: string;
-                /**
-                 * @description Identity search: a case-insensitive prefix (2 to 100 characters) of the organisation name, or of an individual’s last name. Needs `state` (or `npi`). Rows are ordered by that name, then NPI.
-                 * @example smi
-                 */
-                name?: string;
-                /**
-                 * @description Identity search: the practice location’s 5-digit ZIP code. Needs `state` (or `npi`).
-                 * @example 77030
-                 */
-                postal_code?: string;
-                /** @description Identity search: narrows a `name`, `postal_code` or `npi` search to individuals or organizations. */
-                entity_type?: "individual" | "organization";
-                /**
-                 * @description Identity search: up to 100 comma-separated NPIs (a roster), each a valid NPI (400 `invalid_npi` otherwise); combines with every other identity filter. Rows are ordered by NPI; an NPI that is not active in the registry is simply absent (use `/npi?numbers=` for a status per NPI).
-                 * @example 1003633876,1114636115
-                 */
-                npi?: string;
-                /** @description Two-letter state code, case-insensitive. */
-                state?: string;
-                /** @description City name, case-insensitive exact match. */
-                city?: string;
-                /** @description Vertical path only. */
-                business_mode?: "online" | "physical" | "both";
-                limit?: number;
-                /** @description An offset greater than `total` is refused with 400 `invalid_offset`; `offset=0` on an empty result is fine. */
-                offset?: number;
-                /** @description `csv` returns an RFC 4180 attachment with the column set of the caller’s tier, verified-only. */
-                format?: "json" | "csv";
-                /** @description `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). */
-                include?: components["parameters"]["include"];
-                /** @description API key as a query parameter (discouraged). */
-                key?: components["parameters"]["key"];
-            };
-            header?: {
-                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
-                "If-None-Match"?: components["parameters"]["If-None-Match"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of providers. */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    ETag: components["headers"]["ETag"];
-                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
-                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProviderListResponse"] | components["schemas"]["IdentityListResponse"];
-                    "text/csv": string;
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1075,6 +914,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tier": "paid",
+                     *       "plan": "developer",
+                     *       "publish_boundary": "verified",
+                     *       "usage": {
+                     *         "used": 13,
+                     *         "quota": 25000
+                     *       },
+                     *       "snapshot_id": "20261101T000000Z-ez401deg",
+                     *       "as_of": "2026-11-01T00:00:00Z",
+                     *       "data": {
+                     *         "entity_id": "glp1-0001",
+                     *         "slug": "acme-weight-clinic",
+                     *         "vertical": "glp1",
+                     *         "name": "Acme Weight Clinic",
+                     *         "city": "Austin",
+                     *         "state": "TX",
+                     *         "business_mode": "physical",
+                     *         "latitude": 30.27,
+                     *         "longitude": -97.74,
+                     *         "npi": "1234567893",
+                     *         "certification": {
+                     *           "status": "verified",
+                     *           "source": "Certifying Body",
+                     *           "source_url": "https://cert.example.org/acme-weight-clinic",
+                     *           "verified_at": "2026-10-01T00:00:00Z"
+                     *         },
+                     *         "license": {
+                     *           "status": "verified",
+                     *           "source": "Texas Medical Board",
+                     *           "source_url": null,
+                     *           "verified_at": "2026-10-02T00:00:00Z",
+                     *           "states_count": 3
+                     *         },
+                     *         "fda": {
+                     *           "status": "clear",
+                     *           "source": "FDA warning letters",
+                     *           "source_url": "https://www.fda.gov/inspections-compliance-enforcement-and-criminal-investigations/warning-letters",
+                     *           "verified_at": "2026-10-03T00:00:00Z"
+                     *         },
+                     *         "oig": {
+                     *           "npi_match": "none",
+                     *           "note": "No match by NPI in the OIG LEIE. This is not a clearance: the exclusion list carries an NPI for only about 10.5% of its records."
+                     *         },
+                     *         "price": {
+                     *           "range": "$199-$299/mo",
+                     *           "monthly_min": 199,
+                     *           "monthly_max": 299,
+                     *           "source": "Provider website",
+                     *           "verified_at": "2026-10-04T00:00:00Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProviderDetailResponse"];
                 };
             };
@@ -1084,55 +978,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["QuotaExceeded"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getProviderSlash: {
-        parameters: {
-            query?: {
-                /** @description `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). */
-                include?: components["parameters"]["include"];
-                /** @description API key as a query parameter (discouraged). */
-                key?: components["parameters"]["key"];
-            };
-            header?: {
-                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
-                "If-None-Match"?: components["parameters"]["If-None-Match"];
-            };
-            path: {
-                /** @description An `entity_id` or a `slug`. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The provider. */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    ETag: components["headers"]["ETag"];
-                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
-                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProviderDetailResponse"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1153,33 +999,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tracked": {
+                     *         "total": 52,
+                     *         "states": 2,
+                     *         "cities": 3,
+                     *         "business_mode": {
+                     *           "online": 26,
+                     *           "physical": 25,
+                     *           "both": 1
+                     *         },
+                     *         "by_state": [
+                     *           {
+                     *             "state": "TX",
+                     *             "count": 42
+                     *           },
+                     *           {
+                     *             "state": "CA",
+                     *             "count": 10
+                     *           }
+                     *         ],
+                     *         "signals": {
+                     *           "legitscript_verified": 47,
+                     *           "license_on_file": 50,
+                     *           "fda_screened": 52,
+                     *           "npi_present": 51,
+                     *           "price_published": 17
+                     *         }
+                     *       },
+                     *       "verified": {
+                     *         "total": 41,
+                     *         "states": 2,
+                     *         "cities": 3,
+                     *         "business_mode": {
+                     *           "online": 20,
+                     *           "physical": 20,
+                     *           "both": 1
+                     *         },
+                     *         "by_state": [
+                     *           {
+                     *             "state": "TX",
+                     *             "count": 31
+                     *           },
+                     *           {
+                     *             "state": "CA",
+                     *             "count": 10
+                     *           }
+                     *         ],
+                     *         "signals": {
+                     *           "legitscript_verified": 36,
+                     *           "license_on_file": 39,
+                     *           "fda_screened": 41,
+                     *           "npi_present": 40,
+                     *           "price_published": 13
+                     *         }
+                     *       },
+                     *       "identity_layer": {
+                     *         "total": 9012345,
+                     *         "states": 56,
+                     *         "taxonomies": 870
+                     *       },
+                     *       "verticals_live": 1,
+                     *       "snapshot_id": "20261101T000000Z-ez401deg",
+                     *       "generated_at": "2026-11-01T00:00:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CoverageStats"];
                 };
             };
             400: components["responses"]["BadRequest"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    getCoverageSlash: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Coverage figures. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CoverageStats"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1201,37 +1091,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sample": true,
+                     *       "size": 50,
+                     *       "schema": "paid",
+                     *       "publish_boundary": "verified",
+                     *       "generated_at": "2026-11-01T00:00:00Z",
+                     *       "data": [
+                     *         {
+                     *           "entity_id": "glp1-0001",
+                     *           "slug": "acme-weight-clinic",
+                     *           "vertical": "glp1",
+                     *           "name": "Acme Weight Clinic",
+                     *           "city": "Austin",
+                     *           "state": "TX",
+                     *           "business_mode": "physical",
+                     *           "latitude": 30.27,
+                     *           "longitude": -97.74,
+                     *           "npi": "1234567893",
+                     *           "certification": {
+                     *             "status": "verified",
+                     *             "source": "Certifying Body",
+                     *             "source_url": "https://cert.example.org/acme-weight-clinic",
+                     *             "verified_at": "2026-10-01T00:00:00Z"
+                     *           },
+                     *           "license": {
+                     *             "status": "verified",
+                     *             "source": "Texas Medical Board",
+                     *             "source_url": null,
+                     *             "verified_at": "2026-10-02T00:00:00Z",
+                     *             "states_count": 3
+                     *           },
+                     *           "fda": {
+                     *             "status": "clear",
+                     *             "source": "FDA warning letters",
+                     *             "source_url": "https://www.fda.gov/inspections-compliance-enforcement-and-criminal-investigations/warning-letters",
+                     *             "verified_at": "2026-10-03T00:00:00Z"
+                     *           },
+                     *           "oig": {
+                     *             "npi_match": "none",
+                     *             "note": "No match by NPI in the OIG LEIE. This is not a clearance: the exclusion list carries an NPI for only about 10.5% of its records."
+                     *           },
+                     *           "price": {
+                     *             "range": "$199-$299/mo",
+                     *             "monthly_min": 199,
+                     *             "monthly_max": 299,
+                     *             "source": "Provider website",
+                     *             "verified_at": "2026-10-04T00:00:00Z"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SampleResponse"];
+                    /**
+                     * @example entity_id,slug,vertical,name,city,state,business_mode,latitude,longitude,npi,oig_match,oig_type,oig_date,oig_source,oig_checked_at,oig_note,certification_status,certification_source,certification_source_url,certification_verified_at,license_status,license_source,license_source_url,license_verified_at,license_states_count,fda_status,fda_source,fda_source_url,fda_verified_at,price_range,price_monthly_min,price_monthly_max,price_source,price_verified_at
+                     *     glp1-0001,acme-weight-clinic,glp1,Acme Weight Clinic,Austin,TX,physical,30.27,-97.74,1234567893,none,,,,,No match by NPI in the OIG LEIE. This is not a clearance: the exclusion list carries an NPI for only about 10.5% of its records.,verified,Certifying Body,https://cert.example.org/acme-weight-clinic,2026-10-01T00:00:00Z,verified,Texas Medical Board,,2026-10-02T00:00:00Z,3,clear,FDA warning letters,,2026-10-03T00:00:00Z,$199-$299/mo,199,299,Provider website,2026-10-04T00:00:00Z
+                     */
                     "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    getSampleSlash: {
-        parameters: {
-            query?: {
-                format?: "json" | "csv";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The sample. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SampleResponse"];
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1251,10 +1173,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Provider Facts Data API",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "servers": [
+                     *         {
+                     *           "url": "/api/v1"
+                     *         }
+                     *       ],
+                     *       "paths": {
+                     *         "/providers": {
+                     *           "get": {
+                     *             "operationId": "listProviders"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": Record<string, never>;
                 };
             };
             400: components["responses"]["BadRequest"];
+            431: components["responses"]["RequestTooLarge"];
         };
     };
     listNpis: {
@@ -1369,122 +1313,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["QuotaExceeded"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listNpisSlash: {
-        parameters: {
-            query: {
-                /**
-                 * @description Comma-separated NPIs, 1 to 100.
-                 * @example 1003633876,1114636115,1234567893
-                 */
-                numbers: string;
-                /** @description API key as a query parameter (discouraged). */
-                key?: components["parameters"]["key"];
-            };
-            header?: {
-                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
-                "If-None-Match"?: components["parameters"]["If-None-Match"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One entry per NPI asked. */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    ETag: components["headers"]["ETag"];
-                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
-                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "tier": "paid",
-                     *       "plan": "enterprise",
-                     *       "snapshot_id": "20261101T000000Z-ez401deg",
-                     *       "as_of": "2026-11-01T00:00:00Z",
-                     *       "data": [
-                     *         {
-                     *           "npi": "1003633876",
-                     *           "status": "active",
-                     *           "record": {
-                     *             "npi": "1003633876",
-                     *             "status": "active",
-                     *             "entity_type": "individual",
-                     *             "name": "KYLEE FAWCETT",
-                     *             "organization_name": null,
-                     *             "last_name": "FAWCETT",
-                     *             "first_name": "KYLEE",
-                     *             "taxonomies": [
-                     *               {
-                     *                 "code": "390200000X",
-                     *                 "display": "Student in an Organized Health Care Education/Training Program",
-                     *                 "primary": true,
-                     *                 "license_number": null,
-                     *                 "license_state": null
-                     *               }
-                     *             ],
-                     *             "city": "PHOENIX",
-                     *             "state": "AZ",
-                     *             "postal_code": "85004",
-                     *             "enumeration_date": "2024-09-23",
-                     *             "last_update_date": "2026-06-15",
-                     *             "layer": "identity",
-                     *             "source": "NPPES",
-                     *             "oig": {
-                     *               "npi_match": "none",
-                     *               "note": "No match by NPI in the OIG LEIE. This is not a clearance: …"
-                     *             },
-                     *             "certification": {
-                     *               "locked": true,
-                     *               "unlock": "Paid field: …"
-                     *             },
-                     *             "license": {
-                     *               "locked": true,
-                     *               "unlock": "Paid field: …"
-                     *             },
-                     *             "fda": {
-                     *               "locked": true,
-                     *               "unlock": "Paid field: …"
-                     *             },
-                     *             "price": {
-                     *               "locked": true,
-                     *               "unlock": "Paid field: …"
-                     *             }
-                     *           }
-                     *         },
-                     *         {
-                     *           "npi": "1234567893",
-                     *           "status": "not_found",
-                     *           "reason": "No NPPES record has this NPI."
-                     *         },
-                     *         {
-                     *           "npi": "12345",
-                     *           "status": "invalid",
-                     *           "reason": "An NPI is 10 digits."
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NpiBatchResponse"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1626,147 +1455,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["QuotaExceeded"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getNpiSlash: {
-        parameters: {
-            query?: {
-                /** @description API key as a query parameter (discouraged). */
-                key?: components["parameters"]["key"];
-            };
-            header?: {
-                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
-                "If-None-Match"?: components["parameters"]["If-None-Match"];
-            };
-            path: {
-                /** @description A 10-digit NPI. */
-                npi: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description An active NPI. */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    ETag: components["headers"]["ETag"];
-                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
-                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "tier": "free",
-                     *       "plan": "free",
-                     *       "snapshot_id": "20261101T000000Z-ez401deg",
-                     *       "as_of": "2026-11-01T00:00:00Z",
-                     *       "data": {
-                     *         "npi": "1003633876",
-                     *         "status": "active",
-                     *         "entity_type": "individual",
-                     *         "name": "KYLEE FAWCETT",
-                     *         "organization_name": null,
-                     *         "last_name": "FAWCETT",
-                     *         "first_name": "KYLEE",
-                     *         "taxonomies": [
-                     *           {
-                     *             "code": "390200000X",
-                     *             "display": "Student in an Organized Health Care Education/Training Program",
-                     *             "primary": true,
-                     *             "license_number": null,
-                     *             "license_state": null
-                     *           }
-                     *         ],
-                     *         "city": "PHOENIX",
-                     *         "state": "AZ",
-                     *         "postal_code": "85004",
-                     *         "enumeration_date": "2024-09-23",
-                     *         "last_update_date": "2026-06-15",
-                     *         "layer": "identity",
-                     *         "source": "NPPES",
-                     *         "oig": {
-                     *           "npi_match": "none",
-                     *           "note": "No match by NPI in the OIG LEIE. This is not a clearance: …"
-                     *         },
-                     *         "certification": {
-                     *           "locked": true,
-                     *           "unlock": "Paid field: …"
-                     *         },
-                     *         "license": {
-                     *           "locked": true,
-                     *           "unlock": "Paid field: …"
-                     *         },
-                     *         "fda": {
-                     *           "locked": true,
-                     *           "unlock": "Paid field: …"
-                     *         },
-                     *         "price": {
-                     *           "locked": true,
-                     *           "unlock": "Paid field: …"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NpiResponse"];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            /** @description A deactivated NPI: its deactivation date and the OIG screen. */
-            410: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    ETag: components["headers"]["ETag"];
-                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
-                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "tier": "paid",
-                     *       "plan": "developer",
-                     *       "snapshot_id": "20261101T000000Z-ez401deg",
-                     *       "as_of": "2026-11-01T00:00:00Z",
-                     *       "usage": {
-                     *         "used": 12,
-                     *         "quota": 25000
-                     *       },
-                     *       "data": {
-                     *         "npi": "1114636115",
-                     *         "status": "deactivated",
-                     *         "deactivation_date": "2026-06-15",
-                     *         "layer": "identity",
-                     *         "source": "NPPES",
-                     *         "oig": {
-                     *           "npi_match": "none",
-                     *           "note": "No match by NPI in the OIG LEIE. This is not a clearance: …"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NpiDeactivatedResponse"];
-                };
-            };
-            429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1921,162 +1610,77 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["QuotaExceeded"];
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    listChangesSlash: {
+    getDocs: {
         parameters: {
-            query: {
-                /**
-                 * @description A snapshot id (`snapshot_id` of an earlier answer: the changes after it) or an ISO 8601 date or date-time in UTC (the changes published after it).
-                 * @example 20261001T000000Z-a1b2c3d4
-                 */
-                since: string;
-                /**
-                 * @description Only these kinds: repeat the parameter or list them comma-separated.
-                 * @example oig_excluded,npi_deactivated
-                 */
-                kind?: string;
-                /**
-                 * @description A roster: up to 100 comma-separated NPIs (each a valid NPI, else 400 `invalid_npi`).
-                 * @example 1003633876,1114636115
-                 */
-                npi?: string;
-                /** @description Only the vertical changes of this vertical (no identity changes). */
-                vertical?: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior";
-                limit?: number;
-                /** @description An offset greater than `total` is refused with 400 `invalid_offset`. */
-                offset?: number;
-                /** @description `csv`: an RFC 4180 attachment, `old` and `new` as JSON text (`locked` for a locked value). */
-                format?: "json" | "csv";
-                /** @description API key as a query parameter (discouraged). */
-                key?: components["parameters"]["key"];
-            };
-            header?: {
-                /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
-                "If-None-Match"?: components["parameters"]["If-None-Match"];
-            };
+            query?: never;
+            header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The changes, oldest step first. */
+            /** @description The reference page (HTML). */
             200: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Used": components["headers"]["X-RateLimit-Used"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    ETag: components["headers"]["ETag"];
-                    "X-Snapshot-Id": components["headers"]["X-Snapshot-Id"];
-                    "X-Data-As-Of": components["headers"]["X-Data-As-Of"];
+                    ETag: components["headers"]["AssetETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en">
+                     *     <head>
+                     *     <meta charset="utf-8">
+                     *     <title>Provider Facts Data API reference</title>
+                     *     </head>
+                     *     <body>
+                     *     <redoc spec-url="/api/v1/openapi.json"></redoc>
+                     *     <script src="/api/v1/docs/redoc.standalone.js"></script>
+                     *     </body>
+                     *     </html>
+                     */
+                    "text/html": string;
+                };
+            };
+            304: components["responses"]["AssetNotModified"];
+            400: components["responses"]["BadRequest"];
+            431: components["responses"]["RequestTooLarge"];
+        };
+    };
+    getDocsScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["AssetETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
-                     * @example {
-                     *       "tier": "paid",
-                     *       "plan": "developer",
-                     *       "usage": {
-                     *         "used": 41,
-                     *         "quota": 25000
-                     *       },
-                     *       "snapshot_id": "20261101T000000Z-ez401deg",
-                     *       "as_of": "2026-11-01T00:00:00Z",
-                     *       "span": {
-                     *         "since": "20261001T000000Z-a1b2c3d4",
-                     *         "from_snapshot": "20261001T000000Z-a1b2c3d4",
-                     *         "from_as_of": "2026-10-01T00:00:00Z",
-                     *         "to_snapshot": "20261101T000000Z-ez401deg",
-                     *         "to_as_of": "2026-11-01T00:00:00Z",
-                     *         "oldest_snapshot": "20261001T000000Z-a1b2c3d4",
-                     *         "oldest_as_of": "2026-10-01T00:00:00Z",
-                     *         "retention_months": 13
-                     *       },
-                     *       "pagination": {
-                     *         "total": 3,
-                     *         "limit": 50,
-                     *         "offset": 0,
-                     *         "returned": 3
-                     *       },
-                     *       "filters": {
-                     *         "kind": null,
-                     *         "npi": [
-                     *           "1003633876",
-                     *           "1114636115",
-                     *           "1245319599"
-                     *         ],
-                     *         "vertical": null
-                     *       },
-                     *       "data": [
-                     *         {
-                     *           "kind": "oig_excluded",
-                     *           "npi": "1245319599",
-                     *           "entity_id": null,
-                     *           "vertical": null,
-                     *           "field": null,
-                     *           "old": null,
-                     *           "new": {
-                     *             "type": "1128a1",
-                     *             "date": "2026-10-20"
-                     *           },
-                     *           "note": "Newly matched by NPI in the OIG LEIE. Matching is by NPI only: exclusions listed without an NPI (about 89.5% of the list) never appear in this feed.",
-                     *           "from_snapshot": "20261001T000000Z-a1b2c3d4",
-                     *           "from_as_of": "2026-10-01T00:00:00Z",
-                     *           "to_snapshot": "20261101T000000Z-ez401deg",
-                     *           "to_as_of": "2026-11-01T00:00:00Z"
-                     *         },
-                     *         {
-                     *           "kind": "npi_deactivated",
-                     *           "npi": "1114636115",
-                     *           "entity_id": null,
-                     *           "vertical": null,
-                     *           "field": null,
-                     *           "old": null,
-                     *           "new": {
-                     *             "deactivation_date": "2026-10-14"
-                     *           },
-                     *           "from_snapshot": "20261001T000000Z-a1b2c3d4",
-                     *           "from_as_of": "2026-10-01T00:00:00Z",
-                     *           "to_snapshot": "20261101T000000Z-ez401deg",
-                     *           "to_as_of": "2026-11-01T00:00:00Z"
-                     *         },
-                     *         {
-                     *           "kind": "name_changed",
-                     *           "npi": "1003633876",
-                     *           "entity_id": null,
-                     *           "vertical": null,
-                     *           "field": "name",
-                     *           "old": "KYLEE FAWCETT",
-                     *           "new": "KYLEE FAWCETT-LANE",
-                     *           "from_snapshot": "20261001T000000Z-a1b2c3d4",
-                     *           "from_as_of": "2026-10-01T00:00:00Z",
-                     *           "to_snapshot": "20261101T000000Z-ez401deg",
-                     *           "to_as_of": "2026-11-01T00:00:00Z"
-                     *         }
-                     *       ]
-                     *     }
+                     * @example /*! For license information please see redoc.standalone.js.LICENSE.txt *\/
+                     *     !function(e,t){…}
                      */
-                    "application/json": components["schemas"]["ChangeListResponse"];
-                    /**
-                     * @example kind,npi,entity_id,vertical,field,old,new,note,from_snapshot,from_as_of,to_snapshot,to_as_of
-                     *     npi_deactivated,1114636115,,,,,"{""deactivation_date"":""2026-10-14""}",,20261001T000000Z-a1b2c3d4,2026-10-01T00:00:00Z,20261101T000000Z-ez401deg,2026-11-01T00:00:00Z
-                     */
-                    "text/csv": string;
+                    "text/javascript": string;
                 };
             };
-            304: components["responses"]["NotModified"];
+            304: components["responses"]["AssetNotModified"];
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["QuotaExceeded"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            431: components["responses"]["RequestTooLarge"];
         };
     };
 }

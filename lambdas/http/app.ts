@@ -34,6 +34,7 @@ import { changesCsvBytes } from './changes-format';
 import { compressResponse } from './compression';
 import { corsHeaders, isPreflight, preflightResponse } from './cors';
 import { type DataVersion, dataVersionFields, dataVersionHeaders, entityTag, ifNoneMatchHits } from './data-version';
+import { DOCS_PATHS, DocsAssets } from './docs-page';
 import { detailBody, ListBodyCache, listCsvBytes, listJsonBytes } from './list-formats';
 import { gatewayRequestIdOf, REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import {
@@ -58,6 +59,8 @@ export interface AppOptions {
   benchCeiling?: boolean;
   /** The cache of list bodies; the runtime passes its own. Default: a new one for this app. */
   bodies?: ListBodyCache;
+  /** The API reference page and its script (docs-page.ts). Default: new ones for this app. */
+  docs?: DocsAssets;
 }
 
 const OPENAPI_BYTES = Buffer.from(JSON.stringify(openApiJson), 'utf8');
@@ -138,6 +141,11 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   const app = new Hono({ strict: false });
   const api = new Hono<ApiEnv>({ strict: false });
   const bodies = options.bodies ?? new ListBodyCache();
+  const docs = options.docs ?? new DocsAssets();
+  const assetRequest = (c: Context) => ({
+    ifNoneMatch: c.req.header('if-none-match'),
+    acceptEncoding: c.req.header('accept-encoding'),
+  });
 
   // Every response: its request id, the CORS headers and the coding the client asked for (request-id.ts, cors.ts,
   // compression.ts). One log line per request, with the id: never the key (the target is rebuilt with every
@@ -245,6 +253,10 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
 
     getOpenApi: () => jsonResponse(200, OPENAPI_BYTES, { cacheControl: DOCUMENT_CACHE }),
 
+    // The API reference (Redoc) and its script, both from this origin (docs-page.ts).
+    getDocs: (c) => docs.page(assetRequest(c)),
+    getDocsScript: (c) => docs.script(assetRequest(c)),
+
     // NPI lookups: an active NPI is 200, a deactivated one 410 (both serve data and are metered).
     getNpi: async (c) => {
       const { deps, version } = keyedRequest(c);
@@ -302,6 +314,15 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   }
 
   app.route(API_BASE_PATH, api);
+
+  // Whoever opens the service's root or the API's base address in a browser lands on the reference (302: the
+  // address may serve something else one day, so nothing should remember this answer).
+  for (const path of ['/', API_BASE_PATH]) {
+    app.get(path, (c) => {
+      c.header('Cache-Control', NO_STORE);
+      return c.redirect(DOCS_PATHS.page, 302);
+    });
+  }
 
   app.notFound((c) => {
     const error = new ApiError('not_found', 'No such route.', {

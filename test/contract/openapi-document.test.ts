@@ -23,12 +23,22 @@ describe('the OpenAPI document', () => {
     for (const code of ERROR_CODES) expect(ERROR_STATUS[code]).toBeGreaterThanOrEqual(400);
   });
 
-  it('describes every path with and without a trailing slash', () => {
-    const paths = Object.keys(openApiDocument.paths);
-    for (const p of ['/providers', '/providers/{id}', '/coverage', '/sample']) {
-      expect(paths).toContain(p);
-      expect(paths).toContain(`${p}/`);
+  it('lists each path once, and says which also answer with a trailing slash', () => {
+    const paths = openApiDocument.paths as Record<string, Record<string, unknown>>;
+    for (const p of ['/providers', '/providers/{id}', '/coverage', '/sample', '/npi', '/npi/{npi}', '/docs']) {
+      expect({ p, slash: paths[p]?.['x-trailing-slash'] }).toEqual({ p, slash: true });
+      expect(paths[`${p}/`]).toBeUndefined();
     }
+    expect(openApiDocument.info.description).toContain('x-trailing-slash: true');
+  });
+
+  it('names a contact and a licence', () => {
+    expect(openApiDocument.info.contact).toEqual({
+      name: expect.any(String),
+      url: expect.stringMatching(/^https:\/\/providerfacts\.example\.com\//),
+      email: expect.stringMatching(/@providerfacts\.example\.com$/),
+    });
+    expect(openApiDocument.info.license).toEqual({ name: 'Proprietary', url: expect.stringMatching(/^https:/) });
   });
 
   it('names the component schemas after the spec shapes', () => {

@@ -1,12 +1,14 @@
 /**
  * The statuses each route can answer, checked against the OpenAPI document both ways: every scenario below is run
- * through the real app (over in-memory dependencies) and must answer its status, listed by the route's operation
- * (and its trailing-slash twin) with the error code inside that response's code enum; the scenarios of a route
- * cover exactly the statuses its operation documents; and random requests to every route only ever answer a
- * documented status.
+ * through the real app (over in-memory dependencies), on the path and on its trailing-slash form when the route
+ * serves one, and must answer its status, listed by the route's operation with the error code inside that
+ * response's code enum; the scenarios of a route cover exactly the statuses its operation documents (but 431,
+ * which only the HTTP server answers: node-adapter.test.ts); and random requests to every route only ever answer
+ * a documented status.
  */
 import fc from 'fast-check';
 import type { Hono } from 'hono';
+import { ERROR_STATUS, TRANSPORT_ERROR_CODES } from '../../data-contracts/constants';
 import type { NpiLookupLine } from '../../data-contracts/layout';
 import { openApiDocument } from '../../data-contracts/openapi';
 import { type OperationId, ROUTES } from '../../data-contracts/routes';
@@ -133,11 +135,33 @@ const SCENARIOS: Record<OperationId, Scenario[]> = {
     { status: 200, path: '/openapi.json' },
     { status: 400, path: '/openapi.json?zip=1' },
   ],
+  getDocs: [
+    { status: 200, path: '/docs' },
+    { status: 304, path: '/docs', conditional: true },
+    { status: 400, path: '/docs?zip=1' },
+  ],
+  getDocsScript: [
+    { status: 200, path: '/docs/redoc.standalone.js' },
+    { status: 304, path: '/docs/redoc.standalone.js', conditional: true },
+    { status: 400, path: '/docs/redoc.standalone.js?v=2' },
+  ],
 };
+
+/**
+ * Statuses only the HTTP server answers, before any route (node-adapter.ts), such as 431: every code of the status
+ * is a transport code. Every operation documents them; no route produces them.
+ */
+const TRANSPORT_STATUSES = new Set<number>(
+  TRANSPORT_ERROR_CODES.map((code) => ERROR_STATUS[code]).filter((status) =>
+    Object.entries(ERROR_STATUS).every(
+      ([code, s]) => s !== status || (TRANSPORT_ERROR_CODES as readonly string[]).includes(code),
+    ),
+  ),
+);
 
 type Responses = Record<string, { $ref?: string; content?: unknown }>;
 
-/** The operation object of the document for an operationId (its own or its trailing-slash twin). */
+/** The operation object of the document for an operationId. */
 function operationOf(operationId: string): { responses: Responses } {
   for (const item of Object.values(openApiDocument.paths) as Record<string, { operationId?: string }>[]) {
     for (const operation of Object.values(item)) {
@@ -163,6 +187,12 @@ function documentedStatuses(operationId: string): number[] {
     .sort((a, b) => a - b);
 }
 
+/** `/providers/x?y=1` -> `/providers/x/?y=1`. */
+function slashFormOf(path: string): string {
+  const [pathname, query] = path.split('?');
+  return query === undefined ? `${pathname}/` : `${pathname}/?${query}`;
+}
+
 async function run(app: Hono, scenario: Scenario): Promise<Response> {
   const headers: Record<string, string> = scenario.key ? { 'x-api-key': scenario.key } : {};
   const first = await app.request(`${BASE}${scenario.path}`, { headers });
@@ -174,17 +204,19 @@ async function run(app: Hono, scenario: Scenario): Promise<Response> {
 
 describe('the statuses of every route', () => {
   for (const route of ROUTES) {
-    const operations = [route.operation, ...(route.slashForm ? [`${route.operation}Slash`] : [])];
+    const operationId = route.operation;
 
     it(`${route.operation}: the app answers each status its scenarios expect, each listed by the document`, async () => {
       for (const scenario of SCENARIOS[route.operation]) {
-        const res = await run(createApp(depsOf(scenario.deps)), scenario);
-        expect({ path: scenario.path, key: scenario.key, status: res.status }).toEqual({
-          path: scenario.path,
-          key: scenario.key,
-          status: scenario.status,
-        });
-        for (const operationId of operations) {
+        // The trailing-slash form is the same operation: same status, same documented response.
+        const forms = [scenario, ...(route.slashForm ? [{ ...scenario, path: slashFormOf(scenario.path) }] : [])];
+        for (const form of forms) {
+          const res = await run(createApp(depsOf(form.deps)), form);
+          expect({ path: form.path, key: form.key, status: res.status }).toEqual({
+            path: form.path,
+            key: form.key,
+            status: form.status,
+          });
           const documented = operationOf(operationId).responses[String(res.status)];
           expect({ operationId, status: res.status, documented: documented !== undefined }).toEqual({
             operationId,
@@ -197,9 +229,11 @@ describe('the statuses of every route', () => {
       }
     });
 
-    it(`${route.operation}: the document lists exactly the statuses the scenarios produce`, () => {
+    it(`${route.operation}: the document lists exactly the statuses the scenarios produce, and the transport's`, () => {
       const produced = [...new Set(SCENARIOS[route.operation].map((s) => s.status))].sort((a, b) => a - b);
-      for (const operationId of operations) expect(documentedStatuses(operationId)).toEqual(produced);
+      const documented = documentedStatuses(operationId);
+      expect(documented.filter((status) => !TRANSPORT_STATUSES.has(status))).toEqual(produced);
+      expect(documented).toEqual(expect.arrayContaining([...TRANSPORT_STATUSES]));
     });
   }
 

@@ -1,22 +1,32 @@
 /**
  * The API asset as a deployment ships it: bundled by CDK's local esbuild bundling with the stack's own options
  * (infra/bundling.ts), into a temporary cloud assembly. It must carry the DuckDB binding of the target
- * architecture, and load from its own folder with nothing but what it carries.
+ * architecture and Redoc's bundle (the reference page's script), and load from its own folder with nothing but what
+ * it carries.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { ENV } from '../../data-contracts/env';
-import { DUCKDB_BINDING_PACKAGES, entryCodeProps, functionCodeProps } from '../../infra/bundling';
+import {
+  DUCKDB_BINDING_PACKAGES,
+  entryCodeProps,
+  functionCodeProps,
+  HANDLER_PACKAGE_FILES,
+  PROJECT_ROOT,
+} from '../../infra/bundling';
 import { DEFAULT_CONFIG } from '../../infra/config';
 import { apiEnvironment } from '../../infra/constructs/api';
 import { createDynamoClient, ensureTables } from '../../lambdas/access/dynamo';
 import { KeyStore } from '../../lambdas/access/key-store';
+import { BLANK_LOGO, REDOC_CDN_LOGO } from '../../lambdas/http/docs-page';
 import { S3ObjectStore } from '../../platform/s3-store';
 import { publishEtlSnapshot } from '../helpers/api-test-env';
+import { apiGatewayEvent } from '../helpers/apigw-event';
 import { startDynalite } from '../helpers/dynalite';
 import { lambdaBodyText } from '../helpers/lambda-body';
 import { startS3rver } from '../helpers/s3rver';
@@ -74,9 +84,68 @@ describe('API asset', () => {
     expect(existsSync(join(bindingDir, 'package.json'))).toBe(true);
   });
 
+  it('carries Redoc standalone bundle for the reference page, as installed', () => {
+    expect(HANDLER_PACKAGE_FILES.api).toEqual(['redoc/bundles/redoc.standalone.js']);
+    const carried = readFileSync(join(apiDir, 'node_modules', 'redoc', 'bundles', 'redoc.standalone.js'));
+    const installed = readFileSync(join(PROJECT_ROOT, 'node_modules', 'redoc', 'bundles', 'redoc.standalone.js'));
+    expect(carried.equals(installed)).toBe(true);
+  });
+
   it('carries no other binding and no other node_modules', () => {
-    expect(readdirSync(join(apiDir, 'node_modules'))).toEqual(['@duckdb']);
+    expect(readdirSync(join(apiDir, 'node_modules')).sort()).toEqual(['@duckdb', 'redoc']);
     expect(readdirSync(join(apiDir, 'node_modules', '@duckdb'))).toEqual([bindingPackage.split('/')[1]]);
+    expect(readdirSync(join(apiDir, 'node_modules', 'redoc'))).toEqual(['bundles']);
+    expect(readdirSync(join(apiDir, 'node_modules', 'redoc', 'bundles'))).toEqual(['redoc.standalone.js']);
+  });
+
+  (canRun ? it : it.skip)('serves the reference page and its script from its own folder', () => {
+    const env = {
+      ...apiEnvironment({
+        bucketName: 'pf-test-bucket',
+        keysTableName: 'pf-keys',
+        usageTableName: 'pf-usage',
+        memoryMb: 2048,
+      }),
+      [ENV.cacheDir]: join(outdir, 'docs-cache'),
+      AWS_REGION: 'us-east-1',
+      PF_PAGE_EVENT: JSON.stringify(apiGatewayEvent('/api/v1/docs')),
+      PF_SCRIPT_EVENT: JSON.stringify(apiGatewayEvent('/api/v1/docs/redoc.standalone.js')),
+    };
+    // No S3 or DynamoDB is reachable: the reference page needs neither.
+    const script = `
+      const { handler } = require('./index.js');
+      (async () => {
+        const page = await handler(JSON.parse(process.env.PF_PAGE_EVENT), {});
+        const js = await handler(JSON.parse(process.env.PF_SCRIPT_EVENT), {});
+        const body = js.isBase64Encoded ? Buffer.from(js.body, 'base64') : Buffer.from(js.body, 'utf8');
+        console.log(JSON.stringify({ page: page.statusCode, html: page.body, js: js.statusCode, length: body.length,
+          sha: require('node:crypto').createHash('sha256').update(body).digest('hex') }));
+      })().catch((e) => { console.error(e); process.exit(1); });
+    `;
+    const result = runIn(apiDir, script, env);
+    expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr }).toEqual({
+      status: 0,
+      stderr: '',
+    });
+    const out = JSON.parse(result.stdout.split('\n').pop() ?? '') as {
+      page: number;
+      html: string;
+      js: number;
+      length: number;
+      sha: string;
+    };
+    expect(out.page).toBe(200);
+    expect(out.html).toContain('<script src="/api/v1/docs/redoc.standalone.js"></script>');
+    expect(out.js).toBe(200);
+    const expected = Buffer.from(
+      readFileSync(join(PROJECT_ROOT, 'node_modules', 'redoc', 'bundles', 'redoc.standalone.js'), 'utf8').replace(
+        REDOC_CDN_LOGO,
+        BLANK_LOGO,
+      ),
+      'utf8',
+    );
+    expect(out.length).toBe(expected.byteLength);
+    expect(out.sha).toBe(createHash('sha256').update(expected).digest('hex'));
   });
 
   (canRun ? it : it.skip)('loads from its own folder, exports handler, and resolves the binding there', () => {

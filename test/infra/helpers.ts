@@ -1,7 +1,7 @@
 /**
  * Shared helpers of the infra tests: building the stack from context, and reading a synthesized template.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -9,22 +9,35 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { readStackConfig } from '../../infra/config';
 import { ProviderFactsStack } from '../../infra/stack';
 
+/**
+ * The feature flags of cdk.json's context (the `@aws-cdk...` keys), which `npm run synth` and `npm run deploy` apply:
+ * the tests synthesize with them, so they check the template that is deployed.
+ */
+export const FEATURE_FLAGS: Readonly<Record<string, unknown>> = (() => {
+  const cdkJson = JSON.parse(readFileSync(join(__dirname, '..', '..', 'cdk.json'), 'utf8')) as {
+    context: Record<string, unknown>;
+  };
+  return Object.fromEntries(Object.entries(cdkJson.context).filter(([name]) => name.startsWith('@aws-cdk')));
+})();
+
 /** A fresh temporary folder for a cloud assembly. */
 export function tempOutdir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
 /**
- * Builds the stack as `infra/app.ts` does, from `context`. With `bundle: false` the Lambda assets are not bundled
- * (CDK's own `aws:cdk:bundling-stacks` switch), for tests that only look at configuration variants.
+ * Builds the stack as `infra/app.ts` does, from cdk.json's feature flags and `context`. With `bundle: false` the
+ * Lambda assets are not bundled (CDK's own `aws:cdk:bundling-stacks` switch), for tests that only look at
+ * configuration variants.
  */
 export function synthStack(
   context: Record<string, unknown>,
   options: { bundle: boolean; outdir: string },
 ): { stack: ProviderFactsStack; template: Template } {
+  const withFlags = { ...FEATURE_FLAGS, ...context };
   const app = new App({
     outdir: options.outdir,
-    context: options.bundle ? context : { ...context, 'aws:cdk:bundling-stacks': [] },
+    context: options.bundle ? withFlags : { ...withFlags, 'aws:cdk:bundling-stacks': [] },
   });
   const config = readStackConfig(app.node);
   const stack = new ProviderFactsStack(app, config.stackName, { config });

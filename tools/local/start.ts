@@ -194,6 +194,7 @@ function printWelcome(base: string, keys: Record<Plan, string>, slug: string | n
   const lines = [
     '',
     `Provider Facts Data API (local) at ${base}`,
+    `API reference (open in a browser): ${base}/docs`,
     '',
     `Demo keys (local only; kept in ${path.join(where, DEMO_KEYS_FILE)}):`,
     ...PLANS.map((plan) => `  ${plan.padEnd(10)} ${keys[plan]}${plan === 'builder' ? '  (bound to glp1)' : ''}`),
