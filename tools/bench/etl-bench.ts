@@ -1,5 +1,6 @@
 /**
- * ETL benchmark (not a test): `npm run bench:etl [-- --rows N] [--threads T] [--budget SIZE] [--repeat R] [--keep]`.
+ * ETL benchmark (not a test): `npm run bench:etl [-- --rows N] [--threads T] [--budget SIZE] [--repeat R] [--keep]
+ * [--scenario build|changes|all]`.
  *
  * Generates an NPPES V2 file (330 columns, CMS form) with `generateNppesFile`, then, each in its own child
  * process so that peak RSS is the process's own (`process.resourceUsage().maxRSS`):
@@ -13,6 +14,12 @@
  * RSS (goal <= 2 GB), and per build step its time and peak RSS with the machine's load average during the run
  * (other processes slow a timed run down, and the run's own threads count in the load: compare runs at a similar
  * load).
+ *
+ * The change-feed scenario (`--scenario changes`, or `all`, the default): in one child process, a first build from
+ * that file, then a second build into the same store from a copy in which 1% of the active NPIs change
+ * (./../bench-data/derive-changed-nppes.ts: deactivations, renames, LEIE additions). Prints the second build's steps,
+ * its `changes` step's time, and that time's share of the rest of the build: the time the change feed adds (goal <=
+ * 25%).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -26,10 +33,11 @@ import { demoBuildInputs } from '../../etl/demo-inputs';
 import { DEFAULT_MEMORY_BUDGET_MB, parseMemorySizeMb } from '../../etl/duck';
 import { FolderObjectStore } from '../../platform/folder-store';
 import { type Logger, silentLogger } from '../../platform/logger';
+import { deriveChangedNppes } from '../bench-data/derive-changed-nppes';
 import { generateNppesFile } from '../bench-data/generate-nppes';
 
 const NATIONAL_ROWS = 9_000_000;
-const GOALS = { ratio: 2.0, nationalMinutes: 10, rssBytes: 2 * 1024 ** 3 } as const;
+const GOALS = { ratio: 2.0, nationalMinutes: 10, rssBytes: 2 * 1024 ** 3, changesShare: 0.25 } as const;
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE_MS = 100;
 
@@ -57,10 +65,13 @@ interface ChildReport {
   /** The NPPES scan and staging, part of the `sources` step. */
   nppesMs?: number;
   memoryLimitMb?: number;
+  /** The change-feed scenario: the first build's time, and the second build's step (its change rows). */
+  baseMs?: number;
+  stepChanges?: number;
 }
 
 /** Runs this file in a child Node process in `mode` and returns its JSON report (the last stdout line). */
-function runChild(mode: 'etl' | 'bare', args: string[]): Promise<ChildReport> {
+function runChild(mode: 'etl' | 'bare' | 'changes', args: string[]): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--child', mode, ...args], {
       cwd: REPO_ROOT,
@@ -146,6 +157,80 @@ async function childEtl(file: string, threads: number, memoryBudgetMb: number): 
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
+/** The change-feed scenario's child: a first build from `file`, then a second from `changedFile` and `leieFile`. */
+async function childChanges(
+  file: string,
+  changedFile: string,
+  leieFile: string,
+  threads: number,
+  memoryBudgetMb: number,
+): Promise<void> {
+  const work = path.join(path.dirname(file), `etl-changes-${process.pid}`);
+  const store = new FolderObjectStore(path.join(work, 'store'));
+  const demo = demoBuildInputs(REPO_ROOT);
+  const baseStarted = Date.now();
+  await buildSnapshot({
+    store,
+    inputs: { ...demo, nppes: [file] },
+    workDir: work,
+    duckdb: { threads, memoryBudgetMb },
+    snapshotTime: new Date(Date.now() - 60_000),
+  });
+  const baseMs = Date.now() - baseStarted;
+  const meter = startMeter();
+  const logger: Logger = {
+    ...silentLogger,
+    info(message, fields) {
+      if (message === 'etl step done') meter.mark(String(fields?.step), Number(fields?.elapsed_ms));
+    },
+  };
+  const started = Date.now();
+  const summary = await buildSnapshot({
+    store,
+    inputs: { ...demo, nppes: [changedFile], leie: [...demo.leie, leieFile] },
+    workDir: work,
+    logger,
+    duckdb: { threads, memoryBudgetMb },
+  });
+  const ms = Date.now() - started;
+  const { steps, load } = meter.stop();
+  await rm(work, { recursive: true, force: true });
+  const report: ChildReport = {
+    ms,
+    baseMs,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    load,
+    identity: summary.counts.identity,
+    steps,
+    stepChanges: summary.changes.step?.changes ?? 0,
+  };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+}
+
+/** The change-feed scenario: derives the changed inputs (once per row count and seed) and runs its child. */
+async function runChangesScenario(file: string, childArgs: string[], keep: boolean): Promise<string[]> {
+  const changed = file.replace(/\.csv$/, '-changed.csv');
+  const leie = file.replace(/\.csv$/, '-changed-leie.csv');
+  if (!existsSync(changed) || !existsSync(leie)) {
+    const derived = await deriveChangedNppes({
+      nppesIn: file,
+      nppesOut: changed,
+      leieOut: leie,
+      leieHeaderFrom: path.join(REPO_ROOT, 'test', 'fixtures', 'source-data', 'leie.csv'),
+    });
+    process.stderr.write(`changed inputs: ${JSON.stringify(derived)}\n`);
+  }
+  const run = await runChild('changes', [...childArgs.slice(0, -1), changed, leie, file]);
+  if (!keep) await Promise.all([rm(changed, { force: true }), rm(leie, { force: true })]);
+  const changesMs = run.steps?.find((s) => s.step === 'changes')?.ms ?? 0;
+  const added = changesMs / Math.max(1, run.ms - changesMs);
+  return [
+    `change feed          second build ${sec(run.ms)} (first ${sec(run.baseMs ?? 0)}), ${run.stepChanges?.toLocaleString('en-US')} changes; load ${loadText(run.load)}`,
+    ...stepLines(run),
+    `changes step         ${sec(changesMs)}, ${(added * 100).toFixed(1)}% added to the rest of the build (goal <= ${GOALS.changesShare * 100}%) ${pass(added <= GOALS.changesShare)}`,
+  ];
+}
+
 async function childBare(file: string, threads: number): Promise<void> {
   const out = `${file}.bare.parquet`;
   const instance = await DuckDBInstance.create(':memory:', { threads: String(threads) });
@@ -194,6 +279,7 @@ async function main(): Promise<void> {
       keep: { type: 'boolean', default: false },
       repeat: { type: 'string', default: '2' },
       child: { type: 'string' },
+      scenario: { type: 'string', default: 'all' },
     },
     allowPositionals: true,
     strict: true,
@@ -204,9 +290,15 @@ async function main(): Promise<void> {
   if (values.child) {
     const file = process.argv[process.argv.length - 1] as string;
     if (values.child === 'etl') await childEtl(file, threads, budgetMb);
-    else await childBare(file, threads);
+    else if (values.child === 'changes') {
+      const [changed, leie] = process.argv.slice(-3, -1) as [string, string];
+      await childChanges(file, changed, leie, threads, budgetMb);
+    } else await childBare(file, threads);
     return;
   }
+  const scenario = values.scenario;
+  if (scenario !== 'all' && scenario !== 'build' && scenario !== 'changes')
+    throw new Error(`--scenario is build, changes or all: ${scenario}`);
   const rows = Number(values.rows);
   if (!Number.isInteger(rows) || rows <= 0) throw new Error(`--rows must be a positive integer: ${values.rows}`);
   const dir = path.join(tmpdir(), 'pf-etl-bench');
@@ -225,6 +317,12 @@ async function main(): Promise<void> {
   // and write-back effects.
   const repeat = Math.max(1, Number(values.repeat));
   const childArgs = ['--threads', String(threads), '--budget', `${budgetMb}MB`, file];
+  if (scenario === 'changes') {
+    const lines = await runChangesScenario(file, childArgs, values.keep);
+    if (!values.keep) await rm(file, { force: true });
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return;
+  }
   let bare: ChildReport | null = null;
   let etl: ChildReport | null = null;
   for (let i = 0; i < repeat; i += 1) {
@@ -235,6 +333,7 @@ async function main(): Promise<void> {
     etl = bestOf(etl, e);
   }
   if (!bare || !etl) throw new Error('no run');
+  const changesLines = scenario === 'all' ? await runChangesScenario(file, childArgs, values.keep) : [];
   if (!values.keep) await rm(file, { force: true });
 
   const rate = rows / (etl.ms / 1000);
@@ -252,6 +351,7 @@ async function main(): Promise<void> {
     `${nationalRows.padEnd(20)} ${national} on ${threads} threads, ${availableParallelism()} cores (goal <= ${GOALS.nationalMinutes}) ${pass(nationalMinutes <= GOALS.nationalMinutes)}`,
     `ETL peak RSS         ${mb(etl.maxRssBytes)} (goal <= ${mb(GOALS.rssBytes)}) ${pass(etl.maxRssBytes <= GOALS.rssBytes)}; ` +
       `memory budget ${budgetMb} MB, DuckDB memory_limit ${etl.memoryLimitMb ?? '?'} MB`,
+    ...changesLines,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
