@@ -45,6 +45,7 @@ import {
   startServer,
 } from './api/bench-server';
 import { ensureSnapshot, probeHotPartition, readSnapshot, type SnapshotDirs } from './api/bench-snapshot';
+import { buildChangesScenarios } from './api/changes-scenarios';
 import { firstOk, measureColdIdentity, measureColdNpi } from './api/cold-start';
 import { request } from './api/http-load';
 import { CHECKS, checkIdentityAnswers } from './api/identity-check';
@@ -142,10 +143,15 @@ async function main(): Promise<void> {
     }
   ).data.map((p) => p.slug);
   const npi = await buildNpiScenarios(dirs.data, manifest, rng);
+  const changes = await buildChangesScenarios(conn, dirs.data, manifest, rng);
+  say(
+    `change feed: ${changes.changes.toLocaleString('en-US')} changes in the month since ${changes.since ?? '(none)'}`,
+  );
   const scenarios = [
     ...buildScenarios(hot, slugs, workload),
     ...npi.scenarios,
     ...buildSearchScenarios(dirs.data, manifest, rng),
+    ...changes.scenarios,
   ];
   say(`server peak RSS after the cold start and the checks: ${mb(await peakRssBytes(server.child.pid))} MB`);
   for (const s of scenarios) {

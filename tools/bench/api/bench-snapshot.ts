@@ -13,6 +13,7 @@ import { demoBuildInputs } from '../../../etl/demo-inputs';
 
 import { FolderObjectStore } from '../../../platform/folder-store';
 import { sqlStringLiteral } from '../../../platform/sql';
+import { deriveChangedNppes } from '../../bench-data/derive-changed-nppes';
 import { generateVerticalFeed } from '../../bench-data/generate-feed';
 import { generateNppesFile } from '../../bench-data/generate-nppes';
 
@@ -25,7 +26,16 @@ export interface BuildInfo {
   etl_seconds: number;
   nppes_bytes: number;
   built_at: string;
+  /**
+   * The change feed: the snapshot above is the second of two, built a month after the first from inputs in which 1%
+   * of the NPIs changed (tools/bench-data/derive-changed-nppes.ts). Absent in a cache built before: rebuilt.
+   */
+  changes?: { first_snapshot_id: string; second_etl_seconds: number; changes: number };
 }
+
+/** The two snapshots' times: a month apart, so the change feed's roster scenario reads a month of changes. */
+const FIRST_SNAPSHOT_TIME = new Date('2026-10-01T00:00:00Z');
+const SECOND_SNAPSHOT_TIME = new Date('2026-11-01T00:00:00Z');
 
 /** The folders of one row count: `.bench/api/rows-<N>`, its snapshot, the server's local root and cache. */
 export interface SnapshotDirs {
@@ -51,6 +61,12 @@ export async function ensureSnapshot(
     const info = (await readFile(infoFile, 'utf8')
       .then((text) => JSON.parse(text) as BuildInfo)
       .catch(() => null)) as BuildInfo | null;
+    if (info?.changes === undefined) {
+      say(`the cached snapshot in ${path.relative(repoRoot, dirs.data)} has no change feed: rebuilding it`);
+      await rm(dirs.root, { recursive: true, force: true });
+      await mkdir(dirs.root, { recursive: true });
+      return ensureSnapshot(dirs, rows, providers, repoRoot);
+    }
     say(
       `using the cached snapshot in ${path.relative(repoRoot, dirs.data)} (delete ${path.relative(repoRoot, dirs.root)} to rebuild)` +
         (info
@@ -65,10 +81,14 @@ export async function ensureSnapshot(
   const inputs = path.join(dirs.root, 'inputs');
   await mkdir(inputs, { recursive: true });
   const nppesFile = path.join(inputs, 'nppes.csv');
+  const changedFile = path.join(inputs, 'nppes-changed.csv');
+  const changedLeie = path.join(inputs, 'leie-changed.csv');
   const feedDir = path.join(inputs, 'feed', 'glp1');
   let generateSeconds = 0;
   let etlSeconds = 0;
+  let secondSeconds = 0;
   let nppesBytes = 0;
+  let first: Awaited<ReturnType<typeof buildSnapshot>>;
   let summary: Awaited<ReturnType<typeof buildSnapshot>>;
   try {
     let t = performance.now();
@@ -81,16 +101,35 @@ export async function ensureSnapshot(
     t = performance.now();
     say('building the snapshot with the ETL...');
     const demo = demoBuildInputs(repoRoot);
-    summary = await buildSnapshot({
+    first = await buildSnapshot({
       store: new FolderObjectStore(dirs.data),
       inputs: { ...demo, nppes: [nppesFile], feeds: [feedDir] },
-      snapshotTime: new Date('2026-11-01T00:00:00Z'),
+      snapshotTime: FIRST_SNAPSHOT_TIME,
       workDir: dirs.root,
     });
     etlSeconds = (performance.now() - t) / 1000;
+    say(
+      `  first snapshot built in ${etlSeconds.toFixed(1)} s; deriving next month's inputs (1% of the NPIs change)...`,
+    );
+    const derived = await deriveChangedNppes({
+      nppesIn: nppesFile,
+      nppesOut: changedFile,
+      leieOut: changedLeie,
+      leieHeaderFrom: path.join(repoRoot, 'test', 'fixtures', 'source-data', 'leie.csv'),
+    });
+    say(`  ${JSON.stringify(derived)}`);
+    await rm(nppesFile, { force: true });
+    t = performance.now();
+    summary = await buildSnapshot({
+      store: new FolderObjectStore(dirs.data),
+      inputs: { ...demo, nppes: [changedFile], leie: [...demo.leie, changedLeie], feeds: [feedDir] },
+      snapshotTime: SECOND_SNAPSHOT_TIME,
+      workDir: dirs.root,
+    });
+    secondSeconds = (performance.now() - t) / 1000;
   } finally {
     // About 1.1 GB per million rows: never left behind, built or not.
-    await rm(nppesFile, { force: true });
+    await Promise.all([nppesFile, changedFile, changedLeie].map((f) => rm(f, { force: true })));
   }
   const info: BuildInfo = {
     rows,
@@ -100,6 +139,11 @@ export async function ensureSnapshot(
     etl_seconds: Math.round(etlSeconds * 10) / 10,
     nppes_bytes: nppesBytes,
     built_at: new Date().toISOString(),
+    changes: {
+      first_snapshot_id: first.snapshot_id,
+      second_etl_seconds: Math.round(secondSeconds * 10) / 10,
+      changes: summary.changes.step?.changes ?? 0,
+    },
   };
   await writeFile(infoFile, `${JSON.stringify(info, null, 2)}\n`);
   say(

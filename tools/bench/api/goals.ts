@@ -17,6 +17,8 @@ export const GOALS = {
   npiP99Ms: 5,
   npiBatchP99Ms: 30,
   npiLookupRps: 5000,
+  /** The change feed: a roster of 100 NPIs over a month of changes, at 16 connections. */
+  changesRosterP99Ms: 25,
   /** The first NPI lookup of a fresh process (empty cache). */
   coldNpiMs: 300,
   /** p99 goals of the identity queries a-d, warm, at 16 connections. */
