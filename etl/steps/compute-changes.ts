@@ -7,7 +7,7 @@
  * one this code cannot read) starts the chain: no step, the new snapshot is the oldest `since`.
  */
 import path from 'node:path';
-import type { ChangesSpan, ChangesStep } from '../../data-contracts/changes';
+import { type ChangesSpan, type ChangesStep, changesMonthOf } from '../../data-contracts/changes';
 import { changesBasisKey, changesPartitionKey, type ManifestObject } from '../../data-contracts/layout';
 import { type ObjectStore, sha256File } from '../../platform/object-store';
 import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-protocol';
@@ -117,9 +117,11 @@ export async function computeChanges(ctx: BuildContext, base: BaseLayers, files:
       changes: await queryNumber(connection, `SELECT count(*) FROM ${STEP_TABLE}`),
     };
     kept = keptSteps(current.manifest.changes?.steps ?? [], snapshotTime);
+    // Only the months that hold a kept step are read: the others hold dropped steps only.
+    const keptMonths = new Set(kept.map((s) => changesMonthOf(s.to_as_of)));
     const oldPartitions = await downloadChecked(
       ctx.store,
-      objects.filter((o) => o.kind === 'changes'),
+      objects.filter((o) => o.kind === 'changes' && o.month !== undefined && keptMonths.has(o.month)),
       path.join(dir, 'old-changes'),
     );
     carriedRows = await addKeptChanges(
