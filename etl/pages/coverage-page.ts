@@ -37,14 +37,24 @@ export interface LegendClass {
 }
 
 /**
- * The legend's classes for the largest verified count of a state: up to five of equal width over 1..max (a state
- * with none has its own fill); a small maximum gets one class per count.
+ * The smallest whole 1, 2, 2.5 or 5 times a power of ten that is at least `n`: class widths a reader takes in at a
+ * glance.
+ */
+function niceCeil(n: number): number {
+  const power = 10 ** Math.floor(Math.log10(Math.max(1, n)));
+  const steps = [1, 2, 2.5, 5, 10].map((m) => m * power).filter(Number.isInteger);
+  return steps.find((step) => step >= n) ?? 10 * power;
+}
+
+/**
+ * The legend's classes for the largest verified count of a state: up to five of a round equal width over 1..max
+ * (a state with none has its own fill); a small maximum gets one class per count.
  * @example legendClasses(3).map((c) => [c.min, c.max]) // [[1, 1], [2, 2], [3, 3]]
+ * @example legendClasses(17).map((c) => [c.min, c.max]) // [[1, 5], [6, 10], [11, 15], [16, 17]]
  */
 export function legendClasses(maxVerified: number): LegendClass[] {
   if (maxVerified <= 0) return [];
-  const count = Math.min(CLASS_FILLS.length, maxVerified);
-  const width = Math.ceil(maxVerified / count);
+  const width = niceCeil(maxVerified / CLASS_FILLS.length);
   const ranges: { min: number; max: number }[] = [];
   for (let min = 1; min <= maxVerified; min += width) ranges.push({ min, max: Math.min(maxVerified, min + width - 1) });
   // The darkest fills when there are fewer classes than fills, so the largest count is always the darkest.
@@ -251,7 +261,7 @@ const STYLES = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:#111827;background:#f9fafb}
 main{max-width:980px;margin:0 auto;padding:16px}
-h1{font-size:1.6rem;line-height:1.2;margin:.5rem 0}
+h1{font-size:1.6rem;line-height:1.2;margin:.25rem 0 .5rem}
 h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
 .asof{color:#4b5563;margin:0 0 1rem}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(165px,1fr));gap:12px}
@@ -260,7 +270,7 @@ h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
 .value{font-size:1.5rem;font-weight:600}
 .sub{font-size:.85rem;color:#4b5563}
 figure{margin:1rem 0;background:#fff;border:1px solid #e5e7eb;border-radius:8px;padding:12px}
-.map{display:block;width:100%;height:auto}
+.map{display:block;width:100%;max-width:720px;height:auto;margin:0 auto}
 .map path{stroke:#fff;stroke-width:.75}
 .map .off-map path{stroke:#9ca3af}
 .map text{font-size:13px;fill:#111827}

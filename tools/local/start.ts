@@ -12,6 +12,7 @@ import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { API_BASE_PATH, PLANS, type Plan } from '../../data-contracts/constants';
 import { POINTER_KEY } from '../../data-contracts/layout';
+import { PAGE_PATHS } from '../../data-contracts/routes';
 import { heapOption } from '../../data-contracts/memory-budget';
 import { createDynamoClient } from '../../lambdas/access/dynamo';
 import { KeyStore } from '../../lambdas/access/key-store';
@@ -184,6 +185,7 @@ function printWelcome(base: string, keys: Record<Plan, string>, slug: string | n
   const lines = [
     '',
     `Provider Facts Data API (local) at ${base}`,
+    `Coverage page (open it in a browser): ${base}${PAGE_PATHS.coverage}`,
     '',
     `Demo keys (local only; kept in ${path.join(where, DEMO_KEYS_FILE)}):`,
     ...PLANS.map((plan) => `  ${plan.padEnd(10)} ${keys[plan]}${plan === 'builder' ? '  (bound to glp1)' : ''}`),
