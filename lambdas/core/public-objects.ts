@@ -32,7 +32,9 @@ export function getCoveragePage(
   return deps.snapshots.withSnapshot(async (data) => {
     if (!data.hasStatic('coveragePage')) {
       throw new ApiError('not_found', 'The current snapshot has no coverage page.', {
-        hint: 'It was built before the ETL wrote coverage.html: build a new snapshot (npm run etl -- build).',
+        hint:
+          'It was built before the ETL wrote coverage.html: build a new snapshot ' +
+          '(locally: npm run etl -- build --demo --out .local/data).',
       });
     }
     return { body: await data.readStatic('coveragePage'), snapshotId: data.snapshotId };
