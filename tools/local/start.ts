@@ -12,8 +12,8 @@ import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { API_BASE_PATH, PLANS, type Plan } from '../../data-contracts/constants';
 import { POINTER_KEY } from '../../data-contracts/layout';
-import { PAGE_PATHS } from '../../data-contracts/routes';
 import { heapOption } from '../../data-contracts/memory-budget';
+import { PAGE_PATHS } from '../../data-contracts/routes';
 import { createDynamoClient } from '../../lambdas/access/dynamo';
 import { KeyStore } from '../../lambdas/access/key-store';
 import {
