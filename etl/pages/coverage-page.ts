@@ -277,16 +277,16 @@ figure{margin:1rem 0;background:#fff;border:1px solid #e5e7eb;border-radius:8px;
 .legend{display:flex;flex-wrap:wrap;gap:4px 14px;list-style:none;margin:8px 0 0;padding:0;font-size:.85rem}
 .swatch{display:inline-block;width:14px;height:14px;border-radius:3px;margin-right:5px;vertical-align:-2px;border:1px solid #d1d5db}
 .scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;background:#fff;border:1px solid #e5e7eb;border-radius:8px}
-table{border-collapse:collapse;width:100%;min-width:420px;font-size:.92rem}
-.states-table{min-width:280px}
+table{border-collapse:collapse;width:100%;font-size:.92rem}
 caption{text-align:left;font-weight:600;padding:8px 10px}
 th,td{padding:6px 10px;border-top:1px solid #f3f4f6;text-align:right;white-space:nowrap}
-th[scope=row],thead th:first-child{text-align:left;font-weight:400}
+th[scope=row],thead th:first-child{text-align:left;font-weight:400;white-space:normal;min-width:8em}
 thead th{font-weight:600;color:#374151}
 .meter{display:inline-block;width:56px;height:8px;margin-right:8px;vertical-align:middle;background:#e5e7eb;border-radius:4px;overflow:hidden}
 .meter>span{display:block;height:100%;background:#3182bd}
 .code{color:#6b7280;font-size:.8rem}
 .links{padding-left:1.2rem}
+@media (max-width:480px){main{padding:12px}th,td{padding:6px}.meter{display:none}table{font-size:.88rem}}
 a{color:#1d4ed8}
 footer{color:#6b7280;font-size:.85rem;margin:2rem 0 1rem}
 code{font-size:.85em}
