@@ -27,6 +27,7 @@ import type {
 
 const STATIC_FILE_OF = {
   coverage: 'coverage.json',
+  coveragePage: 'coverage.html',
   sampleJson: 'sample.json',
   sampleCsv: 'sample.csv',
 } as const satisfies Record<StaticName, string>;
@@ -156,6 +157,10 @@ export class SnapshotProviderData implements ProviderData {
     // No bucket object: no NPI of that prefix in the snapshot.
     if (!this.tables.files.has(key)) return null;
     return this.tables.npi.find(key, () => this.tables.files.localPath(key), npi);
+  }
+
+  hasStatic(name: StaticName): boolean {
+    return this.tables.files.has(staticKey(this.snapshotId, STATIC_FILE_OF[name]));
   }
 
   readStatic(name: StaticName): Promise<Buffer> {

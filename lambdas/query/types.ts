@@ -82,11 +82,13 @@ export interface ProviderData {
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
   /** The NPI lookup line of a valid 10-digit NPI, or null when the snapshot has none (never issued, rejected). */
   findNpi(npi: string): Promise<NpiLookupLine | null>;
+  /** Whether the snapshot has the static object (a snapshot built before the coverage page has no page). */
+  hasStatic(name: StaticName): boolean;
   /** The bytes of one of the snapshot's static objects. */
   readStatic(name: StaticName): Promise<Buffer>;
 }
 
-export const STATIC_NAMES = ['coverage', 'sampleJson', 'sampleCsv'] as const;
+export const STATIC_NAMES = ['coverage', 'coveragePage', 'sampleJson', 'sampleCsv'] as const;
 export type StaticName = (typeof STATIC_NAMES)[number];
 
 /** Pins one snapshot for the duration of `work`. */

@@ -46,6 +46,7 @@ export function fakeDeps(options: FakeOptions = {}): CoreDeps {
     },
     resolveTaxonomy: () => ({ kind: 'unknown' }),
     findNpi: async () => null,
+    hasStatic: () => true,
     readStatic: async () => Buffer.from('{}'),
   };
   return {
