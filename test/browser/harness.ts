@@ -328,6 +328,8 @@ export async function saveScreenshots(
   server: LocalServer,
   pathAndQuery: string,
   name: string,
+  /** A selector to wait for before the shot (a page that renders with a script). */
+  readySelector?: string,
 ): Promise<{ files: Record<ViewportName, string>; problems: string[] }> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const files = {} as Record<ViewportName, string>;
@@ -336,6 +338,7 @@ export async function saveScreenshots(
     const tracked = await openTrackedPage(browser, server, pathAndQuery, viewport);
     try {
       const file = path.join(SCREENSHOT_DIR, `${name}-${viewport}.png`);
+      if (readySelector !== undefined) await tracked.page.waitForSelector(readySelector, { timeout: 60_000 });
       await tracked.page.screenshot({ path: file as `${string}.png`, type: 'png' });
       if (process.env.PF_UPDATE_SCREENSHOTS === '1') {
         await mkdir(DOCS_DIR, { recursive: true });
