@@ -7,14 +7,15 @@
  *
  * ```
  * current.json                                             pointer to the current snapshot (written last)
- * public/coverage.json | public/sample.json | public/sample.csv   fixed keys served by the CDN, rebuilt hourly
+ * public/coverage.json | public/coverage.html | public/sample.json | public/sample.csv
+ *                                                          fixed keys served by the CDN, rebuilt hourly
  * snapshots/<id>/manifest.json                             written after every other object of the snapshot
  * snapshots/<id>/vertical/<boundary>/vertical=<v>/state=<ST>/data.parquet
  * snapshots/<id>/identity/classification=<key>/data.parquet
  * snapshots/<id>/identity-index/classification=<key>/index.bin   the partition's serving index (below)
  * snapshots/<id>/search/state=<ST>/index.bin                     the state's identity search index (below)
  * snapshots/<id>/taxonomy/taxonomy.parquet
- * snapshots/<id>/static/coverage.json | sample.json | sample.csv | openapi.json
+ * snapshots/<id>/static/coverage.json | coverage.html | sample.json | sample.csv | openapi.json
  * snapshots/<id>/rejects/rejects.csv
  * snapshots/<id>/screens/oig-leie.parquet | fda-letters.parquet   the screening lists the build used (below)
  * snapshots/<id>/npi/bucket=<digits>/records.npi.gz            the NPI lookup records of one NPI prefix (below)
@@ -70,11 +71,14 @@ export const LAYOUT_VERSION = 3 as const;
 export const POINTER_KEY = 'current.json' as const;
 export const PUBLIC_KEYS = {
   coverage: 'public/coverage.json',
+  /** The coverage page: coverage.json's figures as HTML, with the map (etl/pages/coverage-page.ts). */
+  coveragePage: 'public/coverage.html',
   sampleJson: 'public/sample.json',
   sampleCsv: 'public/sample.csv',
 } as const;
 export const STATIC_FILES = {
   coverage: 'coverage.json',
+  coveragePage: 'coverage.html',
   sampleJson: 'sample.json',
   sampleCsv: 'sample.csv',
   openapi: 'openapi.json',

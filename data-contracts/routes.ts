@@ -28,6 +28,13 @@ export const ROUTES = [
 ] as const;
 
 export type Route = (typeof ROUTES)[number];
+
+/**
+ * Pages for people, relative to {@link API_BASE_PATH}: HTML, not API operations, so not in the OpenAPI document.
+ * The coverage page is a static object of the snapshot (data-contracts/layout.ts `coveragePage`), served by the API
+ * (`npm start`, the Lambda) and, deployed, by the CDN from the bucket's `public/coverage.html`.
+ */
+export const PAGE_PATHS = { coverage: '/coverage.html' } as const;
 /** The OpenAPI `operationId` of a route. */
 export type OperationId = Route['operation'];
 export type RouteMethod = Route['method'];

@@ -1,6 +1,6 @@
 /**
- * The hourly job: recomputes coverage.json, sample.json and sample.csv from the CURRENT snapshot (the pointer) and
- * writes them to the fixed `public/` keys. The snapshot itself is immutable and is never written.
+ * The hourly job: recomputes coverage.json, the coverage page (coverage.html), sample.json and sample.csv from the
+ * CURRENT snapshot (the pointer) and writes them to the fixed `public/` keys. The snapshot itself is immutable and is never written.
  *
  * Vertical figures and the sample are recomputed from the snapshot's vertical Parquet (downloaded and checked
  * against the manifest's SHA-256). The identity-layer figures are carried over from the snapshot's own
@@ -62,7 +62,7 @@ async function downloadChecked(
 }
 
 /**
- * Rebuilds the public coverage and sample objects from the current snapshot.
+ * Rebuilds the public coverage objects (JSON and page) and sample objects from the current snapshot.
  * @example await rebuildStatic({ store: new FolderObjectStore('.local/data') })
  */
 export async function rebuildStatic(options: RebuildStaticOptions): Promise<RebuildStaticSummary> {

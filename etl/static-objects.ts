@@ -1,6 +1,7 @@
 /**
- * The snapshot's static objects (coverage.json, sample.json, sample.csv, openapi.json), validated against the
- * OpenAPI document's component schemas before anything is published: an invalid object fails the run.
+ * The snapshot's static objects (coverage.json, coverage.html, sample.json, sample.csv, openapi.json), validated
+ * against the OpenAPI document's component schemas before anything is published: an invalid object fails the run.
+ * The coverage page is rendered from the same validated coverage object as coverage.json.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import Ajv2020 from 'ajv/dist/2020';
@@ -11,6 +12,7 @@ import type { CoverageStats, SampleResponse } from '../data-contracts/types';
 import type { ObjectStore } from '../platform/object-store';
 import { CONTENT_TYPES } from '../platform/snapshot-protocol';
 import { type CoverageInput, computeCoverage, computeSample } from './coverage';
+import { renderCoverageHtml } from './pages/coverage-page';
 
 const OPENAPI_ID = 'https://providerfacts.example.com/openapi.json';
 
@@ -47,11 +49,13 @@ export function openapiJsonText(): string {
 
 export interface StaticObjects {
   coverage: string;
+  /** The coverage page (HTML) of the same figures. */
+  coveragePage: string;
   sampleJson: string;
   sampleCsv: string;
 }
 
-/** Validates and serialises coverage and sample. */
+/** Validates and serialises coverage and sample, and renders the coverage page. */
 export function renderStaticObjects(
   coverage: CoverageStats,
   sample: { json: SampleResponse; csv: string },
@@ -60,6 +64,7 @@ export function renderStaticObjects(
   assertMatchesComponent('SampleResponse', sample.json);
   return {
     coverage: `${JSON.stringify(coverage, null, 2)}\n`,
+    coveragePage: renderCoverageHtml(coverage),
     sampleJson: `${JSON.stringify(sample.json, null, 2)}\n`,
     sampleCsv: sample.csv,
   };
@@ -85,9 +90,13 @@ export async function computeStaticObjects(
   return { coverage, sample, objects: renderStaticObjects(coverage, sample) };
 }
 
-/** Writes coverage and sample to the fixed `public/` keys (the build after its pointer switch, the hourly rebuild). */
+/**
+ * Writes coverage, its page and the sample to the fixed `public/` keys (the build after its pointer switch, the
+ * hourly rebuild).
+ */
 export async function publishPublicObjects(store: ObjectStore, objects: StaticObjects): Promise<void> {
   await store.put(PUBLIC_KEYS.coverage, objects.coverage, CONTENT_TYPES.json);
+  await store.put(PUBLIC_KEYS.coveragePage, objects.coveragePage, CONTENT_TYPES.html);
   await store.put(PUBLIC_KEYS.sampleJson, objects.sampleJson, CONTENT_TYPES.json);
   await store.put(PUBLIC_KEYS.sampleCsv, objects.sampleCsv, CONTENT_TYPES.csv);
 }

@@ -1,5 +1,6 @@
 /**
- * CloudFront Functions (cloudfront-js-2.0) of the static behaviours `/api/v1/coverage*` and `/api/v1/sample*`.
+ * CloudFront Functions (cloudfront-js-2.0) of the static behaviours `/api/v1/coverage*` and `/api/v1/sample*`
+ * (the first also serves the coverage page, `/api/v1/coverage.html`).
  * They are plain ES5-style source strings because CloudFront runs them, not Node; the infra tests evaluate them
  * in a `vm` context with recorded event shapes.
  * Reference: https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/functions-event-structure.html
@@ -7,10 +8,12 @@
 import { API_BASE_PATH, CORS } from '../data-contracts/constants';
 import { PUBLIC_KEYS } from '../data-contracts/layout';
 import { OPERATION_RULES } from '../data-contracts/query-parameters';
+import { PAGE_PATHS } from '../data-contracts/routes';
 
 /** The static objects behind the public endpoints, as CloudFront origin paths (S3 keys with a leading `/`). */
 export const STATIC_ORIGIN_PATHS = {
   coverage: `/${PUBLIC_KEYS.coverage}`,
+  coveragePage: `/${PUBLIC_KEYS.coveragePage}`,
   sampleJson: `/${PUBLIC_KEYS.sampleJson}`,
   sampleCsv: `/${PUBLIC_KEYS.sampleCsv}`,
 } as const;
@@ -19,6 +22,8 @@ export const STATIC_ORIGIN_PATHS = {
 export const STATIC_PUBLIC_PATHS = {
   coverage: `${API_BASE_PATH}/coverage`,
   sample: `${API_BASE_PATH}/sample`,
+  /** The coverage page: matched by the coverage pattern, so it needs no behaviour of its own. */
+  coveragePage: `${API_BASE_PATH}${PAGE_PATHS.coverage}`,
 } as const;
 
 /** Path patterns of the static cache behaviours (they must precede `/api/v1/*`). */
@@ -35,6 +40,8 @@ const json = (value: unknown): string => JSON.stringify(value);
  * body, so `/api/v1/coveragex` is a JSON 404 as it would be from the API. An unknown query parameter gets the
  * API's 400 `invalid_parameter`, with the allowed names of the OpenAPI document and the same "Did you mean"
  * rule as `lambdas/http/unknown-parameters.ts` (written again here in ES5 for CloudFront; a test compares the two).
+ * The coverage page maps to its object with the query string dropped (a page takes no parameters; a shared link
+ * may carry some, and they must neither fail nor split the cache).
  * A CORS preflight is answered here with 204, as the API answers it (S3 would refuse `OPTIONS`); an answer made
  * here carries the CORS headers and CloudFront's request id as `X-Request-Id` (the viewer-response function does
  * not run on it).
@@ -42,6 +49,7 @@ const json = (value: unknown): string => JSON.stringify(value);
 export const STATIC_REQUEST_FUNCTION_CODE = `
 var COVERAGE = ${json(STATIC_PUBLIC_PATHS.coverage)};
 var SAMPLE = ${json(STATIC_PUBLIC_PATHS.sample)};
+var COVERAGE_PAGE = ${json(STATIC_PUBLIC_PATHS.coveragePage)};
 var COVERAGE_PARAMS = ${json(OPERATION_RULES.getCoverage.queryParameters)};
 var SAMPLE_PARAMS = ${json(OPERATION_RULES.getSample.queryParameters)};
 var CORS = ${json(CORS)};
@@ -117,6 +125,11 @@ function handler(event) {
 }
 function route(request) {
   var uri = request.uri;
+  if (uri === COVERAGE_PAGE || uri === COVERAGE_PAGE + '/') {
+    request.uri = ${json(STATIC_ORIGIN_PATHS.coveragePage)};
+    request.querystring = {};
+    return request;
+  }
   var formatParam = request.querystring.format;
   var format = formatParam && formatParam.value !== '' ? formatParam.value : 'json';
   var isCoverage = uri === COVERAGE || uri === COVERAGE + '/';

@@ -81,6 +81,7 @@ export const CONTENT_TYPES = {
   parquet: 'application/vnd.apache.parquet',
   json: 'application/json',
   csv: 'text/csv; charset=utf-8',
+  html: 'text/html; charset=utf-8',
   binary: 'application/octet-stream',
 } as const;
 

@@ -1,6 +1,6 @@
 /**
- * The hourly rebuild (EventBridge schedule): recomputes public/coverage.json, public/sample.json and
- * public/sample.csv from the current snapshot. Config and clients are built once per execution environment.
+ * The hourly rebuild (EventBridge schedule): recomputes public/coverage.json, public/coverage.html,
+ * public/sample.json and public/sample.csv from the current snapshot. Config and clients are built once per execution environment.
  */
 import { createJsonLogger } from '../../platform/logger';
 import { createS3Client, S3ObjectStore } from '../../platform/s3-store';

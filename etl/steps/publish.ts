@@ -32,6 +32,9 @@ export async function uploadObjects(
   await publisher.putText(staticKey(snapshotId, STATIC_FILES.coverage), objects.coverage, CONTENT_TYPES.json, {
     kind: 'static',
   });
+  await publisher.putText(staticKey(snapshotId, STATIC_FILES.coveragePage), objects.coveragePage, CONTENT_TYPES.html, {
+    kind: 'static',
+  });
   await publisher.putText(staticKey(snapshotId, STATIC_FILES.sampleJson), objects.sampleJson, CONTENT_TYPES.json, {
     kind: 'static',
     rows: sample.json.size,

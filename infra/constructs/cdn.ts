@@ -86,7 +86,7 @@ export class Cdn extends Construct {
     });
 
     const staticRequestFunction = new CloudFrontFunction(this, 'StaticRequestFunction', {
-      comment: 'Maps /api/v1/coverage and /api/v1/sample[?format=csv] to the public objects',
+      comment: 'Maps /api/v1/coverage[.html] and /api/v1/sample[?format=csv] to the public objects',
       runtime: FunctionRuntime.JS_2_0,
       code: FunctionCode.fromInline(STATIC_REQUEST_FUNCTION_CODE),
     });

@@ -20,7 +20,7 @@ import { Hono } from 'hono';
 import { API_BASE_PATH } from '../../data-contracts/constants';
 import openApiJson from '../../data-contracts/openapi.json';
 import { OPERATION_RULES } from '../../data-contracts/query-parameters';
-import { type OperationId, ROUTES } from '../../data-contracts/routes';
+import { type OperationId, PAGE_PATHS, ROUTES } from '../../data-contracts/routes';
 import { redactRequestTarget } from '../../platform/logger';
 import { ApiError, internalError } from '../core/api-error';
 import { authenticate, type Credentials } from '../core/authenticate';
@@ -29,7 +29,7 @@ import { listChanges } from '../core/list-changes';
 import { listProviders } from '../core/list-providers';
 import { getNpi, lookupNpis } from '../core/lookup-npi';
 import type { CoreDeps } from '../core/ports';
-import { getCoverage, getSample } from '../core/public-objects';
+import { getCoverage, getCoveragePage, getSample } from '../core/public-objects';
 import { changesCsvBytes } from './changes-format';
 import { compressResponse } from './compression';
 import { corsHeaders, isPreflight, preflightResponse } from './cors';
@@ -42,6 +42,7 @@ import {
   csvResponse,
   DOCUMENT_CACHE,
   errorResponse,
+  htmlResponse,
   jsonResponse,
   NO_STORE,
   notModifiedResponse,
@@ -308,6 +309,13 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   for (const route of ROUTES) {
     api.on(route.method, honoPath(route.path), guardOf(route.operation), operations[route.operation]);
   }
+
+  // The coverage page: public like coverage.json, from the same pinned snapshot. Query parameters are ignored (a
+  // shared link may carry some); the CDN's copy ignores them too.
+  api.get(PAGE_PATHS.coverage, async () => {
+    const page = await getCoveragePage({}, deps);
+    return htmlResponse(page.body, { cacheControl: PUBLIC_CACHE });
+  });
 
   if (options.benchCeiling) {
     app.get('/__bench/ceiling', () => jsonResponse(200, CEILING_BODY, { cacheControl: NO_STORE }));

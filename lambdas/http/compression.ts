@@ -1,7 +1,7 @@
 /**
- * Response compression (RFC 9110 §8.4, §12.5.3): JSON and CSV bodies of at least {@link MIN_COMPRESS_BYTES} are
+ * Response compression (RFC 9110 §8.4, §12.5.3): JSON, CSV and HTML bodies of at least {@link MIN_COMPRESS_BYTES} are
  * sent br or gzip, as the client's `Accept-Encoding` asks (the highest q-value; br on a tie; `q=0` refuses a
- * coding, `*` stands for the codings not named). Every JSON or CSV answer carries `Vary: Accept-Encoding`.
+ * coding, `*` stands for the codings not named). Every JSON, CSV or HTML answer carries `Vary: Accept-Encoding`.
  *
  * The `ETag` is the same in every coding: it names the data before content coding (snapshot, route, query, plan,
  * format; data-version.ts), so a tag held from a gzip answer validates an identity request and the 304 carries the
@@ -68,12 +68,12 @@ export async function compressBytes(body: Uint8Array, coding: Coding): Promise<B
 }
 
 function isCompressible(contentType: string | null): boolean {
-  return contentType !== null && /^(application\/json|text\/csv)\b/.test(contentType);
+  return contentType !== null && /^(application\/json|text\/csv|text\/html)\b/.test(contentType);
 }
 
 /**
  * `response` in the coding the client asked for: a new Response with the compressed body, `Content-Encoding` and
- * `Content-Length` (the `ETag` unchanged); or `response` itself (with `Vary` when it is JSON or CSV).
+ * `Content-Length` (the `ETag` unchanged); or `response` itself (with `Vary` when it is JSON, CSV or HTML).
  */
 export async function compressResponse(response: Response, acceptEncoding: string | undefined): Promise<Response> {
   // A 304 names the headers of the 200 it stands for, Vary included (RFC 9110 §15.4.5).

@@ -14,6 +14,7 @@ export const DOCUMENT_CACHE = 'public, max-age=3600' as const;
 
 export const JSON_TYPE = 'application/json; charset=utf-8' as const;
 export const CSV_TYPE = 'text/csv; charset=utf-8' as const;
+export const HTML_TYPE = 'text/html; charset=utf-8' as const;
 
 type HeaderMap = Record<string, string>;
 
@@ -41,6 +42,11 @@ export function jsonResponse(
     'Cache-Control': options.cacheControl,
     ...options.headers,
   });
+}
+
+/** An HTML page (the ETL's pages: no script, nothing loaded from elsewhere). */
+export function htmlResponse(body: Uint8Array, options: { cacheControl: string }): Response {
+  return respond(200, body, { 'Content-Type': HTML_TYPE, 'Cache-Control': options.cacheControl });
 }
 
 /** A CSV attachment. */

@@ -30,6 +30,7 @@ import type {
 
 const STATIC_FILE_OF = {
   coverage: 'coverage.json',
+  coveragePage: 'coverage.html',
   sampleJson: 'sample.json',
   sampleCsv: 'sample.csv',
 } as const satisfies Record<StaticName, string>;
@@ -167,6 +168,10 @@ export class SnapshotProviderData implements ProviderData {
 
   listChanges(query: ChangesQuery): Promise<Page<ChangeRow>> {
     return this.tables.changes.list(query);
+  }
+
+  hasStatic(name: StaticName): boolean {
+    return this.tables.files.has(staticKey(this.snapshotId, STATIC_FILE_OF[name]));
   }
 
   readStatic(name: StaticName): Promise<Buffer> {

@@ -118,11 +118,13 @@ export interface ProviderData {
   changesSpan(): ChangesSpan;
   /** A page of the kept changes. */
   listChanges(query: ChangesQuery): Promise<Page<ChangeRow>>;
+  /** Whether the snapshot has the static object (a snapshot built before the coverage page has no page). */
+  hasStatic(name: StaticName): boolean;
   /** The bytes of one of the snapshot's static objects. */
   readStatic(name: StaticName): Promise<Buffer>;
 }
 
-export const STATIC_NAMES = ['coverage', 'sampleJson', 'sampleCsv'] as const;
+export const STATIC_NAMES = ['coverage', 'coveragePage', 'sampleJson', 'sampleCsv'] as const;
 export type StaticName = (typeof STATIC_NAMES)[number];
 
 /** Pins one snapshot for the duration of `work`. */

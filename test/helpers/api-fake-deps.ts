@@ -53,6 +53,7 @@ export function fakeDeps(options: FakeOptions = {}): CoreDeps {
       steps: [],
     }),
     listChanges: async () => ({ total: 0, rows: [] }),
+    hasStatic: () => true,
     readStatic: async () => Buffer.from('{}'),
   };
   return {

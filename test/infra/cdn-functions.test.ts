@@ -54,6 +54,15 @@ describe('static viewer-request function', () => {
     expect(out.querystring).toEqual({});
   });
 
+  it.each(['/api/v1/coverage.html', '/api/v1/coverage.html/'])(
+    'maps %s to the coverage page, ignoring any query',
+    (uri) => {
+      const out = viewerRequest(uri, { utm_source: { value: 'mail' }, format: { value: 'xml' } }) as CfRequest;
+      expect(out.uri).toBe(STATIC_ORIGIN_PATHS.coveragePage);
+      expect(out.querystring).toEqual({});
+    },
+  );
+
   it.each(['/api/v1/sample', '/api/v1/sample/'])('maps %s to the JSON sample, and ?format=csv to the CSV', (uri) => {
     expect((viewerRequest(uri) as CfRequest).uri).toBe(STATIC_ORIGIN_PATHS.sampleJson);
     expect((viewerRequest(uri, { format: { value: 'json' } }) as CfRequest).uri).toBe(STATIC_ORIGIN_PATHS.sampleJson);
@@ -144,6 +153,21 @@ describe('static viewer-response function', () => {
     const out = respond('/api/v1/coverage', { format: { value: 'csv' } }, { statusCode: 200, headers: { ...headers } });
     expect(out.headers['content-type']).toEqual(headers['content-type']);
     expect(out.headers['content-disposition']).toBeUndefined();
+  });
+
+  it('serves the coverage page as the HTML it was stored as, with the CORS headers', () => {
+    const type = { value: 'text/html; charset=utf-8' };
+    const out = respond(
+      '/api/v1/coverage.html',
+      { format: { value: 'csv' } },
+      {
+        statusCode: 200,
+        headers: { 'content-type': type },
+      },
+    );
+    expect(out.headers['content-type']).toEqual(type);
+    expect(out.headers['content-disposition']).toBeUndefined();
+    expect(out.headers['access-control-allow-origin']?.value).toBe('*');
   });
 
   it('keeps a Content-Disposition the object already carries', () => {

@@ -3,11 +3,13 @@
  * alarm and output of issue 4. The stack is synthesized once (real esbuild bundling) for the whole file.
  */
 import { rmSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { ENV } from '../../data-contracts/env';
+import { PUBLIC_KEYS } from '../../data-contracts/layout';
 import { defaultBudgetMb, planMemory } from '../../data-contracts/memory-budget';
-import { fullPathOf, ROUTES } from '../../data-contracts/routes';
+import { fullPathOf, PAGE_PATHS, ROUTES } from '../../data-contracts/routes';
 import { KEYS_TABLE, USAGE_TABLE } from '../../data-contracts/tables';
 import { DEFAULT_CONFIG } from '../../infra/config';
 import { API_CACHE_DIR, API_TABLE_ACTIONS } from '../../infra/constructs/api';
@@ -380,6 +382,31 @@ describe('CloudFront', () => {
 
   it('serves coverage and sample from S3 before /api/v1/* goes to the API', () => {
     expect(behaviors().map((b) => b.PathPattern)).toEqual(['/api/v1/coverage*', '/api/v1/sample*', '/api/v1/*']);
+  });
+
+  it('serves the coverage page from public/coverage.html in the bucket, through the first behaviour matching its path', () => {
+    const page = `/api/v1${PAGE_PATHS.coverage}`;
+    // CloudFront patterns: `*` matches any run of characters; the first matching behaviour wins.
+    const matches = (pattern: string) =>
+      new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(page);
+    const behavior = behaviors().find((b) => matches(String(b.PathPattern)));
+    const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0];
+    const origins = distribution?.Properties.DistributionConfig.Origins as Props[];
+    const s3 = origins.find((o) => o.S3OriginConfig !== undefined);
+    expect(behavior?.TargetOriginId).toBe(s3?.Id);
+    // The behaviour's viewer-request function, as deployed, maps the page to its object.
+    const associations = (behavior?.FunctionAssociations ?? []) as Props[];
+    const arn = associations.find((f) => f.EventType === 'viewer-request')?.FunctionARN as { 'Fn::GetAtt': string[] };
+    const functionId = arn['Fn::GetAtt'][0] ?? '';
+    const code = template.toJSON().Resources[functionId].Properties.FunctionCode as string;
+    const context: { handler?: (event: unknown) => { uri: string; querystring: unknown } } = {};
+    runInNewContext(`${code}\nthis.handler = handler;`, context);
+    const out = context.handler?.({
+      version: '1.0',
+      context: { eventType: 'viewer-request', requestId: 'r' },
+      request: { method: 'GET', uri: page, querystring: { utm_source: { value: 'x' } }, headers: {} },
+    });
+    expect(out).toMatchObject({ uri: `/${PUBLIC_KEYS.coveragePage}`, querystring: {} });
   });
 
   it('caches the static behaviours with the format-keyed policy and runs the rewrite functions', () => {

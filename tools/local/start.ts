@@ -13,6 +13,7 @@ import { getHeapStatistics } from 'node:v8';
 import { API_BASE_PATH, PLANS, type Plan } from '../../data-contracts/constants';
 import { POINTER_KEY } from '../../data-contracts/layout';
 import { heapOption } from '../../data-contracts/memory-budget';
+import { PAGE_PATHS } from '../../data-contracts/routes';
 import { createDynamoClient } from '../../lambdas/access/dynamo';
 import { KeyStore } from '../../lambdas/access/key-store';
 import {
@@ -195,6 +196,7 @@ function printWelcome(base: string, keys: Record<Plan, string>, slug: string | n
     '',
     `Provider Facts Data API (local) at ${base}`,
     `API reference (open in a browser): ${base}/docs`,
+    `Coverage page (open in a browser): ${base}${PAGE_PATHS.coverage}`,
     '',
     `Demo keys (local only; kept in ${path.join(where, DEMO_KEYS_FILE)}):`,
     ...PLANS.map((plan) => `  ${plan.padEnd(10)} ${keys[plan]}${plan === 'builder' ? '  (bound to glp1)' : ''}`),

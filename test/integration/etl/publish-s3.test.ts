@@ -1,6 +1,12 @@
 import path from 'node:path';
-import { DeleteObjectCommand } from '@aws-sdk/client-s3';
-import { SNAPSHOT_RETENTION_TAG, snapshotPrefix } from '../../../data-contracts/layout';
+import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import {
+  PUBLIC_KEYS,
+  SNAPSHOT_RETENTION_TAG,
+  STATIC_FILES,
+  snapshotPrefix,
+  staticKey,
+} from '../../../data-contracts/layout';
 import { buildSnapshot } from '../../../etl/build';
 import { runCli } from '../../../etl/cli';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
@@ -51,7 +57,13 @@ describe('publishing to S3 (s3rver, real S3 client)', () => {
     await expectSnapshotComplete(store, pointer.manifest_key);
     const keys = await store.list('');
     expect(keys).toEqual(
-      expect.arrayContaining(['current.json', 'public/coverage.json', 'public/sample.json', 'public/sample.csv']),
+      expect.arrayContaining([
+        'current.json',
+        'public/coverage.json',
+        'public/coverage.html',
+        'public/sample.json',
+        'public/sample.csv',
+      ]),
     );
     const identityKeys = keys.filter((k) => k.includes('/identity/'));
     // One file per classification partition.
@@ -64,6 +76,23 @@ describe('publishing to S3 (s3rver, real S3 client)', () => {
     const summary = await rebuildStatic({ store });
     expect(summary.counts.sample).toBe(50);
     expect(await store.head('public/sample.json')).not.toBeNull();
+  });
+
+  it('rebuilds the coverage page hourly: public/coverage.html, served as HTML, the snapshot page byte for byte', async () => {
+    const store = new S3ObjectStore(s3.client, s3.bucket, 'pf');
+    await s3.client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: `pf/${PUBLIC_KEYS.coveragePage}` }));
+    const summary = await rebuildStatic({ store });
+    const head = await s3.client.send(
+      new HeadObjectCommand({ Bucket: s3.bucket, Key: `pf/${PUBLIC_KEYS.coveragePage}` }),
+    );
+    // CloudFront passes the object's type through: the page must be stored as HTML.
+    expect(head.ContentType).toBe(CONTENT_TYPES.html);
+    const page = (await store.getBytes(PUBLIC_KEYS.coveragePage))?.body.toString('utf8') ?? '';
+    const built = await store.getBytes(staticKey(summary.snapshot_id, STATIC_FILES.coveragePage));
+    expect(page).toBe(built?.body.toString('utf8'));
+    expect(page).toContain(`data-figure="verified.total">${summary.counts.verified}<`);
+    const coverage = (await store.getBytes(PUBLIC_KEYS.coverage))?.body.toString('utf8') ?? '';
+    expect(page).toContain(`<time datetime="${JSON.parse(coverage).generated_at}"`);
   });
 
   it('tags superseded snapshots for expiry, keeping the current one and the newest older one untagged', async () => {

@@ -621,6 +621,23 @@ describe.each(CASES)('the API on the $name snapshot', (snap) => {
       expect(csv.rows.some((r) => internal.has(r[0]))).toBe(false);
     });
 
+    it('serves the coverage page of the pinned snapshot with the figures of its coverage.json, through both adapters', async () => {
+      const coverage = await json(await env.get(`${BASE}/coverage`));
+      const res = await env.get(`${BASE}/coverage.html`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+      const page = await res.text();
+      expect(page).toContain(`data-figure="verified.total">${coverage.verified.total.toLocaleString('en-US')}<`);
+      expect(page).toContain(`<time datetime="${coverage.generated_at}"`);
+      expect(page).toContain(`<code data-figure="snapshot_id">${coverage.snapshot_id}</code>`);
+      const viaLambda = (await env.lambda(apiGatewayEvent(`${BASE}/coverage.html`, '') as never, {} as never)) as Json;
+      expect(viaLambda.statusCode).toBe(200);
+      expect(viaLambda.isBase64Encoded ? Buffer.from(viaLambda.body, 'base64').toString('utf8') : viaLambda.body).toBe(
+        page,
+      );
+    });
+
     it('serves the OpenAPI document', async () => {
       const res = await env.get(`${BASE}/openapi.json`);
       expect(res.status).toBe(200);

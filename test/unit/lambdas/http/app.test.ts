@@ -216,3 +216,41 @@ describe('the request log', () => {
     expect(all).not.toContain('QQQQQQQQ');
   });
 });
+
+describe('the coverage page', () => {
+  it('answers 404 not_found with a hint on a snapshot built before the ETL wrote the page', async () => {
+    const deps = fakeDeps();
+    const data = await deps.snapshots.withSnapshot(async (d) => d);
+    const old = {
+      ...deps,
+      snapshots: {
+        withSnapshot: <T>(work: (d: typeof data) => Promise<T>) => work({ ...data, hasStatic: () => false }),
+      },
+    };
+    const res = await createApp(old).request('/api/v1/coverage.html');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({
+      code: 'not_found',
+      hint: expect.stringContaining('build a new snapshot'),
+    });
+  });
+
+  it('serves the page as HTML, public and cacheable, whatever the query', async () => {
+    const deps = fakeDeps();
+    const data = await deps.snapshots.withSnapshot(async (d) => d);
+    const page = Buffer.from('<!doctype html><title>x</title>');
+    const withPage = {
+      ...deps,
+      snapshots: {
+        withSnapshot: <T>(work: (d: typeof data) => Promise<T>) =>
+          work({ ...data, readStatic: async (name) => (name === 'coveragePage' ? page : Buffer.from('{}')) }),
+      },
+    };
+    const res = await createApp(withPage).request('/api/v1/coverage.html?utm_source=mail');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(page);
+  });
+});
