@@ -53,10 +53,7 @@ export function demoBuildInputs(repoRoot: string = packageRoot()): BuildInputs {
  * (a reactivation) and a second LEIE list (one of B's additions removed). test/fixtures/changes/README.md lists every
  * change.
  */
-export function demoChangedInputs(
-  snapshot: DemoSnapshot,
-  repoRoot: string = path.resolve(__dirname, '..'),
-): BuildInputs {
+export function demoChangedInputs(snapshot: DemoSnapshot, repoRoot: string = packageRoot()): BuildInputs {
   const a = demoBuildInputs(repoRoot);
   if (snapshot === 'a') return a;
   const changed = (step: 'b' | 'c', name: string) => path.join(repoRoot, 'test', 'fixtures', 'changes', step, name);
