@@ -11,6 +11,7 @@ import {
   errorResponse,
   notModified,
   nullable,
+  pagingParameters,
   rateLimitHeaders,
   ref,
   requestIdHeader,
@@ -131,19 +132,7 @@ const changesOperation = {
       description: 'Only the vertical changes of this vertical (no identity changes).',
       schema: { type: 'string', enum: [...VERTICALS] },
     },
-    {
-      name: 'limit',
-      in: 'query',
-      required: false,
-      schema: { type: 'integer', minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
-    },
-    {
-      name: 'offset',
-      in: 'query',
-      required: false,
-      description: 'An offset greater than `total` is refused with 400 `invalid_offset`.',
-      schema: { type: 'integer', minimum: 0, default: 0 },
-    },
+    ...pagingParameters,
     {
       name: 'format',
       in: 'query',

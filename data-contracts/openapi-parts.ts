@@ -1,5 +1,7 @@
 /** Pieces of the OpenAPI document shared by its operation files (openapi.ts, openapi-npi.ts). */
 
+import { PAGE_LIMIT } from './constants';
+
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export const nullable = (type: string, extra: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...extra });
 export const errorResponse = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -38,3 +40,21 @@ export const DATA_VERSION_RULES =
   'the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the ' +
   'current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is ' +
   'served even when the quota is used up.';
+
+/** The paging parameters of every list (providers, changes). */
+export const pagingParameters = [
+  {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
+  },
+  {
+    name: 'offset',
+    in: 'query',
+    required: false,
+    description:
+      'An offset greater than `total` is refused with 400 `invalid_offset`; `offset=0` on an empty result is fine.',
+    schema: { type: 'integer', minimum: 0, default: 0 },
+  },
+] as const;

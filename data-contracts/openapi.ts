@@ -44,6 +44,7 @@ import {
   errorResponse,
   notModified,
   nullable,
+  pagingParameters,
   rateLimitHeaders,
   ref,
   requestIdHeader,
@@ -146,20 +147,7 @@ const listParameters = [
     description: 'Vertical path only.',
     schema: { type: 'string', enum: [...BUSINESS_MODES] },
   },
-  {
-    name: 'limit',
-    in: 'query',
-    required: false,
-    schema: { type: 'integer', minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
-  },
-  {
-    name: 'offset',
-    in: 'query',
-    required: false,
-    description:
-      'An offset greater than `total` is refused with 400 `invalid_offset`; `offset=0` on an empty result is fine.',
-    schema: { type: 'integer', minimum: 0, default: 0 },
-  },
+  ...pagingParameters,
   {
     name: 'format',
     in: 'query',

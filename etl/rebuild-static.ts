@@ -15,7 +15,7 @@ import { STATIC_FILES, staticKey } from '../data-contracts/layout';
 import type { CoverageStats } from '../data-contracts/types';
 import { isoSeconds } from '../platform/iso-time';
 import { type Logger, silentLogger } from '../platform/logger';
-import { type ObjectStore, sha256File } from '../platform/object-store';
+import { downloadChecked, type ObjectStore } from '../platform/object-store';
 import { readCurrentSnapshot } from '../platform/snapshot-protocol';
 import { computeIdentityLayer, type IdentityLayerStats } from './coverage';
 import { openEtlDuckDb } from './duck';
@@ -43,22 +43,6 @@ export interface RebuildStaticSummary {
   rebuilt_at: string;
   counts: { tracked: number; verified: number; identity: number | null; sample: number };
   retention: RetentionSummary | null;
-}
-
-async function downloadChecked(
-  store: ObjectStore,
-  objects: readonly { key: string; sha256: string }[],
-  dir: string,
-): Promise<string[]> {
-  const files: string[] = [];
-  for (const [i, object] of objects.entries()) {
-    const file = path.join(dir, `${i}.parquet`);
-    if (!(await store.download(object.key, file))) throw new Error(`${object.key} is missing from the store`);
-    if ((await sha256File(file)) !== object.sha256)
-      throw new Error(`${object.key} does not match its manifest SHA-256`);
-    files.push(file);
-  }
-  return files;
 }
 
 /**

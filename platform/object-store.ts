@@ -80,3 +80,23 @@ export async function sha256File(filePath: string): Promise<string> {
   await pipeline(createReadStream(filePath, { highWaterMark: HASH_CHUNK_BYTES }), hash);
   return hash.digest('hex');
 }
+
+/**
+ * Downloads objects of a snapshot into `dir` (as `<i>.parquet`, in order), each checked against its manifest SHA-256:
+ * a missing or altered object throws naming its key. Returns the local files in the order of `objects`.
+ */
+export async function downloadChecked(
+  store: ObjectStore,
+  objects: readonly { key: string; sha256: string }[],
+  dir: string,
+): Promise<string[]> {
+  const files: string[] = [];
+  for (const [i, object] of objects.entries()) {
+    const file = path.join(dir, `${i}.parquet`);
+    if (!(await store.download(object.key, file))) throw new Error(`${object.key} is missing from the store`);
+    if ((await sha256File(file)) !== object.sha256)
+      throw new Error(`${object.key} does not match its manifest SHA-256`);
+    files.push(file);
+  }
+  return files;
+}

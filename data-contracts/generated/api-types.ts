@@ -1481,7 +1481,7 @@ export interface operations {
                 /** @description Only the vertical changes of this vertical (no identity changes). */
                 vertical?: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior";
                 limit?: number;
-                /** @description An offset greater than `total` is refused with 400 `invalid_offset`. */
+                /** @description An offset greater than `total` is refused with 400 `invalid_offset`; `offset=0` on an empty result is fine. */
                 offset?: number;
                 /** @description `csv`: an RFC 4180 attachment, `old` and `new` as JSON text (`locked` for a locked value). */
                 format?: "json" | "csv";

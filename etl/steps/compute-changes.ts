@@ -8,8 +8,8 @@
  */
 import path from 'node:path';
 import { type ChangesSpan, type ChangesStep, changesMonthOf } from '../../data-contracts/changes';
-import { changesBasisKey, changesPartitionKey, type ManifestObject } from '../../data-contracts/layout';
-import { type ObjectStore, sha256File } from '../../platform/object-store';
+import { changesBasisKey, changesPartitionKey } from '../../data-contracts/layout';
+import { downloadChecked } from '../../platform/object-store';
 import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-protocol';
 import { addIdentityChanges, addVerticalChanges, createStepTable, STEP_TABLE } from '../changes-diff';
 import { addKeptChanges, addStepChanges, createKeptTable, writeBasisFile, writeChangesFiles } from '../changes-out';
@@ -32,19 +32,6 @@ export interface ChangesFiles {
 }
 
 type Current = NonNullable<Awaited<ReturnType<typeof readCurrentSnapshot>>>;
-
-/** Downloads objects of the current snapshot into `dir`, each checked against its manifest SHA-256. */
-async function downloadChecked(store: ObjectStore, objects: readonly ManifestObject[], dir: string): Promise<string[]> {
-  const files: string[] = [];
-  for (const [i, object] of objects.entries()) {
-    const file = path.join(dir, `${i}.parquet`);
-    if (!(await store.download(object.key, file))) throw new Error(`${object.key} is missing from the store`);
-    if ((await sha256File(file)) !== object.sha256)
-      throw new Error(`${object.key} does not match its manifest SHA-256`);
-    files.push(file);
-  }
-  return files;
-}
 
 /** The current snapshot, or null when there is none or it cannot be read (it is then replaced without a step). */
 async function currentOrNull(ctx: BuildContext): Promise<Current | null> {
