@@ -19,7 +19,8 @@
  * snapshots/<id>/rejects/rejects.csv
  * snapshots/<id>/screens/oig-leie.parquet | fda-letters.parquet   the screening lists the build used (below)
  * snapshots/<id>/npi/bucket=<digits>/records.npi.gz            the NPI lookup records of one NPI prefix (below)
- * snapshots/<id>/changes/basis.parquet | month=<YYYY-MM>/data.parquet   the change feed (data-contracts/changes.ts)
+ * snapshots/<id>/changes/basis.parquet | month=<YYYY-MM>/data.parquet | month=<YYYY-MM>/npi.bin   the change feed
+ *                                                           (data-contracts/changes.ts)
  * ```
  *
  * Vertical partitions: `<boundary>` is `verified` (verified records only) or `tracked` (every record, verified
@@ -178,6 +179,16 @@ export function changesPartitionKey(snapshotId: string, month: string): string {
   return `${snapshotPrefix(snapshotId)}changes/month=${m}/data.parquet`;
 }
 
+/**
+ * A month's changes by NPI (`changes_npi` objects): the NPI lookup bucket format (platform/npi-index/format.ts), one
+ * record per NPI with a change in the month, `{"npi":"…","rows":[…]}`, its rows as the month partition holds them
+ * (CHANGES_TABLE columns, in step order). A roster query reads one record per asked NPI instead of scanning Parquet.
+ */
+export function changesNpiIndexKey(snapshotId: string, month: string): string {
+  const m = assertSegment(month, MONTH_PATTERN, 'changes month');
+  return `${snapshotPrefix(snapshotId)}changes/month=${m}/npi.bin`;
+}
+
 /** The screening lists of a snapshot (`screen` objects). */
 export const SCREEN_NAMES = ['oig-leie', 'fda-letters'] as const;
 export type ScreenName = (typeof SCREEN_NAMES)[number];
@@ -287,6 +298,8 @@ export const MANIFEST_OBJECT_KINDS = [
   /** The change feed's kept changes (`month` names the month) and the basis the next build compares against. */
   'changes',
   'changes_basis',
+  /** A month's roster index of changes by NPI (`month` names the month). */
+  'changes_npi',
 ] as const;
 export type ManifestObjectKind = (typeof MANIFEST_OBJECT_KINDS)[number];
 

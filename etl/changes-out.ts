@@ -3,12 +3,13 @@
  * one Parquet file per month of kept changes (data-contracts/changes.ts), each selecting exactly the contract's
  * columns in the contract's order.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CHANGES_BASIS_TABLE, CHANGES_TABLE } from '../data-contracts/changes';
+import { encodeNpiBucket } from '../platform/npi-index/writer';
 import { sqlPath } from '../platform/sql';
-import { createTable, queryNumber, runBound } from './duck';
+import { createTable, queryNumber, queryRows, runBound } from './duck';
 import { selectList, type WrittenFile } from './parquet-out';
 
 /** The run's table of every change kept (CHANGES_TABLE columns): the previous snapshot's kept steps and the new one. */
@@ -79,9 +80,9 @@ export async function writeChangesFiles(
   connection: DuckDBConnection,
   outDir: string,
   months: readonly string[],
-): Promise<(WrittenFile & { month: string })[]> {
+): Promise<(WrittenFile & { month: string; npiIndex: WrittenFile })[]> {
   await mkdir(outDir, { recursive: true });
-  const out: (WrittenFile & { month: string })[] = [];
+  const out: (WrittenFile & { month: string; npiIndex: WrittenFile })[] = [];
   for (const month of months) {
     const file = path.join(outDir, `${month}.parquet`);
     await runBound(
@@ -92,7 +93,29 @@ export async function writeChangesFiles(
       [month],
     );
     const rows = await queryNumber(connection, `SELECT count(*) FROM read_parquet(${sqlPath(file)})`);
-    out.push({ file, rows, month });
+    out.push({ file, rows, month, npiIndex: await writeChangesNpiIndex(connection, outDir, month) });
   }
   return out;
+}
+
+/** The order of a roster's rows in an NPI's record: the API's order within one NPI (lambdas/query/changes.ts). */
+const ROW_ORDER = 'to_as_of, entity_id NULLS FIRST, kind, field NULLS FIRST';
+
+/**
+ * The month's roster index (data-contracts/layout.ts `changesNpiIndexKey`): one record per NPI with a change in the
+ * month, its rows as JSON objects of the contract's columns, written in the NPI lookup bucket format.
+ */
+async function writeChangesNpiIndex(connection: DuckDBConnection, outDir: string, month: string): Promise<WrittenFile> {
+  const struct = Object.keys(CHANGES_TABLE)
+    .map((c) => `${c} := ${c}`)
+    .join(', ');
+  const grouped = await queryRows(
+    connection,
+    `SELECT npi, to_json(list(struct_pack(${struct}) ORDER BY ${ROW_ORDER}))::VARCHAR AS rows
+     FROM ${KEPT_TABLE} WHERE left(to_as_of, 7) = $1 AND npi IS NOT NULL GROUP BY npi ORDER BY npi`,
+    [month],
+  );
+  const file = path.join(outDir, `${month}.npi.bin`);
+  await writeFile(file, encodeNpiBucket(grouped.map((g) => `{"npi":"${String(g.npi)}","rows":${String(g.rows)}}`)));
+  return { file, rows: grouped.length };
 }

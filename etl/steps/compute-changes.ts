@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { type ChangesSpan, type ChangesStep, changesMonthOf } from '../../data-contracts/changes';
-import { changesBasisKey, changesPartitionKey } from '../../data-contracts/layout';
+import { changesBasisKey, changesNpiIndexKey, changesPartitionKey } from '../../data-contracts/layout';
 import { downloadChecked } from '../../platform/object-store';
 import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-protocol';
 import { addIdentityChanges, addVerticalChanges, createStepTable, STEP_TABLE } from '../changes-diff';
@@ -125,6 +125,12 @@ export async function computeChanges(ctx: BuildContext, base: BaseLayers, files:
       file: w.file,
       contentType: CONTENT_TYPES.parquet,
       meta: { kind: 'changes', rows: w.rows, month: w.month },
+    });
+    uploads.push({
+      key: changesNpiIndexKey(snapshotId, w.month),
+      file: w.npiIndex.file,
+      contentType: CONTENT_TYPES.binary,
+      meta: { kind: 'changes_npi', rows: w.npiIndex.rows, month: w.month },
     });
   }
   return { uploads, span, step, carriedRows };

@@ -6,9 +6,12 @@
  * paths the snapshot cache made from the manifest's allow-list.
  */
 import { CHANGES_RETENTION_MONTHS, type ChangeKind, type ChangesSpan } from '../../data-contracts/changes';
-import type { SnapshotManifest } from '../../data-contracts/layout';
+import type { ManifestObject, SnapshotManifest } from '../../data-contracts/layout';
 import type { DuckDb, SqlRow } from '../../platform/duckdb';
 import type { SqlValue } from '../../platform/duckdb-bind';
+import { FileSource } from '../../platform/identity-index/byte-source';
+import { InFlight } from '../../platform/in-flight';
+import { NpiIndexReader } from '../../platform/npi-index/reader';
 import { sqlStringLiteral } from '../../platform/sql';
 import type { SnapshotFiles } from '../storage/snapshot-files';
 import type { ChangeRow, ChangesQuery, Page } from './types';
@@ -47,9 +50,16 @@ const ORDER = 'to_as_of, npi NULLS LAST, entity_id NULLS FIRST, kind, field NULL
 
 /** Reads a page of a snapshot's kept changes. */
 export class SnapshotChanges {
+  /** The open roster indexes of the snapshot's months, by key (closed with the snapshot). */
+  private readonly indexes = new Map<string, { reader: NpiIndexReader; source: FileSource }>();
+  private readonly opening = new InFlight<string, NpiIndexReader>();
+  private closed = false;
+
   constructor(
     private readonly files: SnapshotFiles,
     private readonly db: DuckDb,
+    /** Answer rosters from the months' NPI indexes when the snapshot has them (false: always DuckDB, for tests). */
+    private readonly useNpiIndex = true,
   ) {}
 
   span(): ChangesSpan {
@@ -59,11 +69,17 @@ export class SnapshotChanges {
   async list(query: ChangesQuery): Promise<Page<ChangeRow>> {
     // The month partitions of the steps after `after` (a partition holds the steps whose to_as_of is in its month).
     const fromMonth = query.after.slice(0, 7);
+    const inSpan = (o: ManifestObject) => o.month !== undefined && o.month >= fromMonth;
     const objects = this.files
       .objectsOf('changes')
-      .filter((o) => o.month !== undefined && o.month >= fromMonth)
+      .filter(inSpan)
       .sort((a, b) => String(a.month).localeCompare(String(b.month)));
     if (objects.length === 0) return { total: 0, rows: [] };
+    if (query.npis !== null && this.useNpiIndex) {
+      const indexes = this.files.objectsOf('changes_npi').filter(inSpan);
+      // Every month of the span has its index (a snapshot built before the indexes has none: DuckDB answers).
+      if (indexes.length === objects.length) return this.listRoster(query, query.npis, indexes);
+    }
     const paths = await Promise.all(objects.map((o) => this.files.localPath(o.key)));
     const source = `read_parquet([${paths.map(sqlStringLiteral).join(', ')}])`;
 
@@ -97,6 +113,75 @@ export class SnapshotChanges {
     );
     return { total, rows: rows.map(changeRowOf) };
   }
+
+  /**
+   * A roster's changes from the months' NPI indexes: one binary search and one record read per NPI and month, then
+   * the same filters and order as the SQL path.
+   */
+  private async listRoster(
+    query: ChangesQuery,
+    npis: readonly string[],
+    objects: ManifestObject[],
+  ): Promise<Page<ChangeRow>> {
+    const kinds = query.kinds === null ? null : new Set<string>(query.kinds);
+    const verticals = query.verticals === null ? null : new Set<string>(query.verticals);
+    const asked = [...new Set(npis)];
+    const found: ChangeRow[] = [];
+    for (const object of objects) {
+      const reader = await this.indexOf(object.key);
+      for (const npi of asked) {
+        const at = reader.indexOf(npi);
+        if (at < 0) continue;
+        const record = JSON.parse(reader.recordBytes(at).toString('utf8')) as { rows: ChangeRow[] };
+        for (const row of record.rows) {
+          if (row.to_as_of <= query.after) continue;
+          if (kinds !== null && !kinds.has(row.kind)) continue;
+          const inScope =
+            row.vertical === null ? query.identity : verticals === null ? true : verticals.has(row.vertical);
+          if (inScope) found.push(row);
+        }
+      }
+    }
+    found.sort(compareRows);
+    return { total: found.length, rows: found.slice(query.offset, query.offset + query.limit) };
+  }
+
+  private async indexOf(key: string): Promise<NpiIndexReader> {
+    const open = this.indexes.get(key);
+    if (open !== undefined) return open.reader;
+    return this.opening.run(key, async () => {
+      const source = new FileSource(await this.files.localPath(key));
+      const reader = NpiIndexReader.open(source);
+      if (this.closed) source.close();
+      else this.indexes.set(key, { reader, source });
+      return reader;
+    });
+  }
+
+  /** Closes the months' indexes (the snapshot is released). */
+  close(): void {
+    this.closed = true;
+    for (const { source } of this.indexes.values()) source.close();
+    this.indexes.clear();
+  }
+}
+
+/** Rows in the order of {@link ORDER}, compared as DuckDB compares VARCHAR (bytes; every value here is ASCII). */
+function compareRows(a: ChangeRow, b: ChangeRow): number {
+  const order: [string | null, string | null, 'first' | 'last'][] = [
+    [a.to_as_of, b.to_as_of, 'last'],
+    [a.npi, b.npi, 'last'],
+    [a.entity_id, b.entity_id, 'first'],
+    [a.kind, b.kind, 'last'],
+    [a.field, b.field, 'first'],
+  ];
+  for (const [x, y, nulls] of order) {
+    if (x === y) continue;
+    if (x === null) return nulls === 'first' ? -1 : 1;
+    if (y === null) return nulls === 'first' ? 1 : -1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
 }
 
 function text(row: SqlRow, column: string): string | null {

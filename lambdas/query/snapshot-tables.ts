@@ -128,6 +128,7 @@ export async function closeSnapshotTables(tables: SnapshotTables): Promise<void>
   tables.identity.forget(snapshotPrefix(tables.files.id));
   tables.npi.forget(snapshotPrefix(tables.files.id));
   tables.search.forget(snapshotPrefix(tables.files.id));
+  tables.changes.close();
 }
 
 /**

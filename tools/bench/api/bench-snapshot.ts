@@ -61,7 +61,8 @@ export async function ensureSnapshot(
     const info = (await readFile(infoFile, 'utf8')
       .then((text) => JSON.parse(text) as BuildInfo)
       .catch(() => null)) as BuildInfo | null;
-    if (info?.changes === undefined) {
+    const hasRosterIndex = (await readSnapshot(dirs.data)).manifest.objects.some((o) => o.kind === 'changes_npi');
+    if (info?.changes === undefined || !hasRosterIndex) {
       say(`the cached snapshot in ${path.relative(repoRoot, dirs.data)} has no change feed: rebuilding it`);
       await rm(dirs.root, { recursive: true, force: true });
       await mkdir(dirs.root, { recursive: true });
