@@ -50,28 +50,36 @@ export const FILE_BLOCK_BYTES = 16 * 1024;
 
 /**
  * Recently read blocks of index files, shared by every {@link FileSource} of the process and bounded by a count of
- * blocks (least recently used out): a page's reads (a posting slice, 50 to 1,000 records of 32 bytes, their names)
- * and a binary search's probes fall in a few blocks, so they cost a few `pread`s instead of one per value.
+ * blocks: a page's reads (a posting slice, 50 to 1,000 records of 32 bytes, their names) and a binary search's probes
+ * fall in a few blocks, so they cost a few `pread`s instead of one per value.
+ *
+ * Eviction is CLOCK (second chance), an approximation of least recently used: a hit only marks its block as used,
+ * and a miss over capacity walks from the oldest block, moving used ones to the back (unmarked) and dropping the
+ * first unused one. A hit is a map lookup, not the delete and re-insert of an exact LRU, which a binary search pays
+ * on every probe (12% of a roster lookup's CPU, profiled).
  */
 export class BlockCache {
-  private readonly blocks = new Map<number, Buffer>();
+  private readonly blocks = new Map<number, { block: Buffer; used: boolean }>();
 
   constructor(readonly capacity: number) {}
 
   get(key: number): Buffer | undefined {
-    const block = this.blocks.get(key);
-    if (block !== undefined) {
-      this.blocks.delete(key);
-      this.blocks.set(key, block);
-    }
-    return block;
+    const entry = this.blocks.get(key);
+    if (entry === undefined) return undefined;
+    entry.used = true;
+    return entry.block;
   }
 
   set(key: number, block: Buffer): void {
-    this.blocks.set(key, block);
-    for (const old of this.blocks.keys()) {
-      if (this.blocks.size <= this.capacity) break;
-      this.blocks.delete(old);
+    this.blocks.set(key, { block, used: false });
+    while (this.blocks.size > this.capacity) {
+      const [oldest, entry] = this.blocks.entries().next().value as [number, { block: Buffer; used: boolean }];
+      this.blocks.delete(oldest);
+      // A used block gets a second chance at the back, as does the block just added (when every other was used).
+      if (entry.used || oldest === key) {
+        entry.used = false;
+        this.blocks.set(oldest, entry);
+      }
     }
   }
 

@@ -91,3 +91,50 @@ describe('NPI lookup bucket format', () => {
     }
   });
 });
+
+describe('the block cache', () => {
+  const block = (n: number) => Buffer.alloc(1, n);
+
+  it('holds at most its capacity, keeps a block just added, and gives used blocks a second chance', () => {
+    const cache = new BlockCache(3);
+    for (const k of [1, 2, 3]) cache.set(k, block(k));
+    cache.get(1);
+    cache.get(2);
+    cache.get(3);
+    cache.set(4, block(4));
+    expect(cache.bytes).toBe(3 * 16 * 1024);
+    expect(cache.get(4)?.[0]).toBe(4);
+    // Every older block was used: one of them goes, never the block just added.
+    expect([1, 2, 3].filter((k) => cache.get(k) !== undefined)).toHaveLength(2);
+  });
+
+  it('drops the least recently used blocks first when some were not used again', () => {
+    const cache = new BlockCache(3);
+    for (const k of [1, 2, 3]) cache.set(k, block(k));
+    cache.get(1);
+    cache.set(4, block(4));
+    expect(cache.get(2)).toBeUndefined();
+    expect(cache.get(1)?.[0]).toBe(1);
+    expect(cache.get(3)?.[0]).toBe(3);
+    expect(cache.get(4)?.[0]).toBe(4);
+  });
+
+  it('stays within capacity under any sequence of reads', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 300 }),
+        (capacity, keys) => {
+          const cache = new BlockCache(capacity);
+          for (const k of keys) {
+            const hit = cache.get(k);
+            if (hit === undefined) cache.set(k, block(k));
+            else expect(hit[0]).toBe(k);
+            expect(cache.bytes).toBeLessThanOrEqual(capacity * 16 * 1024);
+            expect(cache.get(k)?.[0]).toBe(k);
+          }
+        },
+      ),
+    );
+  });
+});
