@@ -110,8 +110,11 @@ async function unusableSnapshot(store: ObjectStore): Promise<string | null> {
   if ((await store.head(POINTER_KEY)) === null) return 'No snapshot';
   try {
     const current = await readCurrentSnapshot(store);
-    // The demo has two snapshots so that the change feed has a step; one built before the change feed is rebuilt.
-    return current?.manifest.changes ? null : 'The current snapshot has no change feed';
+    // The demo has two snapshots so that the change feed has a step: a demo built before the change feed is rebuilt.
+    // Any other snapshot is served as it is (its change feed starts with the next build): never overwritten.
+    if (current === null || current.manifest.changes !== undefined) return null;
+    const demo = Object.values(current.manifest.sources).some((s) => s.file.endsWith('tools/demo/glp1/providers.csv'));
+    return demo ? 'The demo snapshot has no change feed' : null;
   } catch (err) {
     // An older layout (say, before identity serving indexes) or a damaged manifest: the demo is rebuilt.
     return `The current snapshot cannot be served (${err instanceof Error ? err.message : String(err)})`;
