@@ -7,7 +7,7 @@ import { CHANGE_KINDS, type ChangeKind, type ChangesSpan } from '../../data-cont
 import { isSnapshotId } from '../../data-contracts/layout';
 import { ApiError } from './api-error';
 import { closestParameter } from './closest-name';
-import { parseNpi, splitNpiList } from './npi-params';
+import { parseNpiRoster } from './npi-params';
 import { type Format, parseFormat, parseLimit, parseOffset, parseVertical, type RawQuery } from './params';
 
 /** What `since` names: a snapshot of the chain, or a time (ISO 8601 in UTC, to the second). */
@@ -111,23 +111,9 @@ export function parseKinds(values: readonly string[]): ChangeKind[] | null {
   return [...new Set(kinds)] as ChangeKind[];
 }
 
-/** `npi`: a roster of up to 100 NPIs, each valid (400 `invalid_npi` naming it), de-duplicated; null when absent. */
+/** `npi`: a roster (npi-params.ts `parseNpiRoster`); null when absent or blank. */
 export function parseRoster(raw: string | undefined): string[] | null {
-  if (raw === undefined || raw.trim() === '') return null;
-  const list = splitNpiList(raw, 'npi', 'roster').filter((n) => n !== '');
-  for (const npi of list) {
-    try {
-      parseNpi(npi);
-    } catch (error) {
-      if (error instanceof ApiError) {
-        throw new ApiError('invalid_npi', `npi lists ${JSON.stringify(npi.slice(0, 20))}: ${error.message}`, {
-          ...(error.details.hint ? { hint: error.details.hint } : {}),
-        });
-      }
-      throw error;
-    }
-  }
-  return list.length === 0 ? null : [...new Set(list)];
+  return raw === undefined || raw.trim() === '' ? null : parseNpiRoster(raw, 'npi');
 }
 
 /** The whole request; `kinds` are every value of the repeated `kind` parameter. */

@@ -29,7 +29,7 @@ import { authenticate, authoriseVertical, type Credentials } from './authenticat
 import { type ChangesRequest, parseChangesRequest, resolveSince } from './changes-params';
 import { chargeCall } from './charge-call';
 import { freeTierNotice } from './notices';
-import type { Format, RawQuery } from './params';
+import { assertOffsetWithin, type Format, type RawQuery } from './params';
 import type { CoreDeps, Principal, RateLimitState } from './ports';
 
 export interface ListChangesInput {
@@ -77,11 +77,7 @@ export async function listChanges(input: ListChangesInput, deps: CoreDeps): Prom
     const span = data.changesSpan();
     const from = resolveSince(request.since, span);
     const page = await data.listChanges(queryOf(request, principal, from.asOf));
-    if (request.offset > page.total) {
-      throw new ApiError('invalid_offset', `offset ${request.offset} is beyond the result set of ${page.total} rows.`, {
-        hint: `Use an offset from 0 to ${page.total}.`,
-      });
-    }
+    assertOffsetWithin(request.offset, page.total);
     const charge = await chargeCall(principal, deps);
     return {
       tier: principal.tier,

@@ -8,11 +8,10 @@ import { type Plan, type PublishBoundary, type Tier, VERTICAL_STATUS } from '../
 import type { IdentityRows } from '../../data-contracts/identity-json';
 import type { Filters, Pagination, Provider, Usage } from '../../data-contracts/types';
 import { carriesPublishTier, resolveBoundary } from '../masking/publication-boundary';
-import { ApiError } from './api-error';
 import { authenticate, authoriseVertical, type Credentials } from './authenticate';
 import { chargeCall } from './charge-call';
 import { freeTierNotice, notLiveNotice } from './notices';
-import { type Format, type ListRequest, parseListRequest, type RawQuery } from './params';
+import { assertOffsetWithin, type Format, type ListRequest, parseListRequest, type RawQuery } from './params';
 import type { CoreDeps, RateLimitState } from './ports';
 
 /** The input of {@link listProviders}. */
@@ -66,7 +65,7 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
         limit: request.limit,
         offset: request.offset,
       });
-      assertOffset(request, page.total);
+      assertOffsetWithin(request.offset, page.total);
       const charge = await chargeCall(principal, deps);
       const withPublishTier = carriesPublishTier(boundary);
       const rows = page.rows.map((row) => deps.views.present(row, principal.tier, withPublishTier));
@@ -109,7 +108,7 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
             limit: request.limit,
             offset: request.offset,
           });
-    assertOffset(request, page.total);
+    assertOffsetWithin(request.offset, page.total);
     const charge = await chargeCall(principal, deps);
     const notice = principal.tier === 'free' ? freeTierNotice() : undefined;
     return {
@@ -125,15 +124,6 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
       rows: page.rows,
     };
   });
-}
-
-/** `offset` beyond the result set is refused; `offset = total` (an empty last page, or 0 on empty) is fine. */
-function assertOffset(request: ListRequest, total: number): void {
-  if (request.offset > total) {
-    throw new ApiError('invalid_offset', `offset ${request.offset} is beyond the result set of ${total} rows.`, {
-      hint: `Use an offset from 0 to ${total}.`,
-    });
-  }
 }
 
 function pagination(request: ListRequest, total: number, returned: number): Pagination {

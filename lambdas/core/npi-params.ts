@@ -14,15 +14,33 @@ export function npiProblem(npi: string): string | null {
   return null;
 }
 
+const NPI_HINT = 'An NPI is 10 digits whose last digit is the Luhn check digit of 80840 and the first nine.';
+
 /** The NPI of the path, or 400 `invalid_npi`. */
 export function parseNpi(raw: string): string {
   const problem = npiProblem(raw);
-  if (problem !== null) {
-    throw new ApiError('invalid_npi', `Not a valid NPI. ${problem}`, {
-      hint: 'An NPI is 10 digits whose last digit is the Luhn check digit of 80840 and the first nine.',
-    });
-  }
+  if (problem !== null) throw new ApiError('invalid_npi', `Not a valid NPI. ${problem}`, { hint: NPI_HINT });
   return raw;
+}
+
+/**
+ * A roster parameter (`npi` of the identity search and of the change feed): its NPIs in the order given,
+ * de-duplicated; 400 `invalid_parameter` over {@link NPI_BATCH_MAX}, 400 `invalid_npi` naming the first malformed one.
+ * @example parseNpiRoster('1003633876,1114636115,1003633876', 'npi') // ['1003633876', '1114636115']
+ */
+export function parseNpiRoster(raw: string, parameter: string): string[] {
+  const npis = splitNpiList(raw, parameter, 'roster').map((npi) => {
+    const problem = npiProblem(npi);
+    if (problem === null) return npi;
+    throw new ApiError(
+      'invalid_npi',
+      `Not a valid NPI. ${parameter} lists ${JSON.stringify(npi.slice(0, 20))}: ${problem}`,
+      {
+        hint: NPI_HINT,
+      },
+    );
+  });
+  return [...new Set(npis)];
 }
 
 /**

@@ -19,7 +19,7 @@ import {
   type Vertical,
 } from '../../data-contracts/constants';
 import { ApiError } from './api-error';
-import { parseNpi, splitNpiList } from './npi-params';
+import { parseNpiRoster } from './npi-params';
 
 /** First value of each query parameter; absent parameters are undefined. */
 export type RawQuery = Readonly<Record<string, string | undefined>>;
@@ -95,6 +95,15 @@ export function parseOffset(raw: string | undefined): number {
     throw new ApiError('invalid_offset', 'offset must be an integer of 0 or more.');
   }
   return n;
+}
+
+/** 400 `invalid_offset` for an offset beyond a result of `total` rows; `offset = total` (an empty last page) is fine. */
+export function assertOffsetWithin(offset: number, total: number): void {
+  if (offset > total) {
+    throw new ApiError('invalid_offset', `offset ${offset} is beyond the result set of ${total} rows.`, {
+      hint: `Use an offset from 0 to ${total}.`,
+    });
+  }
 }
 
 /** `format`: json (default) or csv. */
@@ -175,7 +184,7 @@ export function parseIdentitySearch(query: RawQuery): IdentitySearch | null {
   }
   let npis: string[] | null = null;
   if (rawNpi !== undefined) {
-    npis = [...new Set(splitNpiList(rawNpi, 'npi', 'roster').map((n) => parseNpi(n)))];
+    npis = parseNpiRoster(rawNpi, 'npi');
   }
   return {
     npis,
