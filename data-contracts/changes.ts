@@ -51,21 +51,6 @@
 /** Months of changes a snapshot keeps (a customer who checks monthly never falls off the end). */
 export const CHANGES_RETENTION_MONTHS = 13 as const;
 
-export const CHANGE_KINDS = [
-  'oig_excluded',
-  'oig_removed',
-  'npi_deactivated',
-  'npi_reactivated',
-  'npi_enumerated',
-  'name_changed',
-  'primary_taxonomy_changed',
-  'state_changed',
-  'verified_added',
-  'verified_removed',
-  'signal_changed',
-] as const;
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
-
 /** The identity kinds (keyed by NPI) and the vertical kinds (keyed by entity_id). */
 export const IDENTITY_CHANGE_KINDS = [
   'oig_excluded',
@@ -76,12 +61,11 @@ export const IDENTITY_CHANGE_KINDS = [
   'name_changed',
   'primary_taxonomy_changed',
   'state_changed',
-] as const satisfies readonly ChangeKind[];
-export const VERTICAL_CHANGE_KINDS = [
-  'verified_added',
-  'verified_removed',
-  'signal_changed',
-] as const satisfies readonly ChangeKind[];
+] as const;
+export const VERTICAL_CHANGE_KINDS = ['verified_added', 'verified_removed', 'signal_changed'] as const;
+/** Every kind: the identity kinds, then the vertical kinds. */
+export const CHANGE_KINDS = [...IDENTITY_CHANGE_KINDS, ...VERTICAL_CHANGE_KINDS] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** The `field` of a `*_changed` row. */
 export const CHANGE_FIELDS = ['name', 'primary_taxonomy', 'state', 'certification', 'license', 'fda', 'price'] as const;
