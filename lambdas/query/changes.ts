@@ -55,12 +55,23 @@ export class SnapshotChanges {
   private readonly opening = new InFlight<string, NpiIndexReader>();
   private closed = false;
 
+  /** The month partitions, by month; and each month's roster index, by month (read once from the manifest). */
+  private readonly partitions: ManifestObject[];
+  private readonly npiIndexes: Map<string, ManifestObject>;
+
   constructor(
     private readonly files: SnapshotFiles,
     private readonly db: DuckDb,
     /** Answer rosters from the months' NPI indexes when the snapshot has them (false: always DuckDB, for tests). */
     private readonly useNpiIndex = true,
-  ) {}
+  ) {
+    const byMonth = (a: ManifestObject, b: ManifestObject) => String(a.month).localeCompare(String(b.month));
+    this.partitions = files
+      .objectsOf('changes')
+      .filter((o) => o.month !== undefined)
+      .sort(byMonth);
+    this.npiIndexes = new Map(files.objectsOf('changes_npi').flatMap((o) => (o.month ? [[o.month, o] as const] : [])));
+  }
 
   span(): ChangesSpan {
     return keptSpan(this.files.manifest);
@@ -69,16 +80,12 @@ export class SnapshotChanges {
   async list(query: ChangesQuery): Promise<Page<ChangeRow>> {
     // The month partitions of the steps after `after` (a partition holds the steps whose to_as_of is in its month).
     const fromMonth = query.after.slice(0, 7);
-    const inSpan = (o: ManifestObject) => o.month !== undefined && o.month >= fromMonth;
-    const objects = this.files
-      .objectsOf('changes')
-      .filter(inSpan)
-      .sort((a, b) => String(a.month).localeCompare(String(b.month)));
+    const objects = this.partitions.filter((o) => String(o.month) >= fromMonth);
     if (objects.length === 0) return { total: 0, rows: [] };
     if (query.npis !== null && this.useNpiIndex) {
-      const indexes = this.files.objectsOf('changes_npi').filter(inSpan);
+      const indexes = objects.map((o) => this.npiIndexes.get(String(o.month)));
       // Every month of the span has its index (a snapshot built before the indexes has none: DuckDB answers).
-      if (indexes.length === objects.length) return this.listRoster(query, query.npis, indexes);
+      if (indexes.every((o) => o !== undefined)) return this.listRoster(query, query.npis, indexes as ManifestObject[]);
     }
     const paths = await Promise.all(objects.map((o) => this.files.localPath(o.key)));
     const source = `read_parquet([${paths.map(sqlStringLiteral).join(', ')}])`;
