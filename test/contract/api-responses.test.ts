@@ -3,49 +3,43 @@
  * (data-contracts/openapi.json) with Ajv (JSON Schema 2020-12): the JSON body against the operation's schema for
  * the status, and the documented headers of metered and 429 responses.
  */
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import { ERROR_STATUS, type ErrorCode, PLAN_RULES, TRANSPORT_ERROR_CODES } from '../../data-contracts/constants';
 import { FREE_PROVIDER_CSV_COLUMNS, IDENTITY_CSV_COLUMNS, PAID_PROVIDER_CSV_COLUMNS } from '../../data-contracts/csv';
-import openapi from '../../data-contracts/openapi.json';
 import { type ApiTestEnv, bearer, setMonthlyUsage, startApiTestEnv } from '../helpers/api-test-env';
 import { parseCsvTable } from '../helpers/csv-body';
-
-const DOC_ID = 'https://providerfacts.example.com/openapi.json';
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema({ ...(openapi as object), $id: DOC_ID });
-
-// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked by path strings.
-type Doc = Record<string, any>;
-const doc = openapi as Doc;
-
-const pointer = (parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+import {
+  type Doc,
+  jsonPointer,
+  OPENAPI_DOC_ID,
+  openapiAjv,
+  openapiDoc,
+  openapiValidator,
+} from '../helpers/openapi-ajv';
 
 /**
  * The document's path for a path as a client writes it: itself, or for a trailing-slash form (`/providers/`) the
  * path it is served as, which the document marks `x-trailing-slash: true`.
  */
 function documentPath(path: string): string {
-  if (doc.paths[path] !== undefined) return path;
+  if (openapiDoc.paths[path] !== undefined) return path;
   const canonical = path.replace(/\/$/, '');
-  expect({ path, marked: doc.paths[canonical]?.['x-trailing-slash'] }).toEqual({ path, marked: true });
+  expect({ path, marked: openapiDoc.paths[canonical]?.['x-trailing-slash'] }).toEqual({ path, marked: true });
   return canonical;
 }
 
 /** The JSON Pointer (inside the document) of the JSON schema of `path`'s GET response for `status`. */
 function responseSchemaRef(path: string, status: number): string {
   const own = documentPath(path);
-  let response = doc.paths[own].get.responses[String(status)];
+  let response = openapiDoc.paths[own].get.responses[String(status)];
   let base = ['paths', own, 'get', 'responses', String(status)];
   expect(response).toBeDefined();
   if (response.$ref) {
     const name = String(response.$ref).split('/').pop() as string;
-    response = doc.components.responses[name];
+    response = openapiDoc.components.responses[name];
     base = ['components', 'responses', name];
   }
   expect(response.content?.['application/json']).toBeDefined();
-  return `${DOC_ID}#/${pointer([...base, 'content', 'application/json', 'schema'])}`;
+  return `${OPENAPI_DOC_ID}#/${jsonPointer([...base, 'content', 'application/json', 'schema'])}`;
 }
 
 /** Seconds from `ms` (epoch milliseconds, floored to the second) to 00:00 UTC on the 1st of the next month. */
@@ -76,11 +70,12 @@ function expectRateLimit(res: Response, quota: number, used: number, sentAt: num
 }
 
 function expectValid(path: string, status: number, body: unknown): void {
-  const validate =
-    ajv.getSchema(responseSchemaRef(path, status)) ?? ajv.compile({ $ref: responseSchemaRef(path, status) });
+  const validate = openapiValidator(responseSchemaRef(path, status));
   const ok = validate(body);
   if (!ok)
-    throw new Error(`${path} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
+    throw new Error(
+      `${path} ${status}: ${openapiAjv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+    );
 }
 
 let env: ApiTestEnv;
@@ -285,31 +280,31 @@ describe('tier-specific and keyless responses', () => {
   it('match the contract for an unknown route (404 error body)', async () => {
     const res = await env.get('/api/v1/nope');
     const body: unknown = await res.json();
-    const validate = ajv.compile({ $ref: `${DOC_ID}#/components/schemas/Error` });
+    const validate = openapiAjv.compile({ $ref: `${OPENAPI_DOC_ID}#/components/schemas/Error` });
     expect(validate(body)).toBe(true);
   });
 });
 
 /** The response object of `path`'s GET for `status`, its `$ref` resolved. */
 function responseOf(path: string, status: number): Doc | undefined {
-  const response = doc.paths[path]?.get?.responses?.[String(status)];
-  if (response?.$ref) return doc.components.responses[String(response.$ref).split('/').pop() as string];
+  const response = openapiDoc.paths[path]?.get?.responses?.[String(status)];
+  if (response?.$ref) return openapiDoc.components.responses[String(response.$ref).split('/').pop() as string];
   return response;
 }
 
 /** A header object of the document, its `$ref` resolved. */
 function headerOf(header: Doc): Doc {
-  return header.$ref ? doc.components.headers[String(header.$ref).split('/').pop() as string] : header;
+  return header.$ref ? openapiDoc.components.headers[String(header.$ref).split('/').pop() as string] : header;
 }
 
 const DATA_VERSION_HEADERS = ['ETag', 'X-Snapshot-Id', 'X-Data-As-Of'];
-const keyedPaths = Object.keys(doc.paths).filter((p) => doc.paths[p].get.security === undefined);
+const keyedPaths = Object.keys(openapiDoc.paths).filter((p) => openapiDoc.paths[p].get.security === undefined);
 
 describe('data versions in the document and on the wire', () => {
   it('are documented on every keyed operation: the headers of 200 and 304, If-None-Match, a 304 without body', () => {
     expect(keyedPaths.sort()).toEqual(['/changes', '/npi', '/npi/{npi}', '/providers', '/providers/{id}']);
     for (const path of keyedPaths) {
-      const operation = doc.paths[path].get;
+      const operation = openapiDoc.paths[path].get;
       for (const status of [200, 304]) {
         expect({ path, status, headers: Object.keys(responseOf(path, status)?.headers ?? {}) }).toEqual({
           path,
@@ -322,13 +317,14 @@ describe('data versions in the document and on the wire', () => {
       expect(names).toContain('#/components/parameters/If-None-Match');
     }
     // The public data answers have no 304; the reference page and its script are tagged by their bytes instead.
-    for (const path of Object.keys(doc.paths).filter((p) => !keyedPaths.includes(p) && !p.startsWith('/docs'))) {
+    for (const path of Object.keys(openapiDoc.paths).filter((p) => !keyedPaths.includes(p) && !p.startsWith('/docs'))) {
       expect({ path, has304: responseOf(path, 304) !== undefined }).toEqual({ path, has304: false });
     }
   });
 
   it('send the documented headers, valid against their schemas, on a 200 of every format and on a 304', async () => {
-    const schemaOf = (name: string) => ajv.compile(headerOf(responseOf('/providers', 200)?.headers[name]).schema);
+    const schemaOf = (name: string) =>
+      openapiAjv.compile(headerOf(responseOf('/providers', 200)?.headers[name]).schema);
     const key = bearer(env.keys.developer);
     for (const url of [
       '/providers?vertical=glp1&limit=2',
@@ -353,14 +349,14 @@ describe('data versions in the document and on the wire', () => {
 describe('web headers in the document and on the wire', () => {
   /** Every response object of the document, `$ref`s resolved, with where it is. */
   const everyResponse = (): [string, Doc][] => [
-    ...Object.entries(doc.paths).flatMap(([path, item]) =>
+    ...Object.entries(openapiDoc.paths).flatMap(([path, item]) =>
       Object.keys((item as Doc).get.responses).map(
         (status) => [`${path} ${status}`, responseOf(path, Number(status))] as [string, Doc],
       ),
     ),
-    ...Object.entries(doc.components.responses).map(([name, response]) => [name, response] as [string, Doc]),
+    ...Object.entries(openapiDoc.components.responses).map(([name, response]) => [name, response] as [string, Doc]),
   ];
-  const schemaOf = (name: string) => ajv.compile(doc.components.headers[name].schema);
+  const schemaOf = (name: string) => openapiAjv.compile(openapiDoc.components.headers[name].schema);
 
   it('documents X-Request-Id on every response, RateLimit fields beside X-RateLimit-*, and the 401 challenge', () => {
     for (const [where, response] of everyResponse()) {
@@ -374,8 +370,10 @@ describe('web headers in the document and on the wire', () => {
           headers: expect.arrayContaining(['RateLimit', 'RateLimit-Policy']),
         });
     }
-    expect(Object.keys(doc.components.responses.Unauthorized.headers)).toContain('WWW-Authenticate');
-    expect(doc.components.schemas.Error.properties.request_id).toEqual(expect.objectContaining({ type: 'string' }));
+    expect(Object.keys(openapiDoc.components.responses.Unauthorized.headers)).toContain('WWW-Authenticate');
+    expect(openapiDoc.components.schemas.Error.properties.request_id).toEqual(
+      expect.objectContaining({ type: 'string' }),
+    );
   });
 
   it('sends those headers valid against their schemas, and error bodies with their request_id', async () => {

@@ -4,21 +4,15 @@
  * every parameter example) is valid against the schema beside it, with Ajv (JSON Schema 2020-12) as the other
  * contract tests validate real answers.
  */
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import { ERROR_CODES } from '../../data-contracts/constants';
-import openapi from '../../data-contracts/openapi.json';
-
-const DOC_ID = 'https://providerfacts.example.com/openapi.json';
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema({ ...(openapi as object), $id: DOC_ID });
-
-// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked by path strings.
-type Doc = Record<string, any>;
-const doc = openapi as Doc;
-
-const pointer = (parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+import {
+  type Doc,
+  jsonPointer,
+  OPENAPI_DOC_ID,
+  openapiAjv,
+  openapiDoc,
+  openapiValidator,
+} from '../helpers/openapi-ajv';
 
 /** One example of the document: where it is, its value, and the JSON Pointer of the schema it must match. */
 interface Example {
@@ -29,18 +23,18 @@ interface Example {
 
 /** The examples (`example`, or each of `examples`) of the object at `base`, against the schema at `base/schema`. */
 function examplesAt(base: string[], holder: Doc): Example[] {
-  const schemaPointer = `${DOC_ID}#/${pointer([...base, 'schema'])}`;
+  const schemaPointer = `${OPENAPI_DOC_ID}#/${jsonPointer([...base, 'schema'])}`;
   const found: Example[] = [];
-  if ('example' in holder) found.push({ at: pointer(base), value: holder.example, schemaPointer });
+  if ('example' in holder) found.push({ at: jsonPointer(base), value: holder.example, schemaPointer });
   for (const [name, example] of Object.entries((holder.examples ?? {}) as Record<string, Doc>)) {
-    found.push({ at: `${pointer(base)} (${name})`, value: example.value, schemaPointer });
+    found.push({ at: `${jsonPointer(base)} (${name})`, value: example.value, schemaPointer });
   }
   return found;
 }
 
 /** Every response object of the document: the operations' own and the components', with their pointer. */
 function responses(): { base: string[]; response: Doc; status: string }[] {
-  const own = Object.entries(doc.paths as Record<string, Doc>).flatMap(([path, item]) =>
+  const own = Object.entries(openapiDoc.paths as Record<string, Doc>).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => !method.startsWith('x-'))
       .flatMap(([method, operation]) =>
@@ -49,7 +43,7 @@ function responses(): { base: string[]; response: Doc; status: string }[] {
           .map(([status, response]) => ({ base: ['paths', path, method, 'responses', status], response, status })),
       ),
   );
-  const components = Object.entries(doc.components.responses as Record<string, Doc>).map(([name, response]) => ({
+  const components = Object.entries(openapiDoc.components.responses as Record<string, Doc>).map(([name, response]) => ({
     base: ['components', 'responses', name],
     response,
     status: name,
@@ -64,7 +58,7 @@ function allExamples(): Example[] {
       examplesAt([...base, 'content', type], media),
     ),
   );
-  const operationParameters = Object.entries(doc.paths as Record<string, Doc>).flatMap(([path, item]) =>
+  const operationParameters = Object.entries(openapiDoc.paths as Record<string, Doc>).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => !method.startsWith('x-'))
       .flatMap(([method, operation]) =>
@@ -73,7 +67,7 @@ function allExamples(): Example[] {
         ),
       ),
   );
-  const componentParameters = Object.entries(doc.components.parameters as Record<string, Doc>).flatMap(
+  const componentParameters = Object.entries(openapiDoc.components.parameters as Record<string, Doc>).flatMap(
     ([name, parameter]) => examplesAt(['components', 'parameters', name], parameter),
   );
   return [...bodies, ...operationParameters, ...componentParameters];
@@ -85,13 +79,13 @@ describe('the examples of the OpenAPI document', () => {
     for (const { base, response } of responses()) {
       const content = (response.content ?? {}) as Record<string, Doc>;
       if (Object.keys(content).length === 0) {
-        expect({ at: pointer(base), body: 'none' }).toEqual({
+        expect({ at: jsonPointer(base), body: 'none' }).toEqual({
           at: expect.stringMatching(/NotModified|\/304$/),
           body: 'none',
         });
       }
       for (const [type, media] of Object.entries(content)) {
-        if (examplesAt([...base, 'content', type], media).length === 0) missing.push(`${pointer(base)} ${type}`);
+        if (examplesAt([...base, 'content', type], media).length === 0) missing.push(`${jsonPointer(base)} ${type}`);
       }
     }
     expect(missing).toEqual([]);
@@ -99,7 +93,7 @@ describe('the examples of the OpenAPI document', () => {
 
   it('give every error response one example per code it may carry, so every code has one', () => {
     const shown = new Set<string>();
-    for (const [name, response] of Object.entries(doc.components.responses as Record<string, Doc>)) {
+    for (const [name, response] of Object.entries(openapiDoc.components.responses as Record<string, Doc>)) {
       const media = response.content?.['application/json'];
       if (media === undefined) continue;
       const codes = media.schema.allOf[1].properties.code.enum as string[];
@@ -120,15 +114,15 @@ describe('the examples of the OpenAPI document', () => {
     expect(examples.length).toBeGreaterThan(30);
     const invalid: string[] = [];
     for (const example of examples) {
-      const validate = ajv.getSchema(example.schemaPointer) ?? ajv.compile({ $ref: example.schemaPointer });
-      if (!validate(example.value)) invalid.push(`${example.at}: ${ajv.errorsText(validate.errors)}`);
+      const validate = openapiValidator(example.schemaPointer);
+      if (!validate(example.value)) invalid.push(`${example.at}: ${openapiAjv.errorsText(validate.errors)}`);
     }
     expect(invalid).toEqual([]);
   });
 
   it('catch an example that does not match its schema (the check can fail)', () => {
-    const pointerOf = `${DOC_ID}#/${pointer(['components', 'responses', 'NotFound', 'content', 'application/json', 'schema'])}`;
-    const validate = ajv.getSchema(pointerOf) ?? ajv.compile({ $ref: pointerOf });
+    const pointerOf = `${OPENAPI_DOC_ID}#/${jsonPointer(['components', 'responses', 'NotFound', 'content', 'application/json', 'schema'])}`;
+    const validate = openapiValidator(pointerOf);
     expect(validate({ error: 'x', code: 'not_found' })).toBe(true);
     expect(validate({ error: 'x', code: 'invalid_key' })).toBe(false);
     expect(validate({ error: 'x', code: 'not_found', stray: 1 })).toBe(false);

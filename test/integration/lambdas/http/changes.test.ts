@@ -3,21 +3,15 @@
  * test/fixtures/changes (A, then B, then C: the changes of each step are listed in that folder's README), through
  * the node adapter with dynalite metering. Every JSON answer is validated against the OpenAPI document.
  */
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import { CHANGE_CSV_COLUMNS } from '../../../../data-contracts/csv';
-import openapi from '../../../../data-contracts/openapi.json';
 import type { ChangeEntry, ChangeListResponse } from '../../../../data-contracts/types';
 import { type ApiTestEnv, bearer, startApiTestEnv } from '../../../helpers/api-test-env';
 import { buildChangesFixture, type ChangesFixture } from '../../../helpers/changes-fixture';
 import { parseCsvTable } from '../../../helpers/csv-body';
+import { OPENAPI_DOC_ID, openapiAjv, openapiValidator } from '../../../helpers/openapi-ajv';
 
-const DOC_ID = 'https://providerfacts.example.com/openapi.json';
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema({ ...(openapi as object), $id: DOC_ID });
-const validateList = ajv.compile({ $ref: `${DOC_ID}#/components/schemas/ChangeListResponse` });
-const validateError = ajv.compile({ $ref: `${DOC_ID}#/components/schemas/Error` });
+const validateList = openapiValidator(`${OPENAPI_DOC_ID}#/components/schemas/ChangeListResponse`);
+const validateError = openapiValidator(`${OPENAPI_DOC_ID}#/components/schemas/Error`);
 
 /** What test/fixtures/changes/README.md says each step changes: kind, NPI or entity_id, field. */
 const STEP_B = [
@@ -74,7 +68,7 @@ describe('GET /changes over three snapshots of the real samples', () => {
     const response = await env.get(`/api/v1/changes?${query}`, bearer(key));
     const body = (await response.json()) as ChangeListResponse;
     expect({ query, status: response.status }).toEqual({ query, status: 200 });
-    if (!validateList(body)) throw new Error(`${query}: ${ajv.errorsText(validateList.errors)}`);
+    if (!validateList(body)) throw new Error(`${query}: ${openapiAjv.errorsText(validateList.errors)}`);
     return body;
   }
 
