@@ -4,7 +4,7 @@
  * disk by the snapshot cache) is unzipped ONCE and appended to the process's **arena**: one local file that holds
  * every unzipped bucket, so that any number of buckets costs one open file, not one each (reopening bucket files
  * was 40% of a lookup's CPU at 2,000 buckets). A lookup is a binary search over the bucket's fixed-width
- * directory (from a small in-memory cache of directories, else one positional read) and one exact-length
+ * directory (from a small in-memory cache of decoded directories, else one positional read) and one exact-length
  * positional read of the record, then one `JSON.parse`. The records are read through the page cache, never held
  * in the process.
  *
@@ -29,7 +29,7 @@ import type { NpiLookupLine } from '../../data-contracts/layout';
 import { BufferSource, readFully } from '../../platform/identity-index/byte-source';
 import { InFlight } from '../../platform/in-flight';
 import { NPI_ENTRY_BYTES, NPI_INDEX_HEADER_BYTES, npiRecordsStart } from '../../platform/npi-index/format';
-import { findNpiEntry, NpiIndexReader, recordSpan } from '../../platform/npi-index/reader';
+import { NpiDirectory, NpiIndexReader } from '../../platform/npi-index/reader';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -39,8 +39,8 @@ const gunzipAsync = promisify(gunzip);
  */
 export const MAX_NPI_BUCKET_LOADS = 4;
 /**
- * Bytes of bucket directories held in memory: 16 MB, the directories of a million NPIs (16 bytes each; a national
- * bucket's is about 7 KB). A lookup whose directory is held costs one positional read (the record) instead of two:
+ * Bytes of bucket directories held in memory: 16 MB, the decoded directories of 1.4 million NPIs (12 bytes each,
+ * platform/npi-index/reader.ts `NpiDirectory`; a national bucket's is about 5 KB). A lookup whose directory is held costs one positional read (the record) instead of two:
  * on a machine where a system call costs 10 microseconds that is most of a batch's time.
  */
 export const NPI_DIRECTORY_CACHE_BYTES = 16 * 1024 * 1024;
@@ -89,7 +89,7 @@ export class NpiBuckets {
   private readonly placed = new Map<string, Placed>();
   private readonly loading = new InFlight<string, Placed>();
   /** Directories held, least recently used first. */
-  private readonly directories = new Map<string, BufferSource>();
+  private readonly directories = new Map<string, NpiDirectory>();
   private directoryBytes = 0;
   private readonly directoryCacheBytes: number;
   private readonly generationBytes: number;
@@ -150,16 +150,16 @@ export class NpiBuckets {
 
   private lookup(key: string, placed: Placed, npi: string): NpiLookupLine | null {
     const directory = this.directory(key, placed);
-    const at = findNpiEntry(directory, 0, placed.count, npi);
+    const at = directory.indexOf(npi);
     if (at < 0) return null;
-    const [start, end] = recordSpan(directory, 0, at);
+    const [start, end] = directory.span(at);
     const bytes = Buffer.allocUnsafe(end - start);
     readFully(placed.generation.fd as number, bytes, placed.at + npiRecordsStart(placed.count) + start, 'NPI arena');
     return JSON.parse(bytes.toString('utf8')) as NpiLookupLine;
   }
 
   /** The directory of a placed bucket: from the cache, else one read. */
-  private directory(key: string, placed: Placed): BufferSource {
+  private directory(key: string, placed: Placed): NpiDirectory {
     const held = this.directories.get(key);
     if (held !== undefined) {
       this.directories.delete(key);
@@ -168,13 +168,13 @@ export class NpiBuckets {
     }
     const bytes = Buffer.allocUnsafe(placed.count * NPI_ENTRY_BYTES);
     readFully(placed.generation.fd as number, bytes, placed.at + NPI_INDEX_HEADER_BYTES, 'NPI arena');
-    const directory = new BufferSource(bytes);
+    const directory = NpiDirectory.decode(bytes, placed.count);
     this.directories.set(key, directory);
-    this.directoryBytes += directory.size;
+    this.directoryBytes += directory.bytes;
     for (const [old, held] of this.directories) {
       if (this.directoryBytes <= this.directoryCacheBytes) break;
       this.directories.delete(old);
-      this.directoryBytes -= held.size;
+      this.directoryBytes -= held.bytes;
     }
     return directory;
   }
@@ -240,7 +240,7 @@ export class NpiBuckets {
     const directory = this.directories.get(key);
     if (directory !== undefined) {
       this.directories.delete(key);
-      this.directoryBytes -= directory.size;
+      this.directoryBytes -= directory.bytes;
     }
   }
 

@@ -57,11 +57,23 @@ export const FILE_BLOCK_BYTES = 16 * 1024;
  * and a miss over capacity walks from the oldest block, moving used ones to the back (unmarked) and dropping the
  * first unused one. A hit is a map lookup, not the delete and re-insert of an exact LRU, which a binary search pays
  * on every probe (12% of a roster lookup's CPU, profiled).
+ *
+ * An evicted block's memory is reused for the next miss ({@link take}), so that a miss is one `pread` into memory
+ * the process already has, not a new 16 KB allocation: under spread traffic misses allocated blocks faster than the
+ * young generation could hold them (9% of query b's CPU in garbage collection, 5% in allocation, profiled). This is
+ * safe because no block leaves its {@link FileSource}: its reads copy out of the blocks.
  */
 export class BlockCache {
   private readonly blocks = new Map<number, { block: Buffer; used: boolean }>();
+  /** Evicted whole blocks, ready for reuse. */
+  private readonly spare: Buffer[] = [];
 
   constructor(readonly capacity: number) {}
+
+  /** A whole block's memory to read a missed block into: an evicted block's, else a new one. */
+  take(): Buffer {
+    return this.spare.pop() ?? Buffer.allocUnsafeSlow(FILE_BLOCK_BYTES);
+  }
 
   get(key: number): Buffer | undefined {
     const entry = this.blocks.get(key);
@@ -79,19 +91,33 @@ export class BlockCache {
       if (entry.used || oldest === key) {
         entry.used = false;
         this.blocks.set(oldest, entry);
+      } else {
+        this.recycle(entry.block);
       }
     }
   }
 
   /** Drops the blocks of one file (closed, or its snapshot released). */
   dropFile(fileKey: number): void {
-    for (const key of this.blocks.keys()) if (Math.floor(key / BLOCKS_PER_FILE) === fileKey) this.blocks.delete(key);
+    for (const [key, entry] of this.blocks) {
+      if (Math.floor(key / BLOCKS_PER_FILE) !== fileKey) continue;
+      this.blocks.delete(key);
+      this.recycle(entry.block);
+    }
+  }
+
+  /** Keeps a whole block's memory for reuse (a file's shorter last block is left to the collector). */
+  private recycle(block: Buffer): void {
+    if (block.length === FILE_BLOCK_BYTES && this.spare.length < SPARE_BLOCKS) this.spare.push(block);
   }
 
   get bytes(): number {
     return this.blocks.size * FILE_BLOCK_BYTES;
   }
 }
+
+/** Evicted blocks kept for reuse, at most: misses come one at a time, so a few are enough. */
+const SPARE_BLOCKS = 8;
 
 /** Block keys are `file * BLOCKS_PER_FILE + block`: files up to 2^26 blocks (1 TiB) each, exact in a double. */
 const BLOCKS_PER_FILE = 2 ** 26;
@@ -126,12 +152,14 @@ export class FileSource implements ByteSource {
 
   slice(offset: number, length: number): Buffer {
     this.check(offset, length);
+    const out = Buffer.allocUnsafe(length);
     const block = this.blockHolding(offset, length);
     if (block !== null) {
+      // A copy: the block's memory is reused once it leaves the cache.
       const at = offset % FILE_BLOCK_BYTES;
-      return block.subarray(at, at + length);
+      block.copy(out, 0, at, at + length);
+      return out;
     }
-    const out = Buffer.allocUnsafe(length);
     if (length <= FILE_BLOCK_BYTES) {
       // Straddles two blocks: copy from both.
       const first = FILE_BLOCK_BYTES - (offset % FILE_BLOCK_BYTES);
@@ -181,7 +209,7 @@ export class FileSource implements ByteSource {
     const known = this.cache.get(key);
     if (known !== undefined) return known;
     const start = index * FILE_BLOCK_BYTES;
-    const block = Buffer.allocUnsafeSlow(Math.min(FILE_BLOCK_BYTES, this.size - start));
+    const block = this.size - start >= FILE_BLOCK_BYTES ? this.cache.take() : Buffer.allocUnsafeSlow(this.size - start);
     this.readInto(block, start);
     this.cache.set(key, block);
     return block;

@@ -93,3 +93,67 @@ export function recordSpan(source: ByteSource, at: number, i: number): [start: n
   const endOf = (k: number) => source.u32(at + k * NPI_ENTRY_BYTES + NPI_ENTRY_END_AT);
   return [i === 0 ? 0 : endOf(i - 1), endOf(i)];
 }
+
+/**
+ * A bucket's directory decoded for lookups held in memory (lambdas/query/npi-buckets.ts): the NPIs as numbers (ten
+ * digits are exact in a double) and the records' end offsets, 12 bytes per NPI instead of the file's 16. A lookup
+ * is a binary search over a Float64Array, with no call into Buffer comparison per probe (a third of a lookup's time
+ * before, profiled).
+ *
+ * @example
+ * const directory = NpiDirectory.decode(bytesOfTheDirectorySection, count);
+ * const i = directory.indexOf('1003633876'); // -1 when absent
+ * const [start, end] = directory.span(i);     // the record's bytes within the records section
+ */
+export class NpiDirectory {
+  private constructor(
+    private readonly npis: Float64Array,
+    private readonly ends: Uint32Array,
+  ) {}
+
+  /** Decodes `count` directory entries (format.ts) from `bytes`, the directory section. */
+  static decode(bytes: Buffer, count: number): NpiDirectory {
+    if (bytes.length < count * NPI_ENTRY_BYTES) throw new RangeError('NPI directory: fewer bytes than entries');
+    const npis = new Float64Array(count);
+    const ends = new Uint32Array(count);
+    for (let i = 0; i < count; i += 1) {
+      const at = i * NPI_ENTRY_BYTES;
+      let value = 0;
+      for (let k = 0; k < NPI_DIGITS; k += 1) value = value * 10 + ((bytes[at + k] as number) - 48);
+      npis[i] = value;
+      ends[i] = bytes.readUInt32LE(at + NPI_ENTRY_END_AT);
+    }
+    return new NpiDirectory(npis, ends);
+  }
+
+  get count(): number {
+    return this.npis.length;
+  }
+
+  /** Bytes held. */
+  get bytes(): number {
+    return this.npis.byteLength + this.ends.byteLength;
+  }
+
+  /** The position of `npi` (ten digits), or -1. */
+  indexOf(npi: string): number {
+    if (!TEN_DIGITS.test(npi)) return -1;
+    const target = Number(npi);
+    const { npis } = this;
+    let lo = 0;
+    let hi = npis.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const value = npis[mid] as number;
+      if (value === target) return mid;
+      if (value < target) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** The record of position `i`: its start and end within the records section. */
+  span(i: number): [start: number, end: number] {
+    return [i === 0 ? 0 : (this.ends[i - 1] as number), this.ends[i] as number];
+  }
+}

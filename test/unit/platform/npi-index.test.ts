@@ -6,7 +6,7 @@ import type { NpiLookupLine } from '../../../data-contracts/layout';
 import { makeNpi } from '../../../data-contracts/npi-check';
 import { BlockCache, BufferSource, FileSource } from '../../../platform/identity-index/byte-source';
 import { NPI_ENTRY_BYTES, NPI_INDEX_HEADER_BYTES, NPI_INDEX_MAGIC } from '../../../platform/npi-index/format';
-import { NpiIndexReader } from '../../../platform/npi-index/reader';
+import { NpiDirectory, NpiIndexReader } from '../../../platform/npi-index/reader';
 import { encodeNpiBucket } from '../../../platform/npi-index/writer';
 
 const nameOf = (line: NpiLookupLine | null) => (line !== null && 'name' in line ? line.name : undefined);
@@ -70,6 +70,38 @@ describe('NPI lookup bucket format', () => {
     expect(reader.find('1000000004')).toBeNull();
   });
 
+  it('finds every NPI and its record span through the decoded directory, as the file reader does', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 100_000_000, max: 999_999_999 }), { maxLength: 120 }),
+        fc.array(fc.string(), { maxLength: 120 }),
+        fc.array(fc.string({ minLength: 1, maxLength: 12 }), { maxLength: 20 }),
+        (bodies, names, asked) => {
+          const npis = bodies.map((b) => makeNpi(String(b))).sort();
+          const records = npis.map((n, i) => recordOf(n, names[i % Math.max(1, names.length)] ?? 'A'));
+          const file = encodeNpiBucket(records);
+          const reader = NpiIndexReader.open(new BufferSource(file));
+          const directory = NpiDirectory.decode(
+            file.subarray(NPI_INDEX_HEADER_BYTES, NPI_INDEX_HEADER_BYTES + npis.length * NPI_ENTRY_BYTES),
+            npis.length,
+          );
+          expect(directory.count).toBe(npis.length);
+          expect(directory.bytes).toBe(12 * npis.length);
+          const recordsAt = NPI_INDEX_HEADER_BYTES + npis.length * NPI_ENTRY_BYTES;
+          for (const [i, npi] of npis.entries()) {
+            expect(directory.indexOf(npi)).toBe(i);
+            const [start, end] = directory.span(i);
+            expect(file.toString('utf8', recordsAt + start, recordsAt + end)).toBe(records[i]);
+          }
+          // Anything else, an NPI of the bucket's range or any text, is absent for both readers.
+          for (const text of [...asked, makeNpi('099999999'), makeNpi('300000000'), ' 1234567893', '1e9']) {
+            expect(directory.indexOf(text)).toBe(reader.indexOf(text));
+          }
+        },
+      ),
+    );
+  });
+
   it('reads a bucket file through a file source and its block cache', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'pf-npi-index-'));
     try {
@@ -117,6 +149,37 @@ describe('the block cache', () => {
     expect(cache.get(1)?.[0]).toBe(1);
     expect(cache.get(3)?.[0]).toBe(3);
     expect(cache.get(4)?.[0]).toBe(4);
+  });
+
+  it('reuses the memory of evicted blocks for misses, and a file read through it stays exact', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'pf-block-cache-'));
+    try {
+      const bytes = Buffer.alloc(16 * 1024 * 40 + 123);
+      for (let i = 0; i < bytes.length; i += 1) bytes[i] = (i * 7919) % 251;
+      const file = path.join(dir, 'blocks.bin');
+      await writeFile(file, bytes);
+      const cache = new BlockCache(3);
+      const source = new FileSource(file, cache);
+      const kept: [number, Buffer][] = [];
+      fc.assert(
+        fc.property(fc.nat(bytes.length - 1), fc.nat(40_000), (offset, wanted) => {
+          const length = Math.min(wanted, bytes.length - offset);
+          const slice = source.slice(offset, length);
+          expect(slice.equals(bytes.subarray(offset, offset + length))).toBe(true);
+          const word = Math.min(offset, bytes.length - 4);
+          expect(source.u32(word)).toBe(bytes.readUInt32LE(word));
+          kept.push([offset, slice]);
+        }),
+        { numRuns: 300 },
+      );
+      // Slices handed out earlier were copies: later misses that reused evicted blocks did not change them.
+      for (const [offset, slice] of kept)
+        expect(slice.equals(bytes.subarray(offset, offset + slice.length))).toBe(true);
+      expect(cache.bytes).toBeLessThanOrEqual(3 * 16 * 1024);
+      source.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('stays within capacity under any sequence of reads', () => {
