@@ -31,12 +31,13 @@ import { getNpi, lookupNpis } from '../core/lookup-npi';
 import type { CoreDeps } from '../core/ports';
 import { getCoverage, getCoveragePage, getSample } from '../core/public-objects';
 import { changesCsvBytes } from './changes-format';
-import { compressResponse } from './compression';
+import { compressParts } from './compression';
 import { corsHeaders, isPreflight, preflightResponse } from './cors';
 import { type DataVersion, dataVersionFields, dataVersionHeaders, entityTag, ifNoneMatchHits } from './data-version';
 import { DOCS_PATHS, DocsAssets } from './docs-page';
 import { detailBody, ListBodyCache, listCsvBytes, listJsonBytes } from './list-formats';
 import { gatewayRequestIdOf, REQUEST_ID_HEADER, requestIdOf } from './request-id';
+import { headerOf, partsOf, type ResponseParts, responseOf, setHeader } from './response-parts';
 import {
   csvFilename,
   csvResponse,
@@ -97,6 +98,8 @@ type ApiEnv = { Variables: { keyed: KeyedRequest } };
 declare module 'hono' {
   interface ContextVariableMap {
     requestId: string;
+    /** The data-version headers of a keyed request (ETag, X-Snapshot-Id, X-Data-As-Of), set by its guard. */
+    versionHeaders: Record<string, string>;
   }
 }
 
@@ -156,17 +159,24 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
     const gatewayId = gatewayRequestIdOf(c.env);
     const requestId = requestIdOf(c.req.header('x-request-id'), gatewayId);
     c.set('requestId', requestId);
-    let response: Response;
+    let parts: ResponseParts;
     if (isPreflight(c.req.method, c.req.header('access-control-request-method'))) {
-      response = preflightResponse();
+      parts = await partsOf(preflightResponse());
     } else {
       await next();
-      response = await compressResponse(c.res, c.req.header('accept-encoding'));
+      parts = await partsOf(c.res);
+      // The guard's data-version headers, on the answers that serve data (an error raised after the guard has none).
+      const version = c.get('versionHeaders');
+      if (version !== undefined && SERVES_DATA.has(parts.status))
+        for (const [name, value] of Object.entries(version)) setHeader(parts.headers, name, value);
+      parts = await compressParts(parts, c.req.header('accept-encoding'));
     }
     for (const [name, value] of Object.entries(corsHeaders())) {
-      if (!response.headers.has(name)) response.headers.set(name, value);
+      if (headerOf(parts.headers, name) === undefined) parts.headers[name] = value;
     }
-    response.headers.set(REQUEST_ID_HEADER, requestId);
+    setHeader(parts.headers, REQUEST_ID_HEADER, requestId);
+    // One Response with plain headers (response-parts.ts).
+    const response = responseOf(parts);
     c.res = undefined;
     c.res = response;
     deps.logger.info('request', {
@@ -200,9 +210,9 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
         // Not metered: the key was checked, no data is served (README "Data versions and caching").
         if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return notModifiedResponse(headers);
         c.set('keyed', { deps: { ...deps, keys, snapshots: { withSnapshot: (work) => work(data) } }, version });
+        // Added by the first middleware when the answer serves data (SERVES_DATA).
+        c.set('versionHeaders', headers);
         await next();
-        if (SERVES_DATA.has(c.res.status))
-          for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
       });
     };
   };

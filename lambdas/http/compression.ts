@@ -12,6 +12,7 @@
  */
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { appendHeader, headerOf, type ResponseParts, setHeader } from './response-parts';
 
 /** Bodies below this are sent as they are: compressing them saves little and costs a round of CPU. */
 export const MIN_COMPRESS_BYTES = 1024;
@@ -67,30 +68,26 @@ export async function compressBytes(body: Uint8Array, coding: Coding): Promise<B
   return gzipAsync(body);
 }
 
-function isCompressible(contentType: string | null): boolean {
-  return contentType !== null && /^(application\/json|text\/csv|text\/html)\b/.test(contentType);
+function isCompressible(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^(application\/json|text\/csv|text\/html)\b/.test(contentType);
 }
 
 /**
- * `response` in the coding the client asked for: a new Response with the compressed body, `Content-Encoding` and
- * `Content-Length` (the `ETag` unchanged); or `response` itself (with `Vary` when it is JSON, CSV or HTML).
+ * `parts` in the coding the client asked for: the compressed body with `Content-Encoding` and `Content-Length` (the
+ * `ETag` unchanged); or the same body (with `Vary` when it is JSON, CSV or HTML, and on every 304). The headers are
+ * changed in place.
  */
-export async function compressResponse(response: Response, acceptEncoding: string | undefined): Promise<Response> {
+export async function compressParts(parts: ResponseParts, acceptEncoding: string | undefined): Promise<ResponseParts> {
+  const { headers } = parts;
   // A 304 names the headers of the 200 it stands for, Vary included (RFC 9110 §15.4.5).
-  if (response.status === 304) response.headers.append('Vary', 'Accept-Encoding');
-  if (!isCompressible(response.headers.get('content-type'))) return response;
-  response.headers.append('Vary', 'Accept-Encoding');
+  if (parts.status === 304) appendHeader(headers, 'Vary', 'Accept-Encoding');
+  if (!isCompressible(headerOf(headers, 'content-type'))) return parts;
+  appendHeader(headers, 'Vary', 'Accept-Encoding');
   const coding = chooseCoding(acceptEncoding);
-  if (coding === null || response.body === null || response.headers.has('content-encoding')) return response;
-  const length = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(length) && length < MIN_COMPRESS_BYTES) return response;
-  const body = new Uint8Array(await response.arrayBuffer());
-  if (body.byteLength < MIN_COMPRESS_BYTES) {
-    return new Response(body, { status: response.status, headers: response.headers });
-  }
-  const compressed = await compressBytes(body, coding);
-  const headers = new Headers(response.headers);
-  headers.set('Content-Encoding', coding);
-  headers.set('Content-Length', String(compressed.byteLength));
-  return new Response(compressed, { status: response.status, headers });
+  if (coding === null || parts.body === null || headerOf(headers, 'content-encoding') !== undefined) return parts;
+  if (parts.body.byteLength < MIN_COMPRESS_BYTES) return parts;
+  const compressed = await compressBytes(parts.body, coding);
+  setHeader(headers, 'Content-Encoding', coding);
+  setHeader(headers, 'Content-Length', String(compressed.byteLength));
+  return { ...parts, body: compressed };
 }

@@ -8,6 +8,7 @@
  */
 
 import { CORS } from '../../data-contracts/constants';
+import { responseOf } from './response-parts';
 
 /** The CORS headers of every response. */
 export function corsHeaders(): Record<string, string> {
@@ -21,8 +22,9 @@ export function isPreflight(method: string, requestMethod: string | undefined): 
 
 /** The answer to a preflight: 204, no body. */
 export function preflightResponse(): Response {
-  return new Response(null, {
+  return responseOf({
     status: 204,
+    body: null,
     headers: {
       'Access-Control-Allow-Origin': '*',
       'Access-Control-Allow-Methods': CORS.allowMethods,

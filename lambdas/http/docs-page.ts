@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { API_BASE_PATH } from '../../data-contracts/constants';
 import { type Coding, chooseCoding, compressBytes, MIN_COMPRESS_BYTES } from './compression';
 import { ifNoneMatchHits } from './data-version';
+import { responseOf } from './response-parts';
 import { DOCUMENT_CACHE } from './responses';
 
 /** The module path of Redoc's standalone bundle (resolved with Node's resolution, as `require` would). */
@@ -152,12 +153,13 @@ async function answer(asset: Asset, request: AssetRequest, extra: Record<string,
     ...extra,
   };
   // The app adds `Vary: Accept-Encoding` to every 304 (compression.ts).
-  if (ifNoneMatchHits(request.ifNoneMatch, asset.etag)) return new Response(null, { status: 304, headers });
+  if (ifNoneMatchHits(request.ifNoneMatch, asset.etag)) return responseOf({ status: 304, body: null, headers });
   headers.Vary = 'Accept-Encoding';
   const coding = asset.bytes.byteLength < MIN_COMPRESS_BYTES ? null : chooseCoding(request.acceptEncoding);
   if (coding === null) {
-    return new Response(asset.bytes, {
+    return responseOf({
       status: 200,
+      body: asset.bytes,
       headers: { ...headers, 'Content-Type': asset.contentType, 'Content-Length': String(asset.bytes.byteLength) },
     });
   }
@@ -169,8 +171,9 @@ async function answer(asset: Asset, request: AssetRequest, extra: Record<string,
     coded.catch(() => asset.coded.delete(coding));
   }
   const body = await coded;
-  return new Response(body, {
+  return responseOf({
     status: 200,
+    body,
     headers: {
       ...headers,
       'Content-Type': asset.contentType,

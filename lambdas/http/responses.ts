@@ -4,6 +4,7 @@
  */
 import type { ErrorBody } from '../../data-contracts/types';
 import type { RateLimitState } from '../core/ports';
+import { responseOf } from './response-parts';
 
 /** Keyed responses must never be stored by a shared cache. */
 export const NO_STORE = 'no-store' as const;
@@ -20,8 +21,9 @@ type HeaderMap = Record<string, string>;
 
 function respond(status: number, body: string | Uint8Array, headers: HeaderMap): Response {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  return new Response(bytes, {
+  return responseOf({
     status,
+    body: bytes,
     headers: {
       ...headers,
       'Content-Length': String(bytes.byteLength),
@@ -64,8 +66,9 @@ export function csvResponse(
 
 /** 304 Not Modified: no body, the validator and data-version headers (RFC 9110 §15.4.5), never stored. */
 export function notModifiedResponse(headers: HeaderMap): Response {
-  return new Response(null, {
+  return responseOf({
     status: 304,
+    body: null,
     headers: { ...headers, 'Cache-Control': NO_STORE, 'X-Content-Type-Options': 'nosniff' },
   });
 }
