@@ -20,18 +20,20 @@ export interface ResponseParts {
   headers: PlainHeaders;
 }
 
-const PARTS = new WeakMap<Response, ResponseParts>();
+/** Where a response made by {@link responseOf} keeps its parts (a property, not a WeakMap: no ephemeron per answer). */
+const PARTS = Symbol('responseParts');
+type WithParts = Response & { [PARTS]?: ResponseParts };
 
 /** A `Response` of `parts`; {@link partsOf} gives the same parts back. */
 export function responseOf(parts: ResponseParts): Response {
-  const response = new Response(parts.body, { status: parts.status, headers: parts.headers });
-  PARTS.set(response, parts);
+  const response: WithParts = new Response(parts.body, { status: parts.status, headers: parts.headers });
+  response[PARTS] = parts;
   return response;
 }
 
 /** The parts of `response`: those {@link responseOf} made it from, else read from it (another library's answer). */
 export async function partsOf(response: Response): Promise<ResponseParts> {
-  const known = PARTS.get(response);
+  const known = (response as WithParts)[PARTS];
   if (known !== undefined) return known;
   const headers: PlainHeaders = {};
   response.headers.forEach((value, name) => {
@@ -43,6 +45,7 @@ export async function partsOf(response: Response): Promise<ResponseParts> {
 
 /** The name `headers` holds `name` under, in any letter case, or undefined. */
 function nameIn(headers: PlainHeaders, name: string): string | undefined {
+  if (Object.hasOwn(headers, name)) return name;
   const lower = name.toLowerCase();
   for (const held in headers) if (held.length === lower.length && held.toLowerCase() === lower) return held;
   return undefined;
