@@ -37,6 +37,11 @@ export const ENV = {
    * (lambdas/handlers/memory-budget.ts). Default: 85% of the Lambda's memory size, or 384 locally.
    */
   memoryBudgetMb: 'PF_MEMORY_BUDGET_MB',
+  /**
+   * Local disk in MB the NPI arena (unzipped NPI buckets, lambdas/query/npi-buckets.ts) may take. Default 1024 in a
+   * Lambda (its `/tmp` also holds the snapshot's other objects: README, "Memory and sizing"), 4096 locally.
+   */
+  npiArenaMb: 'PF_NPI_ARENA_MB',
   /** Set by the Lambda runtime: the function's memory size in MB. */
   lambdaMemoryMb: 'AWS_LAMBDA_FUNCTION_MEMORY_SIZE',
   /** debug | info | warn | error. Default info. */

@@ -25,7 +25,14 @@ export interface ApiConfig {
   logLevel: LogLevel;
   /** The process's memory budget and its shares. */
   memory: MemoryPlan;
+  /** Local disk the NPI arena may take, in bytes. */
+  npiArenaBytes: number;
 }
+
+/** The NPI arena's disk when `PF_NPI_ARENA_MB` is unset: in a Lambda, and elsewhere (README, "Memory and sizing"). */
+export const DEFAULT_NPI_ARENA_MB = { lambda: 1024, local: 4096 } as const;
+/** The smallest arena accepted: two generations of one national bucket's unzipped bytes, with room. */
+export const MIN_NPI_ARENA_MB = 64;
 
 /** Defaults of {@link loadConfig}, resolved by the entry point. */
 export interface ConfigDefaults {
@@ -65,7 +72,17 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): ApiConfig {
     access: loadAccessConfig(env, { localDir }),
     logLevel: read.oneOf(ENV.logLevel, LOG_LEVELS, 'info'),
     memory: planMemory(readBudgetMb(read)),
+    npiArenaBytes: readNpiArenaMb(read) * 1024 * 1024,
   };
+}
+
+/** `PF_NPI_ARENA_MB` when set, else the Lambda's or the local default. */
+function readNpiArenaMb(read: EnvReader): number {
+  const mb = read.integer(ENV.npiArenaMb, { min: MIN_NPI_ARENA_MB });
+  if (mb !== undefined) return mb;
+  return read.integer(ENV.lambdaMemoryMb, { min: 1 }) === undefined
+    ? DEFAULT_NPI_ARENA_MB.local
+    : DEFAULT_NPI_ARENA_MB.lambda;
 }
 
 /** `PF_MEMORY_BUDGET_MB` when set, else the default derived from the Lambda's memory size (or the local one). */

@@ -51,6 +51,8 @@ export interface RuntimeOptions {
   logger: Logger;
   /** The process's memory budget: DuckDB's limit and the identity indexes kept in memory. */
   memory: MemoryPlan;
+  /** Local disk the NPI arena may take. Default `DEFAULT_NPI_ARENA_BYTES` (lambdas/query/npi-buckets.ts). */
+  npiArenaBytes?: number;
   app?: AppOptions;
   duckdb?: Omit<DuckDbOptions, 'allowedDirectory'>;
   /** Overrides for tests: a clock for the pointer TTL, or other key/meter implementations. */
@@ -110,6 +112,7 @@ export function runtimeOptionsFrom(config: ApiConfig, tables: TablesConfig, logg
     keyCacheSeconds: config.access.keyCacheSeconds,
     logger,
     memory: config.memory,
+    npiArenaBytes: config.npiArenaBytes,
   };
 }
 
@@ -140,7 +143,11 @@ export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRunt
     logger: options.logger,
   });
   // The NPI arena lives beside the snapshot folders (the snapshot cache only removes snapshot-id folders).
-  const npi = new NpiBuckets({ arenaDir: path.join(options.cacheDir, 'npi-arena') });
+  const npi = new NpiBuckets({
+    arenaDir: path.join(options.cacheDir, 'npi-arena'),
+    ...(options.npiArenaBytes !== undefined ? { maxArenaBytes: options.npiArenaBytes } : {}),
+    logger: options.logger,
+  });
   const search = new SearchIndexes();
   const snapshots = new SnapshotCache<SnapshotTables>({
     store,

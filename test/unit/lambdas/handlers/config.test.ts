@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { MIN_BUDGET_MB } from '../../../../data-contracts/memory-budget';
-import { loadConfig } from '../../../../lambdas/handlers/config';
+import { DEFAULT_NPI_ARENA_MB, loadConfig, MIN_NPI_ARENA_MB } from '../../../../lambdas/handlers/config';
 import { ConfigError } from '../../../../platform/config';
 
 const defaults = { localDir: '/tmp/pf-local' };
@@ -68,7 +68,17 @@ describe('loadConfig (the API process)', () => {
     expect(failure({ PF_KEYS_TABLE: '  ' }, { requireDeployedTables: true })).toBe('PF_KEYS_TABLE is required');
   });
 
+  it('sizes the NPI arena from PF_NPI_ARENA_MB, else 1 GB in a Lambda and 4 GB elsewhere', () => {
+    const mb = (env: Record<string, string>) => loadConfig(env, defaults).npiArenaBytes / (1024 * 1024);
+    expect(mb({})).toBe(DEFAULT_NPI_ARENA_MB.local);
+    expect(mb({ AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '2048' })).toBe(DEFAULT_NPI_ARENA_MB.lambda);
+    expect(mb({ AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '2048', PF_NPI_ARENA_MB: ' 3072 ' })).toBe(3072);
+    expect(mb({ PF_NPI_ARENA_MB: String(MIN_NPI_ARENA_MB) })).toBe(MIN_NPI_ARENA_MB);
+  });
+
   it.each([
+    [{ PF_NPI_ARENA_MB: '8' }, `PF_NPI_ARENA_MB must be a whole number of at least ${MIN_NPI_ARENA_MB}, got "8"`],
+    [{ PF_NPI_ARENA_MB: 'lots' }, `PF_NPI_ARENA_MB must be a whole number of at least ${MIN_NPI_ARENA_MB}, got "lots"`],
     [{ PF_POINTER_TTL_SECONDS: 'soon' }, 'PF_POINTER_TTL_SECONDS must be a number of at least 0, got "soon"'],
     [{ PF_POINTER_TTL_SECONDS: '-1' }, 'PF_POINTER_TTL_SECONDS must be a number of at least 0, got "-1"'],
     [{ PF_LOG_LEVEL: 'verbose' }, 'PF_LOG_LEVEL must be one of debug, info, warn, error, got "verbose"'],

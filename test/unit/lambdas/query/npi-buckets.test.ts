@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import type { NpiLookupLine } from '../../../../data-contracts/layout';
 import { makeNpi } from '../../../../data-contracts/npi-check';
 import { MAX_NPI_BUCKET_LOADS, NpiBuckets, type UnzipBucket, unzipBucket } from '../../../../lambdas/query/npi-buckets';
+import { silentLogger } from '../../../../platform/logger';
 import { encodeNpiBucket } from '../../../../platform/npi-index/writer';
 
 const nameOf = (line: NpiLookupLine | null) => (line !== null && 'name' in line ? line.name : undefined);
@@ -91,6 +92,34 @@ describe('NpiBuckets', () => {
     // Unzipped once, into the arena.
     expect(buckets.stats()).toMatchObject({ placed: ['k/a'], generations: 1 });
     expect(await readdir(path.join(dir, 'arena'))).toEqual(['arena-1.bin']);
+  });
+
+  it('answers from the unzipped bytes when the arena cannot be written, logs it, and places the bucket later', async () => {
+    const records = npis.map((n, i) => recordOf(n, `Clinic ${i}`));
+    const file = await bucketFile('full', records);
+    const warnings: { message: string; fields: Record<string, unknown> | undefined }[] = [];
+    const logger = {
+      ...silentLogger,
+      warn: (message: string, fields?: Record<string, unknown>) => warnings.push({ message, fields }),
+    };
+    const { unzip, calls } = countingUnzip();
+    const buckets = newBuckets({ unzip, logger });
+    // No arena file can be made (folders hold their names): as a full or broken disk would refuse them.
+    const blocked = Array.from({ length: 20 }, (_, i) => path.join(dir, 'arena', `arena-${i + 1}.bin`));
+    for (const name of blocked) await mkdir(name);
+    for (const [i, npi] of npis.slice(0, 5).entries())
+      expect(nameOf(await buckets.find('k/full', async () => file, npi))).toBe(`Clinic ${i}`);
+    expect(await buckets.find('k/full', async () => file, makeNpi('099999999'))).toBeNull();
+    expect(buckets.stats().placed).toEqual([]);
+    expect(warnings.length).toBeGreaterThan(0);
+    expect(warnings[0]).toMatchObject({ message: 'npi_arena_write_failed', fields: { key: 'k/full' } });
+    // Once the disk takes it again, the bucket is placed and later lookups no longer unzip.
+    for (const name of blocked) await rm(name, { recursive: true });
+    const unzipsBefore = calls.length;
+    expect(nameOf(await buckets.find('k/full', async () => file, npis[7] as string))).toBe('Clinic 7');
+    expect(buckets.stats().placed).toEqual(['k/full']);
+    expect(nameOf(await buckets.find('k/full', async () => file, npis[8] as string))).toBe('Clinic 8');
+    expect(calls.length).toBe(unzipsBefore + 1);
   });
 
   it('reads a bucket of one NPI', async () => {
