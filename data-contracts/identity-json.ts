@@ -129,8 +129,9 @@ export class IdentityJsonWriter implements IdentityRowSink {
   private rows = 0;
   private readonly taxonomy = new PartMemo();
 
-  constructor(before: string, expectedRows: number) {
-    this.buffer = Buffer.allocUnsafe(Math.max(1024, expectedRows * 900 + before.length * 3 + 16));
+  /** `allocate` gives the first buffer (a pooled one: lambdas/http/body-pool.ts); growth allocates anew. */
+  constructor(before: string, expectedRows: number, allocate: (bytes: number) => Buffer = Buffer.allocUnsafe) {
+    this.buffer = allocate(Math.max(1024, expectedRows * 900 + before.length * 3 + 16));
     this.text(before);
     this.byte(0x5b);
   }
@@ -272,8 +273,13 @@ export class IdentityJsonWriter implements IdentityRowSink {
  * The JSON array of identity rows as IdentityProviders, between `before` and `after`.
  * @example identityProvidersJson(identityRowsOf(rows)).toString() // '[{"npi":"1234567893","name":…}]'
  */
-export function identityProvidersJson(rows: IdentityRows, before = '', after = ''): Buffer {
-  const writer = new IdentityJsonWriter(before, rows.length);
+export function identityProvidersJson(
+  rows: IdentityRows,
+  before = '',
+  after = '',
+  allocate?: (bytes: number) => Buffer,
+): Buffer {
+  const writer = new IdentityJsonWriter(before, rows.length, allocate);
   rows.writeTo(writer);
   return writer.finish(after);
 }

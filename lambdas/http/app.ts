@@ -15,6 +15,7 @@
  * metering) the use case, and every 200 carries `ETag`, `X-Snapshot-Id` and `X-Data-As-Of` (data-version.ts).
  */
 
+import { ServerResponse } from 'node:http';
 import type { Context, Handler, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { API_BASE_PATH } from '../../data-contracts/constants';
@@ -30,6 +31,7 @@ import { listProviders } from '../core/list-providers';
 import { getNpi, lookupNpis } from '../core/lookup-npi';
 import type { CoreDeps } from '../core/ports';
 import { getCoverage, getCoveragePage, getSample } from '../core/public-objects';
+import { BodyPool, leaseUntilClosed } from './body-pool';
 import { changesCsvBytes } from './changes-format';
 import { compressParts } from './compression';
 import { corsHeaders, isPreflight, preflightResponse } from './cors';
@@ -125,6 +127,12 @@ function onceKeys(keys: CoreDeps['keys']): CoreDeps['keys'] {
   };
 }
 
+/** The node:http response of a request the node server answers; undefined under the Lambda adapter and in tests. */
+function nodeResponseOf(c: Context): ServerResponse | undefined {
+  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  return outgoing instanceof ServerResponse ? outgoing : undefined;
+}
+
 /** Parameter names in request order, repeated ones included (the use cases read the first value). */
 function parameterNames(c: Context): IterableIterator<string> {
   return new URL(c.req.url).searchParams.keys();
@@ -146,6 +154,7 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   const api = new Hono<ApiEnv>({ strict: false });
   const bodies = options.bodies ?? new ListBodyCache();
   const docs = options.docs ?? new DocsAssets();
+  const bodyPool = new BodyPool();
   const assetRequest = (c: Context) => ({
     ifNoneMatch: c.req.header('if-none-match'),
     acceptEncoding: c.req.header('accept-encoding'),
@@ -230,7 +239,11 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
           ...(headers ? { headers } : {}),
         });
       }
-      return jsonResponse(200, listJsonBytes(result, bodies, version), {
+      // On the node server an identity page is written into pooled memory, given back when the response is done.
+      const outgoing = nodeResponseOf(c);
+      const lease =
+        outgoing === undefined || result.path !== 'identity' ? undefined : leaseUntilClosed(bodyPool, outgoing);
+      return jsonResponse(200, listJsonBytes(result, bodies, version, lease), {
         cacheControl: NO_STORE,
         ...(headers ? { headers } : {}),
       });

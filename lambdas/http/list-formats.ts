@@ -2,6 +2,7 @@
  * Use-case results to wire bodies: the JSON envelopes of the contract and the CSV pages (data-contracts/csv.ts
  * column sets: free and paid vertical columns, identity columns).
  */
+
 import {
   FREE_PROVIDER_CSV_COLUMNS,
   flattenIdentityProvider,
@@ -21,6 +22,7 @@ import type {
 import type { GetProviderResult } from '../core/get-provider';
 import type { ListProvidersResult } from '../core/list-providers';
 import { maskIdentityProvider } from '../masking/tier-masking';
+import type { BodyLease } from './body-pool';
 import { type DataVersion, dataVersionFields } from './data-version';
 
 /** The JSON envelope of a list page, read from the snapshot `version`. */
@@ -159,11 +161,16 @@ function csvLine(provider: Provider, columns: readonly string[], memo: WeakMap<o
  * The JSON bytes of a list page: the same bytes as `JSON.stringify(listBody(result))`, with the rows' bytes reused
  * from earlier responses (per row, and whole bodies of recent pages).
  */
-export function listJsonBytes(result: ListProvidersResult, cache: ListBodyCache, version: DataVersion): Buffer {
+export function listJsonBytes(
+  result: ListProvidersResult,
+  cache: ListBodyCache,
+  version: DataVersion,
+  lease?: BodyLease,
+): Buffer {
   if (result.path === 'identity') {
     // The envelope without its rows, then the rows' bytes written straight from the rows (`data` is last).
     const head = JSON.stringify(listBody({ ...result, rows: identityRowsOf([]) }, version));
-    return identityProvidersJson(result.rows, head.slice(0, -'[]}'.length), '}');
+    return identityProvidersJson(result.rows, head.slice(0, -'[]}'.length), '}', lease?.allocate);
   }
   const { data, ...envelope } = listBody(result, version) as ProviderListResponse;
   const head = JSON.stringify(envelope);
