@@ -97,7 +97,7 @@ export async function searchIdentity(
   if (query.npis !== null) return searchRoster(query, filter, source);
   if (query.state === null) throw new Error('identity search: a name or postal code search needs a state');
   const found = await source.searchState(query.state, searchStateQuery(query, filter));
-  return found === null ? empty : { total: found.total, rows: identityRowsOf(found.rows) };
+  return found === null ? empty : found;
 }
 
 async function searchRoster(

@@ -6,6 +6,7 @@ import type { IdentityRowSink, IdentityRows, OigCells } from '../../data-contrac
 import type { IdentityRow } from '../../data-contracts/rows';
 import type { ByteSource } from './byte-source';
 import { decodeFlag, FLAG_OIG, type IdentityIndexHeader, RECORD } from './format';
+import { HeapValues } from './heap-values';
 
 /** A page's records are read in one positional read when they span at most this many bytes. */
 const SPAN_READ_BYTES = 256 * 1024;
@@ -32,11 +33,8 @@ export class IdentityIndexPage implements IdentityRows {
   private readonly recordSpan: Buffer | null;
   private readonly recordBuffers: Buffer[] | null;
   private readonly recordAt: Uint32Array;
-  /** The names' bytes: one span (`nameAt[i]` into it), or one buffer per name. */
-  private readonly nameSpan: Buffer | null;
-  private readonly nameBuffers: (Buffer | null)[] | null;
-  private readonly nameAt: Uint32Array;
-  private readonly nameLength: Uint32Array;
+  /** The names (length 0: NULL). */
+  private readonly names: HeapValues;
 
   constructor(
     private readonly reader: PageSource,
@@ -59,9 +57,7 @@ export class IdentityIndexPage implements IdentityRows {
       n > 0 && spanBytes <= SPAN_READ_BYTES ? source.slice(recordBase + min * RECORD.bytes, spanBytes) : null;
     this.recordBuffers = this.recordSpan === null ? [] : null;
     const nameStart = new Uint32Array(n);
-    this.nameLength = new Uint32Array(n);
-    let nameMin = Number.POSITIVE_INFINITY;
-    let nameMax = 0;
+    const nameLength = new Uint32Array(n);
     for (let i = 0; i < n; i += 1) {
       const r = records[i] as number;
       let buf: Buffer;
@@ -75,29 +71,12 @@ export class IdentityIndexPage implements IdentityRows {
         this.recordBuffers?.push(buf);
       }
       this.recordAt[i] = at;
-      const start = buf.readUInt32LE(at + RECORD.nameStart);
-      const length = buf.readUInt32LE(at + RECORD.nameLength);
-      nameStart[i] = start;
-      this.nameLength[i] = length;
-      if (length > 0) {
-        if (start < nameMin) nameMin = start;
-        if (start + length > nameMax) nameMax = start + length;
-      }
+      nameStart[i] = buf.readUInt32LE(at + RECORD.nameStart);
+      nameLength[i] = buf.readUInt32LE(at + RECORD.nameLength);
     }
-    const nameBase = sections.names[0];
-    this.nameAt = new Uint32Array(n);
-    if (nameMax > nameMin && nameMax - nameMin <= SPAN_READ_BYTES) {
-      this.nameSpan = source.slice(nameBase + nameMin, nameMax - nameMin);
-      this.nameBuffers = null;
-      for (let i = 0; i < n; i += 1) this.nameAt[i] = this.nameLength[i] === 0 ? 0 : (nameStart[i] as number) - nameMin;
-    } else {
-      this.nameSpan = null;
-      this.nameBuffers = Array.from({ length: n }, (_, i) =>
-        this.nameLength[i] === 0
-          ? null
-          : source.slice(nameBase + (nameStart[i] as number), this.nameLength[i] as number),
-      );
-    }
+    this.names = new HeapValues(nameStart, nameLength, sections.names[0], SPAN_READ_BYTES, (offset, length) =>
+      source.slice(offset, length),
+    );
   }
 
   row(i: number): IdentityRow {
@@ -105,10 +84,9 @@ export class IdentityIndexPage implements IdentityRows {
     const flags = buf[at + RECORD.flags] as number;
     const code = buf.readUInt32LE(at + RECORD.code);
     const oig = (flags & FLAG_OIG) !== 0 ? this.reader.oigOf(this.records[i] as number) : null;
-    const name = this.nameOf(i);
     return {
       npi: buf.toString('latin1', at + RECORD.npi, at + RECORD.npi + 10),
-      name: name === null ? null : name.buf.toString('utf8', name.at, name.at + name.length),
+      name: this.names.lengths[i] === 0 ? null : this.names.text(i),
       taxonomy_code: this.reader.text('codes', code),
       taxonomy_display: this.reader.display(code),
       classification_key: this.reader.classificationKey,
@@ -125,20 +103,19 @@ export class IdentityIndexPage implements IdentityRows {
   }
 
   writeTo(sink: IdentityRowSink): void {
-    const { reader, recordSpan, recordBuffers, recordAt, nameSpan, nameBuffers, nameAt, nameLength } = this;
+    const { reader, recordSpan, recordBuffers, recordAt, names } = this;
     for (let i = 0; i < this.length; i += 1) {
       const buf = recordSpan ?? ((recordBuffers as Buffer[])[i] as Buffer);
       const at = recordSpan === null ? 0 : (recordAt[i] as number);
       const flags = buf[at + RECORD.flags] as number;
       const code = buf.readUInt32LE(at + RECORD.code);
-      const length = nameLength[i] as number;
-      const name = length === 0 ? null : (nameSpan ?? ((nameBuffers as (Buffer | null)[])[i] as Buffer));
+      const length = names.lengths[i] as number;
       sink.row(
         buf,
         at + RECORD.npi,
         10,
-        name,
-        nameSpan === null ? 0 : (nameAt[i] as number),
+        length === 0 ? null : names.buffer(i),
+        names.offset(i),
         length,
         reader.text('codes', code),
         reader.display(code),
@@ -154,12 +131,5 @@ export class IdentityIndexPage implements IdentityRows {
     return this.recordSpan !== null
       ? { buf: this.recordSpan, at: this.recordAt[i] as number }
       : { buf: (this.recordBuffers as Buffer[])[i] as Buffer, at: 0 };
-  }
-
-  private nameOf(i: number): { buf: Buffer; at: number; length: number } | null {
-    const length = this.nameLength[i] as number;
-    if (length === 0) return null;
-    if (this.nameSpan !== null) return { buf: this.nameSpan, at: this.nameAt[i] as number, length };
-    return { buf: (this.nameBuffers as (Buffer | null)[])[i] as Buffer, at: 0, length };
   }
 }

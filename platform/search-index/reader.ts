@@ -9,8 +9,10 @@
  * reader.search({ name: 'smi', postalCode: null, entityType: null, city: null, taxonomy: null, limit: 50, offset: 0 });
  */
 import type { EntityType } from '../../data-contracts/constants';
+import type { IdentityRowSink, IdentityRows } from '../../data-contracts/identity-json';
 import type { IdentityRow } from '../../data-contracts/rows';
 import type { ByteSource } from '../identity-index/byte-source';
+import { HeapValues } from '../identity-index/heap-values';
 import { tableCount, tableFind, tableValue, tableValues } from '../identity-index/string-table';
 import {
   ENTITY_CODE,
@@ -45,8 +47,96 @@ export interface SearchQuery {
 
 export interface SearchResult {
   total: number;
-  /** The page: one identity row per NPI, showing the taxonomy the filter accepted (else the first code). */
-  rows: IdentityRow[];
+  /**
+   * The page: one identity row per NPI, showing the taxonomy the filter accepted (else the first code); as objects
+   * (`row`), or written from the index's bytes into a sink (`writeTo`: no object or decoded name per row).
+   */
+  rows: IdentityRows;
+}
+
+/** The cells of an entry but its name, as {@link SearchIndexReader.cellsOf} reads them. */
+interface EntryCells {
+  npi: string;
+  code: string;
+  display: string | null;
+  classificationKey: string;
+  isPrimary: boolean;
+  city: string | null;
+  checkedAt: string | null;
+  oig: [string | null, string | null, string | null] | null;
+}
+
+/** A page's names are read in one positional read when they lie within this many bytes. */
+const NAME_SPAN_BYTES = 256 * 1024;
+
+/** One search's page: the matched entries of `bytes` (offsets `at`, shown codes `codes`), read when asked for. */
+class SearchPage implements IdentityRows {
+  readonly length: number;
+  private readonly names: HeapValues;
+
+  constructor(
+    private readonly reader: SearchIndexReader,
+    private readonly bytes: Buffer,
+    private readonly at: readonly number[],
+    private readonly codes: readonly number[],
+    names: number,
+  ) {
+    const n = at.length;
+    this.length = n;
+    const starts = new Uint32Array(n);
+    const lengths = new Uint32Array(n);
+    for (let i = 0; i < n; i += 1) {
+      starts[i] = bytes.readUInt32LE((at[i] as number) + ENTRY.nameStart);
+      lengths[i] = bytes.readUInt16LE((at[i] as number) + ENTRY.nameLength);
+    }
+    this.names = new HeapValues(starts, lengths, names, NAME_SPAN_BYTES, (offset, length) =>
+      reader.bytesAt(offset, length),
+    );
+  }
+
+  row(i: number): IdentityRow {
+    const cells = this.reader.cellsOf(this.bytes, this.at[i] as number, this.codes[i] as number);
+    const oig = cells.oig;
+    return {
+      npi: cells.npi,
+      name: this.names.text(i),
+      taxonomy_code: cells.code,
+      taxonomy_display: cells.display,
+      classification_key: cells.classificationKey,
+      is_primary: cells.isPrimary,
+      class_rep: null,
+      city: cells.city,
+      state: this.reader.header.state,
+      checked_at: cells.checkedAt,
+      oig_excluded: oig !== null,
+      oig_type: oig?.[0] ?? null,
+      oig_date: oig?.[1] ?? null,
+      oig_checked_at: oig?.[2] ?? null,
+    };
+  }
+
+  writeTo(sink: IdentityRowSink): void {
+    const state = this.reader.header.state || null;
+    for (let i = 0; i < this.length; i += 1) {
+      const e = this.at[i] as number;
+      const cells = this.reader.cellsOf(this.bytes, e, this.codes[i] as number);
+      const oig = cells.oig;
+      sink.row(
+        this.bytes,
+        e + ENTRY.npi,
+        10,
+        this.names.buffer(i),
+        this.names.offset(i),
+        this.names.lengths[i] as number,
+        cells.code || null,
+        cells.display || null,
+        cells.city || null,
+        state,
+        cells.checkedAt || null,
+        oig === null ? null : { oig_excluded: true, oig_type: oig[0], oig_date: oig[1], oig_checked_at: oig[2] },
+      );
+    }
+  }
 }
 
 export class SearchIndexReader {
@@ -129,7 +219,7 @@ export class SearchIndexReader {
   }
 
   search(q: SearchQuery): SearchResult {
-    const none: SearchResult = { total: 0, rows: [] };
+    const none: SearchResult = { total: 0, rows: new SearchPage(this, Buffer.alloc(0), [], [], 0) };
     const city =
       q.city === null
         ? 0
@@ -167,9 +257,8 @@ export class SearchIndexReader {
       const from = Math.min(hi, lo + q.offset);
       const to = Math.min(hi, from + q.limit);
       const page = this.source.slice(section + from * ENTRY.bytes, (to - from) * ENTRY.bytes);
-      const rows: IdentityRow[] = [];
-      for (let at = 0; at < page.length; at += ENTRY.bytes) rows.push(this.rowOf(page, at, 0, names));
-      return { total: hi - lo, rows };
+      const at = Array.from({ length: to - from }, (_, i) => i * ENTRY.bytes);
+      return { total: hi - lo, rows: new SearchPage(this, page, at, new Array<number>(at.length).fill(0), names) };
     }
     const bytes = this.source.slice(section + lo * ENTRY.bytes, (hi - lo) * ENTRY.bytes);
     const n = bytes.length / ENTRY.bytes;
@@ -202,40 +291,37 @@ export class SearchIndexReader {
       codes.push(code);
     }
 
-    const rows: IdentityRow[] = [];
     const end = Math.min(matches.length, q.offset + q.limit);
-    for (let k = q.offset; k < end; k += 1)
-      rows.push(this.rowOf(bytes, matches[k] as number, codes[k] as number, names));
-    return { total: matches.length, rows };
+    const from = Math.min(q.offset, end);
+    return {
+      total: matches.length,
+      rows: new SearchPage(this, bytes, matches.slice(from, end), codes.slice(from, end), names),
+    };
+  }
+
+  /** @internal `length` bytes of the index at `offset`. */
+  bytesAt(offset: number, length: number): Buffer {
+    return this.source.slice(offset, length);
   }
 
   /**
-   * The identity row of the entry at `at` of `bytes`, showing code id `code` (0: the entry's first code); `names`
-   * is the offset of the names heap its `nameStart` points into.
+   * @internal The cells but the name of the entry at `at` of `bytes`, showing code id `code` (0: the entry's first
+   * code).
    */
-  private rowOf(bytes: Buffer, at: number, code: number, names: number): IdentityRow {
-    const e = bytes.subarray(at, at + ENTRY.bytes);
-    const flags = e[ENTRY.flags] as number;
-    const name = this.source.slice(names + e.readUInt32LE(ENTRY.nameStart), e.readUInt16LE(ENTRY.nameLength));
-    const firstCode = e.readUInt16LE(ENTRY.firstCodeId);
+  cellsOf(bytes: Buffer, at: number, code: number): EntryCells {
+    const flags = bytes[at + ENTRY.flags] as number;
+    const firstCode = bytes.readUInt16LE(at + ENTRY.firstCodeId);
     const shown = code === 0 ? firstCode : code;
-    const npi = e.toString('latin1', ENTRY.npi, ENTRY.npi + 10);
-    const oig = (flags & ENTRY_FLAGS.oig) !== 0 ? this.oigOf(npi) : null;
+    const npi = bytes.toString('latin1', at + ENTRY.npi, at + ENTRY.npi + 10);
     return {
       npi,
-      name: name.toString('utf8'),
-      taxonomy_code: this.codes[shown - 1] as string,
-      taxonomy_display: this.displays[shown - 1] || null,
-      classification_key: this.classes[shown - 1] as string,
-      is_primary: shown === firstCode && (flags & ENTRY_FLAGS.primaryFirst) !== 0,
-      class_rep: null,
-      city: this.tableString('cities', e.readUInt32LE(ENTRY.cityAsWritten)),
-      state: this.header.state,
-      checked_at: this.tableString('dates', e.readUInt16LE(ENTRY.date)),
-      oig_excluded: oig !== null,
-      oig_type: oig?.[0] ?? null,
-      oig_date: oig?.[1] ?? null,
-      oig_checked_at: oig?.[2] ?? null,
+      code: this.codes[shown - 1] as string,
+      display: this.displays[shown - 1] || null,
+      classificationKey: this.classes[shown - 1] as string,
+      isPrimary: shown === firstCode && (flags & ENTRY_FLAGS.primaryFirst) !== 0,
+      city: this.tableString('cities', bytes.readUInt32LE(at + ENTRY.cityAsWritten)),
+      checkedAt: this.tableString('dates', bytes.readUInt16LE(at + ENTRY.date)),
+      oig: (flags & ENTRY_FLAGS.oig) !== 0 ? this.oigOf(npi) : null,
     };
   }
 

@@ -7,10 +7,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
+import { identityProvidersJson, identityRowList, identityRowsOf } from '../../../data-contracts/identity-json';
 import type { IdentityRow } from '../../../data-contracts/rows';
 import { BufferSource, FileSource } from '../../../platform/identity-index/byte-source';
 import { type SearchIndexRow, searchCityKey, searchKey } from '../../../platform/search-index/format';
-import { SearchIndexReader, type SearchQuery } from '../../../platform/search-index/reader';
+import { SearchIndexReader, type SearchQuery, type SearchResult } from '../../../platform/search-index/reader';
 import { SearchIndexWriter } from '../../../platform/search-index/writer';
 
 const CLASS_OF: Record<string, string> = {
@@ -103,6 +104,11 @@ function rowsOf(raw: RawRow[]): SearchIndexRow[] {
 }
 
 /** What the index must answer, by brute force. */
+/** A search's answer with its page as row objects, as {@link expected} gives it. */
+function found(result: SearchResult): { total: number; rows: IdentityRow[] } {
+  return { total: result.total, rows: identityRowList(result.rows) };
+}
+
 function expected(rows: SearchIndexRow[], q: SearchQuery) {
   const key = (r: SearchIndexRow) => Buffer.from(searchKey(r.search_name), 'utf8');
   const prefix = q.name === null ? null : Buffer.from(searchKey(q.name), 'utf8');
@@ -182,7 +188,13 @@ describe('identity search index', () => {
               expect(reader.entries).toBe(rows.length);
               for (const q of queries) {
                 const query = q.name === null && q.postalCode === null ? { ...q, name: 'sm' } : q;
-                expect(reader.search(query)).toEqual(expected(rows, query));
+                const result = reader.search(query);
+                expect(found(result)).toEqual(expected(rows, query));
+                // The page written from the index's bytes is the JSON its row objects give.
+                const objects = identityRowsOf(identityRowList(result.rows));
+                expect(identityProvidersJson(result.rows).toString('utf8')).toBe(
+                  identityProvidersJson(objects).toString('utf8'),
+                );
               }
             }
           } finally {
@@ -216,14 +228,14 @@ describe('identity search index', () => {
       for (const b of `${letters}x`) {
         for (const offset of [0, 300]) {
           const q = { ...base, name: `${a}${b}`, offset };
-          expect(reader.search(q)).toEqual(expected(rows, q));
+          expect(found(reader.search(q))).toEqual(expected(rows, q));
         }
       }
     }
     for (const postalCode of ['77001', '77030', '73301', '00000', '99999']) {
       for (const offset of [0, 500, 749]) {
         const q = { ...base, postalCode, offset };
-        expect(reader.search(q)).toEqual(expected(rows, q));
+        expect(found(reader.search(q))).toEqual(expected(rows, q));
       }
     }
   });
@@ -249,9 +261,9 @@ describe('identity search index', () => {
     }
     const reader = SearchIndexReader.open(new BufferSource(writer.finish()));
     const q = { postalCode: null, entityType: null, city: null, taxonomy: null, limit: 10, offset: 0 };
-    expect(reader.search({ ...q, name: 'WALGREENS SPECIALTY PHARMACY OF T' }).rows.map((h) => h.npi)).toEqual([
-      '1000000000',
-    ]);
+    expect(
+      identityRowList(reader.search({ ...q, name: 'WALGREENS SPECIALTY PHARMACY OF T' }).rows).map((h) => h.npi),
+    ).toEqual(['1000000000']);
     expect(reader.search({ ...q, name: 'walgreens  specialty' }).total).toBe(3);
     expect(reader.search({ ...q, name: 'walgreens specialty pharmacy of texas inc' }).total).toBe(0);
   });
@@ -261,28 +273,17 @@ describe('identity search index', () => {
       'not a search index',
     );
     const reader = SearchIndexReader.open(new BufferSource(new SearchIndexWriter('TX').finish()));
-    expect(
-      reader.search({
-        name: 'sm',
-        postalCode: null,
-        entityType: null,
-        city: null,
-        taxonomy: null,
-        limit: 5,
-        offset: 0,
-      }),
-    ).toEqual({ total: 0, rows: [] });
-    expect(() =>
-      reader.search({
-        name: null,
-        postalCode: null,
-        entityType: null,
-        city: null,
-        taxonomy: null,
-        limit: 5,
-        offset: 0,
-      }),
-    ).toThrow('needs a name prefix or a postal code');
+    const query: SearchQuery = {
+      name: 'sm',
+      postalCode: null,
+      entityType: null,
+      city: null,
+      taxonomy: null,
+      limit: 5,
+      offset: 0,
+    };
+    expect(found(reader.search(query))).toEqual({ total: 0, rows: [] });
+    expect(() => reader.search({ ...query, name: null })).toThrow('needs a name prefix or a postal code');
   });
 
   it('refuses rows it cannot index: a malformed NPI, no codes', () => {
