@@ -2,12 +2,14 @@
  * The API process's configuration, read once from an environment map that the entry point passes in
  * (`process.env` in `api.ts` and `local/start.ts`; plain objects in tests). Fails fast, naming the variable.
  */
+
 import path from 'node:path';
 import { ENV } from '../../data-contracts/env';
 import { defaultBudgetMb, type MemoryPlan, MIN_BUDGET_MB, planMemory } from '../../data-contracts/memory-budget';
 import { type Env, type EnvReader, readEnv } from '../../platform/config';
 import { LOG_LEVELS, type LogLevel } from '../../platform/logger';
 import { type AccessConfig, loadAccessConfig } from '../access/config';
+import { DEFAULT_NPI_ARENA_BYTES } from '../query/npi-buckets';
 import { DEFAULT_POINTER_TTL_SECONDS } from '../storage/snapshot-cache';
 
 /** Where snapshots are read from. */
@@ -30,7 +32,7 @@ export interface ApiConfig {
 }
 
 /** The NPI arena's disk when `PF_NPI_ARENA_MB` is unset: in a Lambda, and elsewhere (README, "Memory and sizing"). */
-export const DEFAULT_NPI_ARENA_MB = { lambda: 1024, local: 4096 } as const;
+export const DEFAULT_NPI_ARENA_MB = { lambda: DEFAULT_NPI_ARENA_BYTES / (1024 * 1024), local: 4096 } as const;
 /** The smallest arena accepted: two generations of one national bucket's unzipped bytes, with room. */
 export const MIN_NPI_ARENA_MB = 64;
 

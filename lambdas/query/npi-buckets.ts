@@ -41,8 +41,8 @@ const gunzipAsync = promisify(gunzip);
 export const MAX_NPI_BUCKET_LOADS = 4;
 /**
  * Bytes of bucket directories held in memory: 16 MB, the decoded directories of 1.4 million NPIs (12 bytes each,
- * platform/npi-index/reader.ts `NpiDirectory`; a national bucket's is about 5 KB). A lookup whose directory is held costs one positional read (the record) instead of two:
- * a batch of 100 NPIs makes 100 reads fewer.
+ * platform/npi-index/reader.ts `NpiDirectory`; a national bucket's is about 5 KB). A lookup whose directory is held
+ * costs one positional read (the record) instead of two: a batch of 100 NPIs makes 100 reads fewer.
  */
 export const NPI_DIRECTORY_CACHE_BYTES = 16 * 1024 * 1024;
 /**
