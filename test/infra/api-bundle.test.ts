@@ -98,16 +98,21 @@ describe('API asset', () => {
     expect(readdirSync(join(apiDir, 'node_modules', 'redoc', 'bundles'))).toEqual(['redoc.standalone.js']);
   });
 
+  /** The deployed function's environment (no AWS reachable) with its cache in `cacheFolder` of the test's output. */
+  const bundleEnv = (cacheFolder: string) => ({
+    ...apiEnvironment({
+      bucketName: 'pf-test-bucket',
+      keysTableName: 'pf-keys',
+      usageTableName: 'pf-usage',
+      memoryMb: 2048,
+    }),
+    [ENV.cacheDir]: join(outdir, cacheFolder),
+    AWS_REGION: 'us-east-1',
+  });
+
   (canRun ? it : it.skip)('serves the reference page and its script from its own folder', () => {
     const env = {
-      ...apiEnvironment({
-        bucketName: 'pf-test-bucket',
-        keysTableName: 'pf-keys',
-        usageTableName: 'pf-usage',
-        memoryMb: 2048,
-      }),
-      [ENV.cacheDir]: join(outdir, 'docs-cache'),
-      AWS_REGION: 'us-east-1',
+      ...bundleEnv('docs-cache'),
       PF_PAGE_EVENT: JSON.stringify(apiGatewayEvent('/api/v1/docs')),
       PF_SCRIPT_EVENT: JSON.stringify(apiGatewayEvent('/api/v1/docs/redoc.standalone.js')),
     };
@@ -150,14 +155,7 @@ describe('API asset', () => {
 
   (canRun ? it : it.skip)('loads from its own folder, exports handler, and resolves the binding there', () => {
     const env = {
-      ...apiEnvironment({
-        bucketName: 'pf-test-bucket',
-        keysTableName: 'pf-keys',
-        usageTableName: 'pf-usage',
-        memoryMb: 2048,
-      }),
-      [ENV.cacheDir]: join(outdir, 'cache'),
-      AWS_REGION: 'us-east-1',
+      ...bundleEnv('cache'),
     };
     const script = `
       const mod = require('./index.js');

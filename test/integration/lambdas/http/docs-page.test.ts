@@ -4,7 +4,6 @@
  * Redoc's bundle (but for the CDN logo); both public, cacheable, tagged and compressed as the client asks.
  */
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import {
   BLANK_LOGO,
@@ -15,19 +14,7 @@ import {
 } from '../../../../lambdas/http/docs-page';
 import { type ApiTestEnv, startApiTestEnv } from '../../../helpers/api-test-env';
 import { apiGatewayEvent } from '../../../helpers/apigw-event';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-interface LambdaAnswer {
-  statusCode: number;
-  headers: Record<string, string>;
-  body: string;
-  isBase64Encoded: boolean;
-}
+import { type LambdaAnswer, lowerHeaders, type RawAnswer, rawRequest } from '../../../helpers/raw-answers';
 
 /** Redoc's bundle as installed, and as the API must serve it. */
 const REDOC_FILE = readFileSync(require.resolve(REDOC_BUNDLE_MODULE));
@@ -43,24 +30,11 @@ afterAll(async () => {
 
 /** A request through node:http, its body as sent (fetch would decode it). */
 function raw(path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${env.server.url}${path}`, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return rawRequest(`${env.server.url}${path}`, headers);
 }
 
 async function viaLambda(path: string, headers: Record<string, string> = {}): Promise<LambdaAnswer> {
   return (await env.lambda(apiGatewayEvent(path, '', headers) as never, {} as never)) as LambdaAnswer;
-}
-
-function lower(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 /** Every `src` and `href` attribute value of an HTML text. */
@@ -128,7 +102,7 @@ describe('the way in', () => {
       expect(res.headers['cache-control']).toBe('no-store');
     }
     const lambda = await viaLambda('/');
-    expect([lambda.statusCode, lower(lambda.headers).location]).toEqual([302, DOCS_PATHS.page]);
+    expect([lambda.statusCode, lowerHeaders(lambda.headers).location]).toEqual([302, DOCS_PATHS.page]);
     // Anything else still answers the JSON 404.
     expect((await raw('/docs')).status).toBe(404);
   });
@@ -164,10 +138,10 @@ describe('the reference page script', () => {
   it('reaches the browser through the Lambda too (compressed, base64 for API Gateway)', async () => {
     const page = await viaLambda(DOCS_PATHS.page);
     expect(page.statusCode).toBe(200);
-    expect(lower(page.headers)['content-security-policy']).toBe(DOCS_CSP);
+    expect(lowerHeaders(page.headers)['content-security-policy']).toBe(DOCS_CSP);
     const script = await viaLambda(DOCS_PATHS.script, { 'accept-encoding': 'gzip' });
     expect(script.statusCode).toBe(200);
-    expect(lower(script.headers)['content-encoding']).toBe('gzip');
+    expect(lowerHeaders(script.headers)['content-encoding']).toBe('gzip');
     expect(script.isBase64Encoded).toBe(true);
     expect(gunzipSync(Buffer.from(script.body, 'base64')).equals(SERVED_SCRIPT)).toBe(true);
   });

@@ -2,28 +2,15 @@
  * What makes the API fit the web, through both adapters over the real runtime: request ids, CORS and preflights,
  * compression as the client asks, and the standard rate-limit fields.
  */
-import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PLAN_RULES } from '../../../../data-contracts/constants';
 import { type ApiTestEnv, bearer, startApiTestEnv } from '../../../helpers/api-test-env';
 import { apiGatewayEvent } from '../../../helpers/apigw-event';
+import { type LambdaAnswer, lowerHeaders, type RawAnswer, rawRequest } from '../../../helpers/raw-answers';
 
 const BASE = '/api/v1';
 /** A list page well over 1 KB, on the identity path. */
 const LIST = `${BASE}/providers?taxonomy=Counselor&limit=1000`;
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-interface LambdaAnswer {
-  statusCode: number;
-  headers: Record<string, string>;
-  body: string;
-  isBase64Encoded: boolean;
-}
 
 let env: ApiTestEnv;
 beforeAll(async () => {
@@ -35,24 +22,11 @@ afterAll(async () => {
 
 /** A request through node:http, its body as sent (fetch would decode it). */
 function raw(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${env.server.url}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return rawRequest(`${env.server.url}${path}`, headers, method);
 }
 
 async function viaLambda(event: ReturnType<typeof apiGatewayEvent>): Promise<LambdaAnswer> {
   return (await env.lambda(event as never, {} as never)) as LambdaAnswer;
-}
-
-function lower(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 function preflightEvent(path: string): ReturnType<typeof apiGatewayEvent> {
@@ -116,16 +90,16 @@ describe('request ids', () => {
   it('uses the API Gateway request id in the Lambda, unless the client sent a well-formed one', async () => {
     const event = apiGatewayEvent(`${BASE}/coverage`);
     event.requestContext.requestId = 'Xy3abC1DoAMEbcQ=';
-    expect(lower((await viaLambda(event)).headers)['x-request-id']).toBe('Xy3abC1DoAMEbcQ=');
+    expect(lowerHeaders((await viaLambda(event)).headers)['x-request-id']).toBe('Xy3abC1DoAMEbcQ=');
 
     const unknown = apiGatewayEvent(`${BASE}/nothing`, '', { 'x-request-id': 'not valid!' });
     unknown.requestContext.requestId = 'Gw-id-1';
     const answer = await viaLambda(unknown);
-    expect(lower(answer.headers)['x-request-id']).toBe('Gw-id-1');
+    expect(lowerHeaders(answer.headers)['x-request-id']).toBe('Gw-id-1');
     expect(JSON.parse(answer.body).request_id).toBe('Gw-id-1');
 
     const echoed = apiGatewayEvent(`${BASE}/coverage`, '', { 'x-request-id': 'mine-1' });
-    expect(lower((await viaLambda(echoed)).headers)['x-request-id']).toBe('mine-1');
+    expect(lowerHeaders((await viaLambda(echoed)).headers)['x-request-id']).toBe('mine-1');
   });
 });
 
@@ -159,7 +133,7 @@ describe('CORS', () => {
       const lambda = await viaLambda(preflightEvent(path));
       for (const [status, headers] of [
         [node.status, node.headers],
-        [lambda.statusCode, lower(lambda.headers)],
+        [lambda.statusCode, lowerHeaders(lambda.headers)],
       ] as const) {
         expect(status).toBe(204);
         expect(headers['access-control-allow-origin']).toBe('*');
@@ -226,7 +200,7 @@ describe('compression', () => {
     const lambda = await viaLambda(apiGatewayEvent(path, query, headers));
     expect(lambda.statusCode).toBe(200);
     expect(lambda.isBase64Encoded).toBe(true);
-    expect(lower(lambda.headers)['content-encoding']).toBe('gzip');
+    expect(lowerHeaders(lambda.headers)['content-encoding']).toBe('gzip');
     expect(gunzipSync(Buffer.from(lambda.body, 'base64')).equals(gunzipSync(node.body))).toBe(true);
   });
 });
