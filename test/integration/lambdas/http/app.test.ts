@@ -27,6 +27,7 @@ import {
 } from '../../../helpers/api-test-env';
 import { apiGatewayEvent } from '../../../helpers/apigw-event';
 import { parseCsvTable } from '../../../helpers/csv-body';
+import type { LambdaAnswer } from '../../../helpers/raw-answers';
 
 const BASE = '/api/v1';
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field by the assertions.
@@ -669,12 +670,7 @@ describe.each(CASES)('the API on the $name snapshot', (snap) => {
       for (const [p, q] of cases) {
         const node = await env.get(`${p}${q ? `?${q}` : ''}`, headers);
         const nodeBody = await node.text();
-        const lambda = (await env.lambda(apiGatewayEvent(p, q, headers) as never, {} as never)) as {
-          statusCode: number;
-          headers: Record<string, string>;
-          body: string;
-          isBase64Encoded: boolean;
-        };
+        const lambda = (await env.lambda(apiGatewayEvent(p, q, headers) as never, {} as never)) as LambdaAnswer;
         expect(lambda.statusCode).toBe(node.status);
         expect(lambda.isBase64Encoded).toBe(false);
         expect(lambda.body).toBe(nodeBody);
@@ -702,10 +698,10 @@ describe.each(CASES)('the API on the $name snapshot', (snap) => {
         queries.map(async (q) => (await env.get(`${BASE}/providers?${q}`, gzipped)).text()),
       );
       for (const [i, q] of queries.entries()) {
-        const lambda = (await env.lambda(apiGatewayEvent(`${BASE}/providers`, q, headers) as never, {} as never)) as {
-          statusCode: number;
-          body: string;
-        };
+        const lambda = (await env.lambda(
+          apiGatewayEvent(`${BASE}/providers`, q, headers) as never,
+          {} as never,
+        )) as LambdaAnswer;
         expect(lambda.statusCode).toBe(200);
         expect(nodeBodies[i]).toBe(lambda.body);
       }
@@ -720,7 +716,7 @@ describe.each(CASES)('the API on the $name snapshot', (snap) => {
       const lambda = (await env.lambda(
         apiGatewayEvent(`${BASE}/providers`, 'vertical=glp1&limit=3', conditional) as never,
         {} as never,
-      )) as { statusCode: number; headers: Record<string, string>; body: string };
+      )) as LambdaAnswer;
       expect([node.status, lambda.statusCode]).toEqual([304, 304]);
       expect([await node.text(), lambda.body]).toEqual(['', '']);
       expect(lambda.headers.etag ?? lambda.headers.ETag).toBe(node.headers.get('etag'));
