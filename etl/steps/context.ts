@@ -128,6 +128,11 @@ export interface BuildContext {
   inputs: BuildInputs;
   logger: Logger;
   connection: DuckDBConnection;
+  /**
+   * Another connection to the run's DuckDB, for writers that run side by side (each query of a connection runs
+   * after the previous one); the caller closes it.
+   */
+  connect(): Promise<DuckDBConnection>;
   snapshotId: string;
   /** The snapshot time, ISO to the second. */
   snapshotTime: string;

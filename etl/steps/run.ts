@@ -43,6 +43,7 @@ export async function openBuildRun(
     inputs,
     logger,
     connection: db.connection,
+    connect: () => db.instance.connect(),
     snapshotId: run.snapshotId,
     snapshotTime: isoSeconds(run.snapshotDate),
     work,

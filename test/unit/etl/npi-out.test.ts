@@ -1,6 +1,10 @@
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { makeNpi } from '../../../data-contracts/npi-check';
-import { gzippedNpiBucket } from '../../../etl/npi-out';
+import { gzippedNpiBucket, writeNpiBucketFiles } from '../../../etl/npi-out';
 import { BufferSource } from '../../../platform/identity-index/byte-source';
 import { NpiIndexReader } from '../../../platform/npi-index/reader';
 
@@ -13,5 +17,57 @@ describe('NPI bucket files', () => {
   it('gzips the bucket format', async () => {
     const reader = NpiIndexReader.open(new BufferSource(gunzipSync(await gzippedNpiBucket(npis.map(recordOf)))));
     expect(npis.map((n) => reader.find(n)?.npi)).toEqual(npis);
+  });
+});
+
+describe('writeNpiBucketFiles', () => {
+  let instance: DuckDBInstance;
+  let connection: DuckDBConnection;
+  let dir: string;
+  // 12 buckets of 50 NPIs (more buckets than are gzipped at once), inserted out of NPI order.
+  const all = Array.from({ length: 600 }, (_, i) => makeNpi(String(100000000 + (i % 12) * 1000 + Math.floor(i / 12))));
+
+  beforeAll(async () => {
+    instance = await DuckDBInstance.create(':memory:');
+    connection = await instance.connect();
+    await connection.run('CREATE TABLE npi_lookup (bucket VARCHAR, npi VARCHAR, line VARCHAR)');
+    const appender = await connection.createAppender('npi_lookup');
+    for (const npi of all) {
+      appender.appendVarchar(npi.slice(0, 6));
+      appender.appendVarchar(npi);
+      appender.appendVarchar(recordOf(npi));
+      appender.endRow();
+    }
+    appender.closeSync();
+  });
+  afterAll(() => {
+    connection.closeSync();
+    instance.closeSync();
+  });
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'pf-npi-out-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes every bucket whole, listed in bucket order, while later buckets stream out', async () => {
+    const written = await writeNpiBucketFiles(connection, dir);
+    const buckets = [...new Set(all.map((n) => n.slice(0, 6)))].sort();
+    expect(written.map((w) => w.bucket)).toEqual(buckets);
+    for (const w of written) {
+      const reader = NpiIndexReader.open(new BufferSource(gunzipSync(await readFile(w.file))));
+      const expected = all.filter((n) => n.startsWith(w.bucket)).sort();
+      expect(reader.count).toBe(expected.length);
+      expect(w.rows).toBe(expected.length);
+      expect(expected.map((n) => reader.find(n))).toEqual(expected.map((n) => JSON.parse(recordOf(n))));
+    }
+  });
+
+  it('fails when a bucket cannot be written, after every other write has ended', async () => {
+    // A folder where the fifth bucket's file goes: its write fails (EISDIR) while others are in flight.
+    const fifth = [...new Set(all.map((n) => n.slice(0, 6)))].sort()[4] as string;
+    await mkdir(path.join(dir, `${fifth}.npi.gz`));
+    await expect(writeNpiBucketFiles(connection, dir)).rejects.toThrow(/EISDIR/);
   });
 });
