@@ -31,6 +31,23 @@ export function duckDbMemoryLimitMb(budgetMb: number): number {
 }
 
 /**
+ * DuckDB's `memory_limit` while the parquet step's writers run side by side (etl/steps/base-layers.ts): a quarter
+ * of the budget. Those writers hold a state's search entries and a partition's serving index in JS (hundreds of MB
+ * each at national scale) beside DuckDB; with half of the budget left to DuckDB the national build peaked at
+ * 2.26 GB in that step against a 2 GB budget. DuckDB's work there (sorts of the NPI records and the search rows)
+ * spills beyond the limit.
+ */
+export function duckDbWritersMemoryLimitMb(budgetMb: number): number {
+  return Math.max(MIN_DUCKDB_MEMORY_LIMIT_MB, Math.floor(budgetMb / 4));
+}
+
+/** Sets DuckDB's `memory_limit` (a setting of the instance, whichever connection sets it). */
+export async function setDuckDbMemoryLimit(connection: DuckDBConnection, mb: number): Promise<void> {
+  if (!Number.isSafeInteger(mb) || mb <= 0) throw new RangeError(`memory limit must be a positive integer: ${mb}`);
+  await connection.run(`SET memory_limit = '${mb}MiB'`);
+}
+
+/**
  * A memory size as MiB: `2GB`, `1536MB` or a plain number of MiB (units are binary, as in the bench's report).
  * @example parseMemorySizeMb('2GB') === 2048
  */
@@ -54,13 +71,16 @@ export interface EtlDuckDb {
   connection: DuckDBConnection;
   /** The `memory_limit` DuckDB was opened with, in MiB. */
   memoryLimitMb: number;
+  /** The `memory_limit` while the parquet step's writers run side by side, in MiB. */
+  writersMemoryLimitMb: number;
   close(): void;
 }
 
 /** Opens the run's DuckDB and applies threads, the memory limit derived from the budget, and the spill folder. */
 export async function openEtlDuckDb(options: EtlDuckDbOptions): Promise<EtlDuckDb> {
   const threads = options.threads ?? Math.min(availableParallelism(), 4);
-  const memoryLimitMb = duckDbMemoryLimitMb(options.memoryBudgetMb ?? DEFAULT_MEMORY_BUDGET_MB);
+  const budgetMb = options.memoryBudgetMb ?? DEFAULT_MEMORY_BUDGET_MB;
+  const memoryLimitMb = duckDbMemoryLimitMb(budgetMb);
   const instance = await DuckDBInstance.create(path.join(options.workDir, 'etl.duckdb'), {
     threads: String(threads),
     memory_limit: `${memoryLimitMb}MiB`,
@@ -78,6 +98,7 @@ export async function openEtlDuckDb(options: EtlDuckDbOptions): Promise<EtlDuckD
     instance,
     connection,
     memoryLimitMb,
+    writersMemoryLimitMb: duckDbWritersMemoryLimitMb(budgetMb),
     close() {
       connection.closeSync();
       instance.closeSync();

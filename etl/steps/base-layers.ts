@@ -21,6 +21,7 @@ import {
 import type { ObjectStore } from '../../platform/object-store';
 import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-protocol';
 import { displayPath } from '../csv-read';
+import { setDuckDbMemoryLimit } from '../duck';
 import { EtlInputError } from '../errors';
 import { writeIdentityIndexFiles } from '../identity-index-out';
 import { writeNpiBucketFiles } from '../npi-out';
@@ -132,10 +133,12 @@ class FreshLayers implements BaseLayers {
       const buckets = await writeNpiBucketFiles(connection, path.join(outDir, 'npi'));
       return { written, indexes, buckets };
     };
+    // DuckDB works with less memory while the writers hold theirs in JS (etl/duck.ts).
+    await setDuckDbMemoryLimit(connection, ctx.duckDbMemory.writersLimitMb);
     const [{ written, indexes, buckets }, search] = await allOrFirstError([
       identityLane(),
       withConnection(ctx, (c) => writeSearchIndexFiles(c, path.join(outDir, 'search'))),
-    ]);
+    ]).finally(() => setDuckDbMemoryLimit(connection, ctx.duckDbMemory.limitMb));
     for (const w of written) {
       uploads.push({
         key: identityPartitionKey(snapshotId, w.classification_key),

@@ -133,6 +133,8 @@ export interface BuildContext {
    * after the previous one); the caller closes it.
    */
   connect(): Promise<DuckDBConnection>;
+  /** DuckDB's `memory_limit` (MiB), and the lower one while the parquet step's writers run side by side. */
+  duckDbMemory: { limitMb: number; writersLimitMb: number };
   snapshotId: string;
   /** The snapshot time, ISO to the second. */
   snapshotTime: string;

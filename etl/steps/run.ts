@@ -44,6 +44,7 @@ export async function openBuildRun(
     logger,
     connection: db.connection,
     connect: () => db.instance.connect(),
+    duckDbMemory: { limitMb: db.memoryLimitMb, writersLimitMb: db.writersMemoryLimitMb },
     snapshotId: run.snapshotId,
     snapshotTime: isoSeconds(run.snapshotDate),
     work,
