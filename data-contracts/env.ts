@@ -39,7 +39,8 @@ export const ENV = {
   memoryBudgetMb: 'PF_MEMORY_BUDGET_MB',
   /**
    * Local disk in MB the NPI arena (unzipped NPI buckets, lambdas/query/npi-buckets.ts) may take. Default 1024 in a
-   * Lambda (its `/tmp` also holds the snapshot's other objects: README, "Memory and sizing"), 4096 locally.
+   * Lambda (its `/tmp` also holds the snapshot's other objects: README, "Memory and sizing"), 8192 locally
+   * (the national file's buckets are 4.8 GB unzipped).
    */
   npiArenaMb: 'PF_NPI_ARENA_MB',
   /** Set by the Lambda runtime: the function's memory size in MB. */
