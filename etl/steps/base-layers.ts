@@ -118,26 +118,27 @@ class FreshLayers implements BaseLayers {
     const progress = (file: string) => (done: number, total: number) =>
       ctx.progress('parquet', { file, rows: done, percent: (100 * done) / total });
     const identityLane = async () => {
-      const written = await writeIdentityFiles(
-        connection,
-        path.join(outDir, 'identity'),
-        this.classificationKeys,
-        progress('identity'),
+      const written = await timedWriter(ctx, 'identity', () =>
+        writeIdentityFiles(connection, path.join(outDir, 'identity'), this.classificationKeys, progress('identity')),
       );
-      const indexes = await writeIdentityIndexFiles(
-        connection,
-        path.join(outDir, 'identity-index'),
-        this.classificationKeys,
-        progress('identity index'),
+      const indexes = await timedWriter(ctx, 'identity-index', () =>
+        writeIdentityIndexFiles(
+          connection,
+          path.join(outDir, 'identity-index'),
+          this.classificationKeys,
+          progress('identity index'),
+        ),
       );
-      const buckets = await writeNpiBucketFiles(connection, path.join(outDir, 'npi'));
+      const buckets = await timedWriter(ctx, 'npi', () => writeNpiBucketFiles(connection, path.join(outDir, 'npi')));
       return { written, indexes, buckets };
     };
     // DuckDB works with less memory while the writers hold theirs in JS (etl/duck.ts).
     await setDuckDbMemoryLimit(connection, ctx.duckDbMemory.writersLimitMb);
     const [{ written, indexes, buckets }, search] = await allOrFirstError([
       identityLane(),
-      withConnection(ctx, (c) => writeSearchIndexFiles(c, path.join(outDir, 'search'))),
+      timedWriter(ctx, 'search', () =>
+        withConnection(ctx, (c) => writeSearchIndexFiles(c, path.join(outDir, 'search'))),
+      ),
     ]).finally(() => setDuckDbMemoryLimit(connection, ctx.duckDbMemory.limitMb));
     for (const w of written) {
       uploads.push({
@@ -289,6 +290,25 @@ async function allOrFirstError<T extends readonly unknown[]>(
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed !== undefined) throw failed.reason;
   return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+/**
+ * Runs one writer of the parquet step and logs its time (`etl writer done`, with `writer`, `files`, `elapsed_ms`):
+ * the step's writers run side by side, so the step's own time does not say which one is long.
+ */
+async function timedWriter<T extends readonly unknown[]>(
+  ctx: BuildContext,
+  writer: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  const files = await work();
+  ctx.logger.info('etl writer done', {
+    writer,
+    files: files.length,
+    elapsed_ms: Math.round(performance.now() - started),
+  });
+  return files;
 }
 
 /** Runs `work` on a new connection of the run's DuckDB, closed afterwards. */

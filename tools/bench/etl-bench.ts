@@ -65,6 +65,8 @@ interface ChildReport {
   /** The NPPES scan and staging, part of the `sources` step. */
   nppesMs?: number;
   memoryLimitMb?: number;
+  /** The parquet step's writers (they run side by side): name and time. */
+  writers?: { writer: string; ms: number }[];
   /** The change-feed scenario: the first build's time, and the second build's step (its change rows). */
   baseMs?: number;
   stepChanges?: number;
@@ -120,10 +122,13 @@ async function childEtl(file: string, threads: number, memoryBudgetMb: number): 
   const work = path.join(path.dirname(file), `etl-run-${process.pid}`);
   const meter = startMeter();
   let memoryLimitMb: number | undefined;
+  const writers: { writer: string; ms: number }[] = [];
   const logger: Logger = {
     ...silentLogger,
     info(message, fields) {
       if (message === 'etl build started') memoryLimitMb = Number(fields?.duckdb_memory_limit_mb);
+      if (message === 'etl writer done')
+        writers.push({ writer: String(fields?.writer), ms: Number(fields?.elapsed_ms) });
       if (message === 'etl step done') meter.mark(String(fields?.step), Number(fields?.elapsed_ms));
     },
   };
@@ -152,6 +157,7 @@ async function childEtl(file: string, threads: number, memoryBudgetMb: number): 
     identity: summary.counts.identity,
     steps,
     nppesMs: nppes.end - nppes.start,
+    writers,
     ...(memoryLimitMb ? { memoryLimitMb } : {}),
   };
   process.stdout.write(`${JSON.stringify(report)}\n`);
@@ -261,11 +267,17 @@ const pass = (ok: boolean) => (ok ? 'ok' : 'MISSED');
 const loadText = (l: LoadReport) =>
   `${l.start.toFixed(1)} at start, ${l.max.toFixed(1)} at most, ${l.end.toFixed(1)} at end`;
 
+/** The parquet step's writers: `identity 2.0 s, identity-index 12.1 s, …`. */
+function writerText(writers: { writer: string; ms: number }[]): string {
+  return writers.map((w) => `${w.writer} ${sec(w.ms)}`).join(', ');
+}
+
 /** The per-step table of an ETL run. */
 function stepLines(etl: ChildReport): string[] {
   return (etl.steps ?? []).map((s) => {
     const nppes = s.step === 'sources' && etl.nppesMs !== undefined ? ` (NPPES scan ${sec(etl.nppesMs)})` : '';
-    return `  ${s.step.padEnd(10)} ${sec(s.ms).padStart(9)}  peak RSS ${mb(s.peakRssBytes).padStart(7)}${nppes}`;
+    const writers = s.step === 'parquet' && etl.writers?.length ? ` (side by side: ${writerText(etl.writers)})` : '';
+    return `  ${s.step.padEnd(10)} ${sec(s.ms).padStart(9)}  peak RSS ${mb(s.peakRssBytes).padStart(7)}${nppes}${writers}`;
   });
 }
 
