@@ -4,7 +4,7 @@
  * disk by the snapshot cache) is unzipped ONCE and appended to the process's **arena**: one local file that holds
  * every unzipped bucket, so that any number of buckets costs one open file, not one each (reopening bucket files
  * was 40% of a lookup's CPU at 2,000 buckets). A lookup is a binary search over the bucket's fixed-width
- * directory (from a small in-memory cache of decoded directories, else one positional read) and one exact-length
+ * directory (from a small in-memory cache of directories as read, else one positional read) and one exact-length
  * positional read of the record, then one `JSON.parse`. The records are read through the page cache, never held
  * in the process.
  *
@@ -40,8 +40,8 @@ const gunzipAsync = promisify(gunzip);
  */
 export const MAX_NPI_BUCKET_LOADS = 4;
 /**
- * Bytes of bucket directories held in memory: 16 MB, the decoded directories of 1.4 million NPIs (12 bytes each,
- * platform/npi-index/reader.ts `NpiDirectory`; a national bucket's is about 5 KB). A lookup whose directory is held
+ * Bytes of bucket directories held in memory: 16 MB, the directories of 1 million NPIs (16 bytes each, as in the
+ * file: platform/npi-index/reader.ts `NpiDirectory`; a national bucket's is about 7 KB). A lookup whose directory is held
  * costs one positional read (the record) instead of two: a batch of 100 NPIs makes 100 reads fewer.
  */
 export const NPI_DIRECTORY_CACHE_BYTES = 16 * 1024 * 1024;
@@ -181,7 +181,7 @@ export class NpiBuckets {
     }
     const bytes = Buffer.allocUnsafe(placed.count * NPI_ENTRY_BYTES);
     readFully(placed.generation.fd as number, bytes, placed.at + NPI_INDEX_HEADER_BYTES, 'NPI arena');
-    const directory = NpiDirectory.decode(bytes, placed.count);
+    const directory = NpiDirectory.of(bytes, placed.count);
     this.directories.set(key, directory);
     this.directoryBytes += directory.bytes;
     for (const [old, held] of this.directories) {

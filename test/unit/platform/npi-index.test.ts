@@ -81,12 +81,12 @@ describe('NPI lookup bucket format', () => {
           const records = npis.map((n, i) => recordOf(n, names[i % Math.max(1, names.length)] ?? 'A'));
           const file = encodeNpiBucket(records);
           const reader = NpiIndexReader.open(new BufferSource(file));
-          const directory = NpiDirectory.decode(
+          const directory = NpiDirectory.of(
             file.subarray(NPI_INDEX_HEADER_BYTES, NPI_INDEX_HEADER_BYTES + npis.length * NPI_ENTRY_BYTES),
             npis.length,
           );
           expect(directory.count).toBe(npis.length);
-          expect(directory.bytes).toBe(12 * npis.length);
+          expect(directory.bytes).toBe(NPI_ENTRY_BYTES * npis.length);
           const recordsAt = NPI_INDEX_HEADER_BYTES + npis.length * NPI_ENTRY_BYTES;
           for (const [i, npi] of npis.entries()) {
             expect(directory.indexOf(npi)).toBe(i);

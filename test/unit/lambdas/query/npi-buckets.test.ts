@@ -6,6 +6,7 @@ import type { NpiLookupLine } from '../../../../data-contracts/layout';
 import { makeNpi } from '../../../../data-contracts/npi-check';
 import { MAX_NPI_BUCKET_LOADS, NpiBuckets, type UnzipBucket, unzipBucket } from '../../../../lambdas/query/npi-buckets';
 import { silentLogger } from '../../../../platform/logger';
+import { NPI_ENTRY_BYTES } from '../../../../platform/npi-index/format';
 import { encodeNpiBucket } from '../../../../platform/npi-index/writer';
 
 const nameOf = (line: NpiLookupLine | null) => (line !== null && 'name' in line ? line.name : undefined);
@@ -229,8 +230,8 @@ describe('NpiBuckets', () => {
     await buckets.find('snapshots/b/npi/2', async () => files[2] as string, some[2] as string);
     expect(buckets.stats().directoryBytes).toBeGreaterThan(0);
     buckets.forget('snapshots/a/');
-    // One NPI held: its decoded directory entry is 12 bytes (an f64 NPI and a u32 end).
-    expect(buckets.stats()).toMatchObject({ placed: ['snapshots/b/npi/2'], directoryBytes: 12 });
+    // One NPI held: its directory entry is held as in the file, 16 bytes.
+    expect(buckets.stats()).toMatchObject({ placed: ['snapshots/b/npi/2'], directoryBytes: NPI_ENTRY_BYTES });
     expect((await buckets.find('snapshots/b/npi/2', async () => files[2] as string, some[2] as string))?.npi).toBe(
       some[2],
     );
