@@ -22,8 +22,9 @@ const MIN_DUCKDB_MEMORY_LIMIT_MB = 256;
 /**
  * DuckDB's `memory_limit` for a memory budget: half of it. The limit bounds DuckDB's buffer pool, which a large
  * file fills (the identity table's sort) before DuckDB spills; on top of it the process holds Node and DuckDB's
- * code (~150 MB) and what DuckDB allocates outside the pool. On the 9-million-row national file the peak RSS was
- * the limit plus 330-500 MB (0.84 GB with a 1 GB budget, 1.4-1.5 GB with 2 GB). DuckDB's own advice is 50-60%:
+ * code (~150 MB) and what DuckDB allocates outside the pool. On the 9-million-row national file, with the 2 GB
+ * default, the identity step (DuckDB alone) peaked at 1.75 GB (README, "Memory and time"). DuckDB's own advice is
+ * 50-60%:
  * https://duckdb.org/docs/stable/guides/performance/how_to_tune_workloads
  */
 export function duckDbMemoryLimitMb(budgetMb: number): number {
