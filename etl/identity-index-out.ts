@@ -49,6 +49,7 @@ export async function writeIdentityIndexFiles(
       `SELECT ${select} FROM identity WHERE classification_key = $1 ORDER BY taxonomy_code, npi`,
     );
     let rows = 0;
+    let lastCode: string | null = null;
     try {
       prepared.bind([key]);
       const result = await prepared.stream();
@@ -56,30 +57,34 @@ export async function writeIdentityIndexFiles(
         const chunk = await result.fetchChunk();
         if (chunk === null || chunk.rowCount === 0) break;
         const vectors = COLUMNS.map((_, c) => chunk.getColumnVector(c));
+        const text = (c: number, r: number) => {
+          const v = vectors[c]?.getItem(r) ?? null;
+          return v === null ? null : String(v);
+        };
+        const flag = (c: number, r: number) => {
+          const v = vectors[c]?.getItem(r) ?? null;
+          return v === null ? null : v === true;
+        };
         for (let r = 0; r < chunk.rowCount; r += 1) {
-          const cell = (c: number) => vectors[c]?.getItem(r) ?? null;
-          const text = (c: number) => {
-            const v = cell(c);
-            return v === null ? null : String(v);
-          };
-          const flag = (c: number) => {
-            const v = cell(c);
-            return v === null ? null : v === true;
-          };
+          const code = String(vectors[2]?.getItem(r));
+          // The writer takes a code's display from its first row: the others' are not read out of DuckDB (a long
+          // string costs a native call per row).
+          const display = code === lastCode ? null : text(3, r);
+          lastCode = code;
           writer.add({
-            npi: String(cell(0)),
-            name: text(1),
-            taxonomy_code: String(cell(2)),
-            taxonomy_display: text(3),
-            city: text(4),
-            state: text(5),
-            checked_at: text(6),
-            is_primary: flag(7),
-            class_rep: flag(8),
-            oig_excluded: flag(9),
-            oig_type: text(10),
-            oig_date: text(11),
-            oig_checked_at: text(12),
+            npi: String(vectors[0]?.getItem(r)),
+            name: text(1, r),
+            taxonomy_code: code,
+            taxonomy_display: display,
+            city: text(4, r),
+            state: text(5, r),
+            checked_at: text(6, r),
+            is_primary: flag(7, r),
+            class_rep: flag(8, r),
+            oig_excluded: flag(9, r),
+            oig_type: text(10, r),
+            oig_date: text(11, r),
+            oig_checked_at: text(12, r),
           });
           rows += 1;
         }

@@ -9,7 +9,13 @@ import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
 import type { EntityType } from '../data-contracts/constants';
 import { bindParams } from '../platform/duckdb-bind';
 import { SearchIndexWriter } from '../platform/search-index/writer';
-import { IDENTITY_SEARCH_COLUMNS, identitySearchSql, LIST_SEPARATOR } from './sources/identity-search';
+import {
+  IDENTITY_SEARCH_COLUMNS,
+  identitySearchSql,
+  LIST_SEPARATOR,
+  readTaxonomyLookup,
+  type TaxonomyLookup,
+} from './sources/identity-search';
 import { latestNppesRowsSql } from './sources/nppes';
 
 export interface WrittenSearchIndex {
@@ -35,51 +41,52 @@ export async function writeSearchIndexFiles(
     await writeFile(file, writer.finish());
     out.push({ file, state: writer.state, rows });
   };
+  const taxonomy = await readTaxonomyLookup(connection);
   const { sql, params } = identitySearchSql(await latestNppesRowsSql(connection));
   const prepared = await connection.prepare(sql);
   try {
     bindParams(prepared, params);
-    await writeRows(await prepared.stream());
+    await writeRows(await prepared.stream(), taxonomy);
   } finally {
     prepared.destroySync();
   }
   await flush();
   return out;
 
-  async function writeRows(result: DuckDBResult): Promise<void> {
-    const list = (value: unknown) => String(value).split(LIST_SEPARATOR);
+  async function writeRows(result: DuckDBResult, taxonomy: TaxonomyLookup): Promise<void> {
     for (;;) {
       const chunk = await result.fetchChunk();
       if (chunk === null || chunk.rowCount === 0) break;
       const vectors = IDENTITY_SEARCH_COLUMNS.map((_, c) => chunk.getColumnVector(c));
+      const cell = (c: number, r: number) => vectors[c]?.getItem(r) ?? null;
+      const text = (c: number, r: number) => {
+        const v = cell(c, r);
+        return v === null ? null : String(v);
+      };
       for (let r = 0; r < chunk.rowCount; r += 1) {
-        const cell = (c: number) => vectors[c]?.getItem(r) ?? null;
-        const state = String(cell(0));
+        const state = String(cell(0, r));
         if (!STATE_PATTERN.test(state)) continue;
         if (writer === null || writer.state !== state) {
           await flush();
           writer = new SearchIndexWriter(state);
         }
-        const text = (c: number) => {
-          const v = cell(c);
-          return v === null ? null : String(v);
-        };
+        const codes = String(cell(8, r)).split(LIST_SEPARATOR);
         writer.add({
-          npi: String(cell(1)),
-          entity_type: String(cell(2)) as EntityType,
-          search_name: text(3) ?? '',
-          name: text(4) ?? '',
-          postal_code: text(5),
-          city: text(6),
-          checked_at: text(7),
-          codes: list(cell(8)),
-          classes: list(cell(9)),
-          displays: list(cell(10)).map((d) => (d === '' ? null : d)),
-          primary_first: cell(11) === true,
-          oig_excluded: cell(12) === true,
-          oig_type: text(13),
-          oig_date: text(14),
-          oig_checked_at: text(15),
+          npi: String(cell(1, r)),
+          entity_type: String(cell(2, r)) as EntityType,
+          search_name: text(3, r) ?? '',
+          name: text(4, r) ?? '',
+          postal_code: text(5, r),
+          city: text(6, r),
+          checked_at: text(7, r),
+          codes,
+          classes: codes.map(taxonomy.classOf),
+          displays: codes.map(taxonomy.displayOf),
+          primary_first: cell(9, r) === true,
+          oig_excluded: cell(10, r) === true,
+          oig_type: text(11, r),
+          oig_date: text(12, r),
+          oig_checked_at: text(13, r),
         });
       }
     }

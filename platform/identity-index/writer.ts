@@ -53,7 +53,10 @@ export class IdentityIndexWriter {
 
   constructor(private readonly classificationKey: string) {}
 
-  /** Adds the next row; rows come grouped by taxonomy_code, each code's rows in ascending NPI order. */
+  /**
+   * Adds the next row; rows come grouped by taxonomy_code, each code's rows in ascending NPI order. A code's
+   * display is its first row's (the later rows' `taxonomy_display` is not read).
+   */
   add(row: IdentityIndexRow): void {
     if (!NPI_PATTERN.test(row.npi)) throw new Error(`identity index: NPI ${JSON.stringify(row.npi)} is not 10 digits`);
     const code = text(row.taxonomy_code);

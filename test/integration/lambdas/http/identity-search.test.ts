@@ -102,6 +102,25 @@ describe('identity search on the real samples', () => {
     expect(npisOf(body).filter((n) => n === r.npi)).toHaveLength(1);
   });
 
+  it("shows each row's taxonomy display as NUCC's display of its code (as the NPI record has it)", async () => {
+    const byNpi = new Map(records.map((r) => [r.npi, r]));
+    const postals = [...new Set(records.map((r) => `${r.state}|${r.postal_code ?? ''}`))].filter(
+      (k) => !k.endsWith('|'),
+    );
+    let checked = 0;
+    for (const key of postals.slice(0, 60)) {
+      const [state, postal] = key.split('|') as [string, string];
+      const { body } = await get(`postal_code=${postal}&state=${state}&limit=1000`);
+      for (const row of body.data as { npi: string; taxonomy_code: string; taxonomy_display: string | null }[]) {
+        const taxonomy = byNpi.get(row.npi)?.taxonomies.find((t) => t.code === row.taxonomy_code);
+        expect(taxonomy).toBeDefined();
+        expect(row.taxonomy_display).toBe(taxonomy?.display ?? null);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(60);
+  }, 60_000);
+
   it('finds exactly the NPIs of a postal code, narrowed by entity type', async () => {
     const withZip = records.filter((r) => r.postal_code !== null);
     for (let i = 0; i < withZip.length; i += 61) {
