@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { encodeNpiBucket } from '../platform/npi-index/writer';
+import { allOrFirstError } from '../platform/settle';
 
 const gzipAsync = promisify(gzip);
 
@@ -74,8 +75,6 @@ export async function writeNpiBucketFiles(connection: DuckDBConnection, outDir: 
     await Promise.allSettled(inFlight);
     throw err;
   }
-  const ended = await Promise.allSettled(inFlight);
-  const failed = ended.find((e): e is PromiseRejectedResult => e.status === 'rejected');
-  if (failed !== undefined) throw failed.reason;
+  await allOrFirstError(inFlight);
   return out;
 }

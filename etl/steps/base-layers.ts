@@ -19,6 +19,7 @@ import {
   taxonomyKey,
 } from '../../data-contracts/layout';
 import type { ObjectStore } from '../../platform/object-store';
+import { allOrFirstError } from '../../platform/settle';
 import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-protocol';
 import { displayPath } from '../csv-read';
 import { setDuckDbMemoryLimit } from '../duck';
@@ -277,19 +278,6 @@ class ReusedLayers implements BaseLayers {
     }
     return carried;
   }
-}
-
-/**
- * Like `Promise.all`, but waits for every writer to end before throwing the first failure: a writer left running
- * would still be using DuckDB while the failed run closes it and deletes the work folder.
- */
-async function allOrFirstError<T extends readonly unknown[]>(
-  work: readonly [...{ [K in keyof T]: Promise<T[K]> }],
-): Promise<T> {
-  const settled = await Promise.allSettled(work);
-  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed !== undefined) throw failed.reason;
-  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 /**

@@ -108,13 +108,13 @@ export function recordSpan(source: ByteSource, at: number, i: number): [start: n
  */
 export class NpiDirectory {
   private constructor(
-    private readonly entries: Uint8Array,
+    private readonly entries: Buffer,
     /** NPIs in the directory. */
     readonly count: number,
   ) {}
 
   /** The directory of `count` entries (format.ts) whose section `bytes` holds; keeps `bytes`, does not copy them. */
-  static of(bytes: Uint8Array, count: number): NpiDirectory {
+  static of(bytes: Buffer, count: number): NpiDirectory {
     if (bytes.length < count * NPI_ENTRY_BYTES) throw new RangeError('NPI directory: fewer bytes than entries');
     return new NpiDirectory(bytes.subarray(0, count * NPI_ENTRY_BYTES), count);
   }
@@ -149,11 +149,6 @@ export class NpiDirectory {
   }
 
   private endOf(i: number): number {
-    const at = i * NPI_ENTRY_BYTES + NPI_ENTRY_END_AT;
-    const e = this.entries;
-    return (
-      ((e[at] as number) | ((e[at + 1] as number) << 8) | ((e[at + 2] as number) << 16)) +
-      (e[at + 3] as number) * 0x1000000
-    );
+    return this.entries.readUInt32LE(i * NPI_ENTRY_BYTES + NPI_ENTRY_END_AT);
   }
 }
