@@ -57,7 +57,8 @@ import { assertKnownParameters } from './unknown-parameters';
 /** Options of {@link createApp}. */
 export interface AppOptions {
   /**
-   * Adds `GET /__bench/ceiling`, a fixed in-memory JSON answer that measures the HTTP ceiling of the server.
+   * Adds `GET /__bench/ceiling`, a fixed in-memory JSON answer that measures the HTTP ceiling of the server, and
+   * `GET /__bench/memory`, the process's memory by kind (V8's heap, ArrayBuffers) for the benchmark's report.
    * Off unless the benchmark's server turns it on.
    */
   benchCeiling?: boolean;
@@ -65,6 +66,21 @@ export interface AppOptions {
   bodies?: ListBodyCache;
   /** The API reference page and its script (docs-page.ts). Default: new ones for this app. */
   docs?: DocsAssets;
+}
+
+/** What `GET /__bench/memory` answers: bytes by kind, from `process.memoryUsage()`. */
+export interface BenchMemory {
+  rss: number;
+  /** V8's heap, every space (new, old, code, large objects). */
+  heap_total: number;
+  heap_used: number;
+  /** Memory of ArrayBuffers and Buffers (outside V8's heap: index bytes, caches, bodies). */
+  array_buffers: number;
+}
+
+function benchMemory(): BenchMemory {
+  const { rss, heapTotal, heapUsed, arrayBuffers } = process.memoryUsage();
+  return { rss, heap_total: heapTotal, heap_used: heapUsed, array_buffers: arrayBuffers };
 }
 
 const OPENAPI_BYTES = Buffer.from(JSON.stringify(openApiJson), 'utf8');
@@ -342,6 +358,7 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
 
   if (options.benchCeiling) {
     app.get('/__bench/ceiling', () => jsonResponse(200, CEILING_BODY, { cacheControl: NO_STORE }));
+    app.get('/__bench/memory', () => jsonResponse(200, benchMemory(), { cacheControl: NO_STORE }));
   }
 
   app.route(API_BASE_PATH, api);

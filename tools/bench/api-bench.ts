@@ -17,7 +17,9 @@
  *    DuckDB computes over the Parquet (total, and the page's NPIs in NPI order); a mismatch fails the bench.
  * 5. A keep-alive load generator in this process: C concurrent connections (default 16) on loopback, S seconds per
  *    scenario (default 8; the issue's figures use 15): req/s, p50, p99, errors (any non-200 or transport error)
- *    and the server's peak RSS (VmHWM) per scenario. The existing scenarios stay (the ceiling route, the vertical
+ *    and the server's peak RSS (VmHWM) per scenario, with where its memory is right after each one (file-backed
+ *    code, V8's heap, ArrayBuffers, other native memory: `/proc/<pid>/smaps_rollup` and the server's
+ *    `/__bench/memory`). The existing scenarios stay (the ceiling route, the vertical
  *    list, the single-partition identity queries, detail, CSV, the limit-50 share of the ceiling).
  * 6. A fresh server process with an empty cache: the wall time of its first identity query of the largest
  *    partition (cold); another: its first NPI lookup (cold). The report also gives the NPI index's size per

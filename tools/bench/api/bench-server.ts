@@ -5,10 +5,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import type http from 'node:http';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { ENV } from '../../../data-contracts/env';
 import { heapOption, LOCAL_BUDGET_MB, planMemory } from '../../../data-contracts/memory-budget';
+import type { BenchMemory } from '../../../lambdas/http/app';
+import { request } from './http-load';
 
 export const SERVER_ENTRY = 'tools/local/start.ts';
 
@@ -118,4 +121,43 @@ export async function peakRssBytes(pid: number | undefined): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = status.match(/VmHWM:\s+(\d+) kB/)?.[1];
   return kb ? Number(kb) * 1024 : Number.NaN;
+}
+
+/**
+ * Where the server's resident memory is, in bytes: the RSS split into file-backed pages (the node binary's and
+ * DuckDB's code) and anonymous memory, which is V8's heap (every space), ArrayBuffers and Buffers (index bytes,
+ * caches, bodies), and the rest (DuckDB's own allocations, other native memory, freed memory the allocator keeps).
+ */
+export interface MemoryComposition {
+  rss: number;
+  file: number;
+  heap: number;
+  arrayBuffers: number;
+  other: number;
+}
+
+/** The composition now, from `/proc/<pid>/smaps_rollup` and the server's `/__bench/memory`; null when unreadable. */
+export async function memoryComposition(
+  pid: number | undefined,
+  agent: http.Agent,
+  port: number,
+  key: string,
+): Promise<MemoryComposition | null> {
+  if (pid === undefined) return null;
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+  const kb = (field: string) =>
+    Number(rollup.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? Number.NaN) * 1024;
+  const reply = await request(agent, port, '/__bench/memory', key);
+  if (reply.status !== 200) return null;
+  const v8 = JSON.parse(reply.body) as BenchMemory;
+  const rss = kb('Rss');
+  const anonymous = kb('Anonymous');
+  if (!Number.isFinite(rss) || !Number.isFinite(anonymous)) return null;
+  return {
+    rss,
+    file: rss - anonymous,
+    heap: v8.heap_total,
+    arrayBuffers: v8.array_buffers,
+    other: anonymous - v8.heap_total - v8.array_buffers,
+  };
 }

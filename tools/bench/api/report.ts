@@ -2,6 +2,7 @@
  * The report of `bench:api`: one table of every scenario, the identity queries against the goals and the
  * PostgreSQL figures, memory, and the cold starts.
  */
+import type { MemoryComposition } from './bench-server';
 import { GOALS, IDENTITY_SCENARIO_NAMES, POSTGRES_FIGURES } from './goals';
 import type { LoadResult } from './http-load';
 import type { DeepTaxonomy, IdentityScenarioId } from './identity-workload';
@@ -18,6 +19,8 @@ export interface ScenarioResult extends LoadResult {
   p99GoalMs?: number;
   /** The server's peak RSS (VmHWM) after this scenario, bytes. */
   peakRssAfter: number;
+  /** Where the server's memory is right after this scenario (null when it could not be read). */
+  memoryAfter: MemoryComposition | null;
 }
 
 export interface ColdIdentity {
@@ -134,6 +137,7 @@ export function printReport(input: ReportInput, verdicts: Verdicts): void {
         `${fmt(r.ratio ?? Number.NaN, 2).padStart(7)}  ${goal}${failure}`,
     );
   }
+  printMemory(input.results, say);
   const sorted = [...input.shares].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
   if (sorted.length > 0) {
@@ -225,4 +229,18 @@ function errorSummary(r: ScenarioResult): string {
   );
   if (r.warmupErrors > 0) parts.push(`${r.warmupErrors} in the warm-up`);
   return parts.join(', ');
+}
+
+/** The server's memory right after each scenario, by kind (MB): where a peak RSS over the budget comes from. */
+function printMemory(results: readonly ScenarioResult[], say: (text: string) => void): void {
+  if (results.every((r) => r.memoryAfter === null)) return;
+  say(`server memory after each scenario, MB: RSS = file-backed (code) + V8 heap + ArrayBuffers + other native`);
+  for (const r of results) {
+    const m = r.memoryAfter;
+    if (m === null) continue;
+    say(
+      `${r.name.padEnd(NAME_WIDTH)} ${fmt(m.rss / MB).padStart(8)} = ${fmt(m.file / MB)} + ${fmt(m.heap / MB)} + ` +
+        `${fmt(m.arrayBuffers / MB)} + ${fmt(m.other / MB)}`,
+    );
+  }
 }

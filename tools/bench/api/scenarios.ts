@@ -3,7 +3,7 @@
  * scenarios of the first version of the bench, then the identity queries a-d drawn from the data.
  */
 import type http from 'node:http';
-import { peakRssBytes } from './bench-server';
+import { memoryComposition, peakRssBytes } from './bench-server';
 import type { HotPartition } from './bench-snapshot';
 import { GOALS, IDENTITY_SCENARIO_NAMES } from './goals';
 import { runLoad, UrlCycle } from './http-load';
@@ -152,6 +152,7 @@ export async function measureScenarios(
       warmupErrors,
       distinctUrls: new Set(s.urls.paths).size,
       peakRssAfter: hwm,
+      memoryAfter: await memoryComposition(options.pid, agent, port, key),
       ...(s.identity ? { identity: s.identity } : {}),
       ...(s.p99GoalMs ? { p99GoalMs: s.p99GoalMs } : {}),
     });

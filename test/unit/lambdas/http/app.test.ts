@@ -83,9 +83,21 @@ describe('error mapping', () => {
     }
   });
 
-  it('hides the bench ceiling route unless asked', async () => {
-    expect((await createApp(fakeDeps()).request('/__bench/ceiling')).status).toBe(404);
-    expect((await createApp(fakeDeps(), { benchCeiling: true }).request('/__bench/ceiling')).status).toBe(200);
+  it('hides the bench routes unless asked', async () => {
+    for (const route of ['/__bench/ceiling', '/__bench/memory']) {
+      expect((await createApp(fakeDeps()).request(route)).status).toBe(404);
+      expect((await createApp(fakeDeps(), { benchCeiling: true }).request(route)).status).toBe(200);
+    }
+  });
+
+  it("answers the bench's memory route with this process's memory by kind", async () => {
+    const res = await createApp(fakeDeps(), { benchCeiling: true }).request('/__bench/memory');
+    const memory = (await res.json()) as Record<string, number>;
+    expect(Object.keys(memory).sort()).toEqual(['array_buffers', 'heap_total', 'heap_used', 'rss']);
+    expect(memory.heap_used).toBeGreaterThan(0);
+    expect(memory.heap_used).toBeLessThanOrEqual(memory.heap_total as number);
+    expect(memory.heap_total).toBeLessThan(memory.rss as number);
+    expect(res.headers.get('cache-control')).toBe('no-store');
   });
 });
 
