@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { type DuckDBConnection, type DuckDBDataChunk, DuckDBInstance } from '@duckdb/node-api';
 import { bindParams, type SqlValue } from '../platform/duckdb-bind';
 import { sqlIdentifier } from '../platform/sql';
 import { EtlInputError } from './errors';
@@ -155,6 +155,36 @@ export async function appendRows<R extends object>(
  * Runs a statement with every value bound ({@link bindParams}) through a prepared statement that is always destroyed.
  * @example await runBound(connection, 'DELETE FROM leie_stage WHERE src = $1', [src])
  */
+/** Reads of one streamed chunk's cells, by column position and row: SQL NULL is `null` in each. */
+export interface ChunkCells {
+  value(column: number, row: number): unknown;
+  text(column: number, row: number): string | null;
+  flag(column: number, row: number): boolean | null;
+}
+
+/**
+ * The cells of `chunk`'s first `columns` columns, for writers that stream a large result row by row (one
+ * `getItem` per cell read, nothing converted that is not read).
+ * @example
+ * const cells = chunkCells(chunk, COLUMNS.length);
+ * for (let r = 0; r < chunk.rowCount; r += 1) writer.add({ npi: String(cells.value(0, r)), city: cells.text(4, r) });
+ */
+export function chunkCells(chunk: DuckDBDataChunk, columns: number): ChunkCells {
+  const vectors = Array.from({ length: columns }, (_, c) => chunk.getColumnVector(c));
+  const value = (column: number, row: number): unknown => vectors[column]?.getItem(row) ?? null;
+  return {
+    value,
+    text(column, row) {
+      const v = value(column, row);
+      return v === null ? null : String(v);
+    },
+    flag(column, row) {
+      const v = value(column, row);
+      return v === null ? null : v === true;
+    },
+  };
+}
+
 export async function runBound(
   connection: DuckDBConnection,
   sql: string,

@@ -9,6 +9,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { IdentityIndexRow } from '../platform/identity-index/format';
 import { IdentityIndexWriter } from '../platform/identity-index/writer';
 import { sqlIdentifier } from '../platform/sql';
+import { chunkCells } from './duck';
 
 /** The writer's columns, in this order in the query. */
 const COLUMNS = [
@@ -56,23 +57,15 @@ export async function writeIdentityIndexFiles(
       for (;;) {
         const chunk = await result.fetchChunk();
         if (chunk === null || chunk.rowCount === 0) break;
-        const vectors = COLUMNS.map((_, c) => chunk.getColumnVector(c));
-        const text = (c: number, r: number) => {
-          const v = vectors[c]?.getItem(r) ?? null;
-          return v === null ? null : String(v);
-        };
-        const flag = (c: number, r: number) => {
-          const v = vectors[c]?.getItem(r) ?? null;
-          return v === null ? null : v === true;
-        };
+        const { value, text, flag } = chunkCells(chunk, COLUMNS.length);
         for (let r = 0; r < chunk.rowCount; r += 1) {
-          const code = String(vectors[2]?.getItem(r));
+          const code = String(value(2, r));
           // The writer takes a code's display from its first row: the others' are not read out of DuckDB (a long
           // string costs a native call per row).
           const display = code === lastCode ? null : text(3, r);
           lastCode = code;
           writer.add({
-            npi: String(vectors[0]?.getItem(r)),
+            npi: String(value(0, r)),
             name: text(1, r),
             taxonomy_code: code,
             taxonomy_display: display,

@@ -9,6 +9,7 @@ import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
 import type { EntityType } from '../data-contracts/constants';
 import { bindParams } from '../platform/duckdb-bind';
 import { SearchIndexWriter } from '../platform/search-index/writer';
+import { chunkCells } from './duck';
 import {
   IDENTITY_SEARCH_COLUMNS,
   identitySearchSql,
@@ -57,23 +58,18 @@ export async function writeSearchIndexFiles(
     for (;;) {
       const chunk = await result.fetchChunk();
       if (chunk === null || chunk.rowCount === 0) break;
-      const vectors = IDENTITY_SEARCH_COLUMNS.map((_, c) => chunk.getColumnVector(c));
-      const cell = (c: number, r: number) => vectors[c]?.getItem(r) ?? null;
-      const text = (c: number, r: number) => {
-        const v = cell(c, r);
-        return v === null ? null : String(v);
-      };
+      const { value, text } = chunkCells(chunk, IDENTITY_SEARCH_COLUMNS.length);
       for (let r = 0; r < chunk.rowCount; r += 1) {
-        const state = String(cell(0, r));
+        const state = String(value(0, r));
         if (!STATE_PATTERN.test(state)) continue;
         if (writer === null || writer.state !== state) {
           await flush();
           writer = new SearchIndexWriter(state);
         }
-        const codes = String(cell(8, r)).split(LIST_SEPARATOR);
+        const codes = String(value(8, r)).split(LIST_SEPARATOR);
         writer.add({
-          npi: String(cell(1, r)),
-          entity_type: String(cell(2, r)) as EntityType,
+          npi: String(value(1, r)),
+          entity_type: String(value(2, r)) as EntityType,
           search_name: text(3, r) ?? '',
           name: text(4, r) ?? '',
           postal_code: text(5, r),
@@ -82,8 +78,8 @@ export async function writeSearchIndexFiles(
           codes,
           classes: codes.map(taxonomy.classOf),
           displays: codes.map(taxonomy.displayOf),
-          primary_first: cell(9, r) === true,
-          oig_excluded: cell(10, r) === true,
+          primary_first: value(9, r) === true,
+          oig_excluded: value(10, r) === true,
           oig_type: text(11, r),
           oig_date: text(12, r),
           oig_checked_at: text(13, r),

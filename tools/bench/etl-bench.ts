@@ -55,6 +55,12 @@ interface LoadReport {
   end: number;
 }
 
+/** One writer of the parquet step and its time (log `etl writer done`). */
+interface WriterTime {
+  writer: string;
+  ms: number;
+}
+
 interface ChildReport {
   ms: number;
   maxRssBytes: number;
@@ -65,8 +71,8 @@ interface ChildReport {
   /** The NPPES scan and staging, part of the `sources` step. */
   nppesMs?: number;
   memoryLimitMb?: number;
-  /** The parquet step's writers (they run side by side): name and time. */
-  writers?: { writer: string; ms: number }[];
+  /** The parquet step's writers (they run side by side). */
+  writers?: WriterTime[];
   /** The change-feed scenario: the first build's time, and the second build's step (its change rows). */
   baseMs?: number;
   stepChanges?: number;
@@ -122,7 +128,7 @@ async function childEtl(file: string, threads: number, memoryBudgetMb: number): 
   const work = path.join(path.dirname(file), `etl-run-${process.pid}`);
   const meter = startMeter();
   let memoryLimitMb: number | undefined;
-  const writers: { writer: string; ms: number }[] = [];
+  const writers: WriterTime[] = [];
   const logger: Logger = {
     ...silentLogger,
     info(message, fields) {
@@ -268,7 +274,7 @@ const loadText = (l: LoadReport) =>
   `${l.start.toFixed(1)} at start, ${l.max.toFixed(1)} at most, ${l.end.toFixed(1)} at end`;
 
 /** The parquet step's writers: `identity 2.0 s, identity-index 12.1 s, …`. */
-function writerText(writers: { writer: string; ms: number }[]): string {
+function writerText(writers: readonly WriterTime[]): string {
   return writers.map((w) => `${w.writer} ${sec(w.ms)}`).join(', ');
 }
 

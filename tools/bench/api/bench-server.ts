@@ -118,9 +118,17 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
 /** The peak resident set size of a process (VmHWM), in bytes; NaN when it cannot be read. */
 export async function peakRssBytes(pid: number | undefined): Promise<number> {
   if (pid === undefined) return Number.NaN;
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = status.match(/VmHWM:\s+(\d+) kB/)?.[1];
-  return kb ? Number(kb) * 1024 : Number.NaN;
+  const [peak] = await procBytes(pid, 'status', ['VmHWM']);
+  return peak as number;
+}
+
+/** Fields of `/proc/<pid>/<file>` (`Name:   123 kB` lines) in bytes; NaN for a field it lacks or an unreadable file. */
+async function procBytes(pid: number, file: string, fields: readonly string[]): Promise<number[]> {
+  const text = await readFile(`/proc/${pid}/${file}`, 'utf8').catch(() => '');
+  return fields.map((field) => {
+    const kb = text.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1];
+    return kb ? Number(kb) * 1024 : Number.NaN;
+  });
 }
 
 /**
@@ -144,14 +152,10 @@ export async function memoryComposition(
   key: string,
 ): Promise<MemoryComposition | null> {
   if (pid === undefined) return null;
-  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
-  const kb = (field: string) =>
-    Number(rollup.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? Number.NaN) * 1024;
+  const [rss, anonymous] = (await procBytes(pid, 'smaps_rollup', ['Rss', 'Anonymous'])) as [number, number];
   const reply = await request(agent, port, '/__bench/memory', key);
   if (reply.status !== 200) return null;
   const v8 = JSON.parse(reply.body) as BenchMemory;
-  const rss = kb('Rss');
-  const anonymous = kb('Anonymous');
   if (!Number.isFinite(rss) || !Number.isFinite(anonymous)) return null;
   return {
     rss,
