@@ -13,6 +13,7 @@
  * reader.query({ code: '163W00000X', state: 'TX', city: null, limit: 50, offset: 0 }); // { total, rows }
  */
 import type { IdentityRows, OigCells } from '../../data-contracts/identity-json';
+import { intern } from '../string-intern';
 import type { ByteSource } from './byte-source';
 import {
   ANY,
@@ -198,7 +199,8 @@ export class IdentityIndexReader implements PageSource {
     const memo = name === 'oig_strings' ? this.memo.oig : this.memo[name];
     let value = memo[id];
     if (value === undefined) {
-      value = this.entry(name, id).toString('utf8');
+      // Codes, states and dates recur across partitions: one copy per process (platform/string-intern.ts).
+      value = intern(this.entry(name, id).toString('utf8'));
       memo[id] = value;
     }
     return value;
@@ -221,7 +223,7 @@ export class IdentityIndexReader implements PageSource {
     if (id === ANY) return null;
     let value = this.memo.cities.get(id);
     if (value === undefined) {
-      value = this.entry('cities', id).toString('utf8');
+      value = intern(this.entry('cities', id).toString('utf8'));
       if (this.memo.cities.size >= CITY_MEMO_LIMIT) this.memo.cities.clear();
       this.memo.cities.set(id, value);
     }

@@ -14,6 +14,7 @@ import type { IdentityRow } from '../../data-contracts/rows';
 import type { ByteSource } from '../identity-index/byte-source';
 import { HeapValues } from '../identity-index/heap-values';
 import { tableCount, tableFind, tableValue, tableValues } from '../identity-index/string-table';
+import { intern } from '../string-intern';
 import {
   ENTITY_CODE,
   ENTRY,
@@ -163,9 +164,10 @@ export class SearchIndexReader {
   ) {
     this.entriesAt = header.sections.entries[0];
     this.count = header.entries;
-    this.codes = tableValues(source, header.sections.codes[0]);
-    this.classes = tableValues(source, header.sections.code_classes[0]);
-    this.displays = tableValues(source, header.sections.displays[0]);
+    // Every state's index carries the same taxonomy tables: one copy of their strings per process.
+    this.codes = tableValues(source, header.sections.codes[0]).map(intern);
+    this.classes = tableValues(source, header.sections.code_classes[0]).map(intern);
+    this.displays = tableValues(source, header.sections.displays[0]).map(intern);
     this.codes.forEach((code, i) => {
       this.codeId.set(code, i + 1);
     });
@@ -351,7 +353,7 @@ export class SearchIndexReader {
     const memo = section === 'cities' ? this.memo.cities : section === 'dates' ? this.memo.dates : this.memo.oig;
     const known = memo.get(id);
     if (known !== undefined) return known;
-    const value = tableValue(this.source, this.header.sections[section][0], id);
+    const value = intern(tableValue(this.source, this.header.sections[section][0], id));
     if (memo.size < 4096) memo.set(id, value);
     return value;
   }
