@@ -1,7 +1,8 @@
 /**
  * The NPI lookup buckets of the process (data-contracts/layout.ts, `npi` objects; format:
  * `platform/npi-index/format.ts`). On a bucket's first use in the process, its gzipped object (fetched to local
- * disk by the snapshot cache) is unzipped ONCE and appended to the process's **arena**: one local file that holds
+ * disk by the snapshot cache) is unzipped ONCE, streamed in small chunks, into the process's **arena**: one local
+ * file that holds
  * every unzipped bucket, so that any number of buckets costs one open file, not one each (reopening bucket files
  * was 40% of a lookup's CPU at 2,000 buckets). A lookup is a binary search over the bucket's fixed-width
  * directory (from a small in-memory cache of directories as read, else one positional read) and one exact-length
@@ -11,7 +12,9 @@
  * Bounded, whatever the number of buckets touched:
  * - memory: the directory cache ({@link NPI_DIRECTORY_CACHE_BYTES}, part of the native reserve of
  *   data-contracts/memory-budget.ts), the bucket positions (a few dozen bytes per bucket used), at most
- *   {@link MAX_NPI_BUCKET_LOADS} unzips at once;
+ *   {@link MAX_NPI_BUCKET_LOADS} unzips at once, each holding a chunk or two of {@link UNZIP_CHUNK_BYTES} (a bucket
+ *   is never whole in memory: unzipping each into one Buffer, about 270 KB at 1,000,000 NPIs, plus its chunks, left
+ *   glibc holding tens of MB of freed memory after a few thousand buckets);
  * - local disk: two arena generations of at most half of `maxArenaBytes` each; when the current one is full, the
  *   older one is deleted (its buckets are unzipped again on their next use) and a new one starts;
  * - file descriptors: one per generation.
@@ -19,20 +22,18 @@
  * One instance serves every snapshot of the process (keys hold the snapshot id); `forget` drops a released
  * snapshot's buckets (their bytes go with their generation).
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, write } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, rmSync, write } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import type { NpiLookupLine } from '../../data-contracts/layout';
-import { BufferSource, readFully } from '../../platform/identity-index/byte-source';
+import { BufferSource, type ByteSource, readFully } from '../../platform/identity-index/byte-source';
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
 import { NPI_ENTRY_BYTES, NPI_INDEX_HEADER_BYTES, npiRecordsStart } from '../../platform/npi-index/format';
 import { NpiDirectory, NpiIndexReader } from '../../platform/npi-index/reader';
-
-const gunzipAsync = promisify(gunzip);
 
 /**
  * Bucket unzips running at once, at most: a batch of 100 NPIs on every connection must not unzip hundreds of
@@ -54,11 +55,35 @@ export const NPI_DIRECTORY_CACHE_BYTES = 16 * 1024 * 1024;
  */
 export const DEFAULT_NPI_ARENA_BYTES = 1024 * 1024 * 1024;
 
-/** Unzips a gzipped bucket file to its bytes. */
-export type UnzipBucket = (gz: string) => Promise<Buffer>;
+/** Bytes of one unzipped chunk on its way to the arena. */
+export const UNZIP_CHUNK_BYTES = 64 * 1024;
 
-/** The default {@link UnzipBucket}: read, gunzip off the main thread. */
-export const unzipBucket: UnzipBucket = async (gz) => gunzipAsync(await readFile(gz));
+/** Unzips a gzipped bucket file, handing its bytes to `sink` in order, one chunk at a time (awaited). */
+export type UnzipBucket = (gz: string, sink: (chunk: Buffer) => Promise<void>) => Promise<void>;
+
+/** The default {@link UnzipBucket}: streamed through gunzip off the main thread. */
+export const unzipBucket: UnzipBucket = async (gz, sink) => {
+  await pipeline(createReadStream(gz), createGunzip({ chunkSize: UNZIP_CHUNK_BYTES }), async (chunks) => {
+    for await (const chunk of chunks) await sink(chunk as Buffer);
+  });
+};
+
+/**
+ * A bucket's unzipped size, from its gzip trailer (ISIZE: the size modulo 2^32; a bucket is far smaller), so that
+ * its place in the arena is reserved before it is streamed there. Checked against the bytes streamed.
+ */
+async function unzippedSize(gz: string): Promise<number> {
+  const handle = await open(gz, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size < 18) throw new Error('not a gzip file');
+    const trailer = Buffer.alloc(4);
+    await handle.read(trailer, 0, 4, size - 4);
+    return trailer.readUInt32LE(0);
+  } finally {
+    await handle.close();
+  }
+}
 
 export interface NpiBucketsOptions {
   /** Folder of the arena files (emptied at start). Default a new temporary folder. */
@@ -207,39 +232,73 @@ export class NpiBuckets {
 
   private async load(key: string, file: () => Promise<string>): Promise<Placed | Unplaced> {
     const gz = await file();
-    const body = await this.limited(() => this.unzip(gz));
-    let count: number;
+    return this.limited(async () => {
+      let size: number;
+      try {
+        size = await unzippedSize(gz);
+      } catch (err) {
+        throw new Error(`NPI bucket ${key} is unreadable`, { cause: err });
+      }
+      for (;;) {
+        let generation: Generation;
+        try {
+          generation = this.generationFor(size);
+        } catch (err) {
+          return this.unplaced(key, gz, err);
+        }
+        const at = generation.size;
+        generation.size += size;
+        let written = 0;
+        let writeFailed: unknown = null;
+        try {
+          await this.unzip(gz, async (chunk) => {
+            if (written + chunk.length > size) throw new Error('more bytes than its gzip trailer says');
+            try {
+              await writeAt(generation, chunk, at + written);
+            } catch (err) {
+              writeFailed = err;
+              throw err;
+            }
+            written += chunk.length;
+          });
+        } catch (err) {
+          if (writeFailed !== null) return this.unplaced(key, gz, writeFailed);
+          throw new Error(`NPI bucket ${key} is unreadable`, { cause: err });
+        }
+        // Retired while writing (two generations filled meanwhile): append again.
+        if (generation.fd === null) continue;
+        const count = this.check(key, generation, at, size, written);
+        const placed = { generation, at, count };
+        this.placed.set(key, placed);
+        return placed;
+      }
+    });
+  }
+
+  /** The count of a bucket just streamed to the arena; throws when its bytes are not a whole bucket. */
+  private check(key: string, generation: Generation, at: number, size: number, written: number): number {
     try {
-      count = NpiIndexReader.open(new BufferSource(body)).count;
+      if (written !== size) throw new Error(`${written} bytes unzipped, its gzip trailer says ${size}`);
+      return NpiIndexReader.open(new ArenaSource(generation.fd as number, at, size)).count;
     } catch (err) {
       throw new Error(`NPI bucket ${key} is unreadable`, { cause: err });
     }
-    for (;;) {
-      let generation: Generation;
-      try {
-        generation = this.generationFor(body.length);
-      } catch (err) {
-        return this.unplaced(key, body, err);
-      }
-      const at = generation.size;
-      generation.size += body.length;
-      try {
-        await writeAt(generation, body, at);
-      } catch (err) {
-        return this.unplaced(key, body, err);
-      }
-      // Retired while writing (two generations filled meanwhile): append again.
-      if (generation.fd === null) continue;
-      const placed = { generation, at, count };
-      this.placed.set(key, placed);
-      return placed;
-    }
   }
 
-  /** A bucket the arena could not take: logged, and its bytes answer the lookups that waited for it. */
-  private unplaced(key: string, body: Buffer, err: unknown): Unplaced {
+  /** A bucket the arena could not take: logged, and unzipped in memory to answer the lookups that waited for it. */
+  private async unplaced(key: string, gz: string, err: unknown): Promise<Unplaced> {
     this.logger.warn('npi_arena_write_failed', { key, error: err instanceof Error ? err.message : String(err) });
-    return { body };
+    const chunks: Buffer[] = [];
+    try {
+      await this.unzip(gz, async (chunk) => {
+        chunks.push(chunk);
+      });
+      const body = Buffer.concat(chunks);
+      NpiIndexReader.open(new BufferSource(body));
+      return { body };
+    } catch (cause) {
+      throw new Error(`NPI bucket ${key} is unreadable`, { cause });
+    }
   }
 
   /** The generation a bucket of `bytes` is appended to: the current one, or a new one when it is full. */
@@ -275,6 +334,34 @@ export class NpiBuckets {
   private ensureArenaDir(): string {
     if (this.arenaDir === null) this.arenaDir = mkdtempSync(path.join(tmpdir(), 'pf-npi-arena-'));
     return this.arenaDir;
+  }
+}
+
+/** A bucket's bytes in an arena file, read positionally (the checks of a bucket just placed). */
+class ArenaSource implements ByteSource {
+  constructor(
+    private readonly fd: number,
+    private readonly base: number,
+    readonly size: number,
+  ) {}
+
+  slice(offset: number, length: number): Buffer {
+    if (offset < 0 || length < 0 || offset + length > this.size) throw new RangeError('NPI bucket: read out of bounds');
+    const out = Buffer.allocUnsafe(length);
+    readFully(this.fd, out, this.base + offset, 'NPI arena');
+    return out;
+  }
+
+  read(offset: number, length: number): Buffer {
+    return this.slice(offset, length);
+  }
+
+  u32(offset: number): number {
+    return this.slice(offset, 4).readUInt32LE(0);
+  }
+
+  compareAt(offset: number, length: number, needle: Buffer): number {
+    return Buffer.compare(this.slice(offset, length), needle);
   }
 }
 

@@ -4,7 +4,13 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { NpiLookupLine } from '../../../../data-contracts/layout';
 import { makeNpi } from '../../../../data-contracts/npi-check';
-import { MAX_NPI_BUCKET_LOADS, NpiBuckets, type UnzipBucket, unzipBucket } from '../../../../lambdas/query/npi-buckets';
+import {
+  MAX_NPI_BUCKET_LOADS,
+  NpiBuckets,
+  UNZIP_CHUNK_BYTES,
+  type UnzipBucket,
+  unzipBucket,
+} from '../../../../lambdas/query/npi-buckets';
 import { silentLogger } from '../../../../platform/logger';
 import { NPI_ENTRY_BYTES } from '../../../../platform/npi-index/format';
 import { encodeNpiBucket } from '../../../../platform/npi-index/writer';
@@ -64,9 +70,9 @@ function countingUnzip(): { unzip: UnzipBucket; calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
-    unzip: async (gz) => {
+    unzip: async (gz, sink) => {
       calls.push(gz);
-      return unzipBucket(gz);
+      await unzipBucket(gz, sink);
     },
   };
 }
@@ -160,13 +166,12 @@ describe('NpiBuckets', () => {
   it(`unzips at most ${MAX_NPI_BUCKET_LOADS} buckets at once, and every lookup still answers`, async () => {
     let running = 0;
     let most = 0;
-    const unzip: UnzipBucket = async (gz) => {
+    const unzip: UnzipBucket = async (gz, sink) => {
       running += 1;
       most = Math.max(most, running);
       await new Promise((resolve) => setImmediate(resolve));
-      const body = await unzipBucket(gz);
+      await unzipBucket(gz, sink);
       running -= 1;
-      return body;
     };
     const some = npis.slice(0, 30);
     const files = await Promise.all(some.map((npi) => bucketFile(npi, [recordOf(npi)])));
@@ -263,5 +268,42 @@ describe('NpiBuckets', () => {
     await writeFile(file, gzipSync(encodeNpiBucket([recordOf(npi)])));
     expect((await buckets.find('k/bad', async () => file, npi))?.npi).toBe(npi);
     expect(calls).toHaveLength(2);
+  });
+
+  it('streams a bucket to the arena in chunks, never holding it whole', async () => {
+    const records = npis.map((n, i) => recordOf(n, `Clinic ${i} ${'x'.repeat(400)}`));
+    const file = await bucketFile('big', records);
+    const bytes = encodeNpiBucket(records).length;
+    expect(bytes).toBeGreaterThan(2 * UNZIP_CHUNK_BYTES);
+    const chunks: number[] = [];
+    const buckets = newBuckets({
+      unzip: (gz, sink) =>
+        unzipBucket(gz, async (chunk) => {
+          chunks.push(chunk.length);
+          await sink(chunk);
+        }),
+    });
+    for (const [i, npi] of npis.entries()) {
+      expect(nameOf(await buckets.find('k/big', async () => file, npi))).toBe(`Clinic ${i} ${'x'.repeat(400)}`);
+    }
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(Math.max(...chunks)).toBeLessThanOrEqual(UNZIP_CHUNK_BYTES);
+    expect(chunks.reduce((a, b) => a + b, 0)).toBe(bytes);
+    expect(buckets.stats().arenaBytes).toBe(bytes);
+  });
+
+  it('refuses a gzip object whose trailer does not give its size, or that is cut short, and places nothing', async () => {
+    const npi = npis[0] as string;
+    const whole = gzipSync(encodeNpiBucket([recordOf(npi)]));
+    const lying = Buffer.from(whole);
+    lying.writeUInt32LE(whole.readUInt32LE(whole.length - 4) - 10, whole.length - 4);
+    const cases = { lying, cut: whole.subarray(0, whole.length - 12), tiny: whole.subarray(0, 10) };
+    for (const [name, bytes] of Object.entries(cases)) {
+      const file = path.join(dir, `${name}.npi.gz`);
+      await writeFile(file, bytes);
+      const buckets = newBuckets();
+      await expect(buckets.find(`k/${name}`, async () => file, npi)).rejects.toThrow(/unreadable/);
+      expect(buckets.stats().placed).toEqual([]);
+    }
   });
 });
