@@ -2,9 +2,9 @@
  * What the API process's memory budget (`PF_MEMORY_BUDGET_MB`, env.ts) means, shared by the process that obeys it
  * (lambdas/handlers) and by what launches it with the V8 heap limit it needs (infra's `NODE_OPTIONS`, `npm start`,
  * the benchmark). Every memory-holding part of the process takes its size from here, so its peak RSS is set by
- * configuration, never by the data's size:
- * - a fixed native reserve: Node and V8 outside the old generation, the code, the DuckDB instance, sockets and the
- *   bytes of in-flight responses (up to about 2 MB per 1,000-row page);
+ * configuration, not by the data's size:
+ * - a native reserve, measured on the benchmark ({@link NATIVE_RESERVE_MB}): the code, V8's young generation, the
+ *   fixed caches, Node, the DuckDB instance outside its limit, sockets and in-flight responses;
  * - V8's old generation (`--max-old-space-size`): the vertical layer, memoised views and pages, request objects;
  *   without a limit V8 sizes it from the machine's memory and lets garbage grow to hundreds of MB (the entry points
  *   also fix V8's growing factor, lambdas/handlers/v8-heap.ts, so that a small limit does not mean frequent full
@@ -16,22 +16,35 @@
  */
 
 /**
- * MB of native memory outside V8's old generation, DuckDB's limit and the identity indexes: the code, the DuckDB
- * instance's own allocations, sockets, the Buffers of the vertical layer's wire bytes and recent pages (Node's
- * external memory, which V8's limit does not count), and the fixed caches of index files: the identity indexes'
- * 4 MB block cache (lambdas/query/identity-partitions.ts), the search indexes' 2 MB (lambdas/query/search-indexes.ts)
- * and the NPI buckets' 16 MB of directories (lambdas/query/npi-buckets.ts). Measured as peak RSS minus the planned
- * shares on the bench's server under load at 1,000,000 rows: 136 MB (README, "Memory and sizing").
+ * MB the process holds outside V8's old generation limit, DuckDB's limit and the identity indexes. Measured, not
+ * summed: the bench's server (`npm run bench:api`, every scenario) with no identity share (budget 360 MB, heap 192,
+ * DuckDB 32) peaked at 376 MB at 1,000,000 rows and 420 MB at 3,000,000 (runs of 2026-11-26), so the reserve is
+ * 420 - 192 - 32 = 196 MB, plus 16 MB of margin for the run-to-run spread of a peak (about 10 MB). What it holds,
+ * from the bench's memory table:
+ * - the code, file-backed: 74 MB (the node binary, DuckDB's library);
+ * - V8's young generation, which `--max-old-space-size` does not count: 32 MB;
+ * - the fixed caches: the NPI buckets' 16 MB of directories (lambdas/query/npi-buckets.ts), 16 MB of recent list
+ *   pages (lambdas/http/list-formats.ts), the pooled page bodies (lambdas/http/body-pool.ts: 16 blocks, about
+ *   1 MB of each touched), the identity indexes' 4 MB block cache and the search indexes' 2 MB;
+ * - Node, the DuckDB instance outside its limit, sockets, Buffers awaiting collection and the memory glibc keeps
+ *   once freed: the rest, which grows with the data's size (keys of more objects, more NPI buckets unzipped) from
+ *   1M to 3M rows and little past it.
+ * The old generation's limit is a ceiling: the live heap is about 40 to 50 MB and V8 grows the heap to twice that
+ * between collections (lambdas/handlers/v8-heap.ts), so part of the heap share is room, not use.
  */
-export const NATIVE_RESERVE_MB = 136;
+export const NATIVE_RESERVE_MB = 212;
 /**
  * The smallest V8 old generation and DuckDB limit the plan gives. V8 needs about 2.5 times the live heap (about
  * 100 MB on the bench: the vertical layer, its memoised views) to collect rarely.
  */
 export const MIN_HEAP_MB = 192;
 export const MIN_DUCKDB_MB = 32;
-/** The budget when neither `PF_MEMORY_BUDGET_MB` nor a Lambda memory size is given (`npm start`). */
-export const LOCAL_BUDGET_MB = 424;
+/**
+ * The budget when neither `PF_MEMORY_BUDGET_MB` nor a Lambda memory size is given (`npm start`): the smallest
+ * budget with room for a few MB of identity indexes (the rest of the identity layer is read through the page
+ * cache, which RSS does not count).
+ */
+export const LOCAL_BUDGET_MB = 448;
 /** Share of a Lambda's memory size the process plans for; the rest is the OS and the page cache of `/tmp`. */
 export const LAMBDA_BUDGET_SHARE = 0.85;
 /** The smallest budget the plan accepts. */
@@ -48,14 +61,18 @@ export interface MemoryPlan {
 }
 
 /**
- * @example planMemory(384) // { budgetMb: 384, heapMb: 192, duckdbMb: 32, identityResidentBytes: 25165824 }
+ * @example planMemory(512) // { budgetMb: 512, heapMb: 205, duckdbMb: 41, identityResidentBytes: 56623104 }
  */
 export function planMemory(budgetMb: number): MemoryPlan {
   if (!Number.isFinite(budgetMb) || budgetMb < MIN_BUDGET_MB) {
     throw new RangeError(`a memory budget of at least ${MIN_BUDGET_MB} MB is needed, got ${budgetMb}`);
   }
   const heapMb = Math.min(2048, Math.max(MIN_HEAP_MB, Math.round(budgetMb * 0.4)));
-  const duckdbMb = Math.min(512, Math.max(MIN_DUCKDB_MB, Math.round(budgetMb * 0.08)));
+  // 8% of the budget, within what the reserve and the heap leave (so that the shares never pass the budget).
+  const duckdbMb = Math.max(
+    MIN_DUCKDB_MB,
+    Math.min(512, Math.round(budgetMb * 0.08), budgetMb - NATIVE_RESERVE_MB - heapMb),
+  );
   const identityMb = Math.max(0, budgetMb - NATIVE_RESERVE_MB - heapMb - duckdbMb);
   return { budgetMb, heapMb, duckdbMb, identityResidentBytes: identityMb * 1024 * 1024 };
 }

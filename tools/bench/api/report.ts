@@ -2,6 +2,7 @@
  * The report of `bench:api`: one table of every scenario, the identity queries against the goals and the
  * PostgreSQL figures, memory, and the cold starts.
  */
+import { LOCAL_BUDGET_MB } from '../../../data-contracts/memory-budget';
 import type { MemoryComposition } from './bench-server';
 import { GOALS, IDENTITY_SCENARIO_NAMES, POSTGRES_FIGURES } from './goals';
 import type { LoadResult } from './http-load';
@@ -79,7 +80,7 @@ export interface Verdicts {
   failedScenarios: string[];
   identityGoals: Partial<Record<IdentityScenarioId, { p99Goal: boolean; peer: boolean | null }>>;
   rssAt1M: boolean | null;
-  rssWithinBudget: boolean | null;
+  rssWithinBudget: boolean;
 }
 
 const MB = 1024 ** 2;
@@ -108,7 +109,8 @@ export function judge(input: ReportInput): Verdicts {
     failedScenarios,
     identityGoals,
     rssAt1M: input.rows === 1_000_000 ? input.peakRss <= GOALS.rssBytesAt1M : null,
-    rssWithinBudget: input.budgetMb === null ? null : input.peakRss <= input.budgetMb * MB,
+    // The server's budget: the one given, else the local default it plans with.
+    rssWithinBudget: input.peakRss <= (input.budgetMb ?? LOCAL_BUDGET_MB) * MB,
   };
 }
 
@@ -122,7 +124,7 @@ export function printReport(input: ReportInput, verdicts: Verdicts): void {
   );
   say(`server: ${input.server}`);
   say(
-    `memory budget: ${input.budgetMb === null ? 'none given (--budget-mb N sets PF_MEMORY_BUDGET_MB)' : `PF_MEMORY_BUDGET_MB=${input.budgetMb}`}`,
+    `memory budget: ${input.budgetMb === null ? `${LOCAL_BUDGET_MB} MB, the local default (--budget-mb N sets PF_MEMORY_BUDGET_MB)` : `PF_MEMORY_BUDGET_MB=${input.budgetMb}`}`,
   );
   say(
     `${'scenario'.padEnd(NAME_WIDTH)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ` +
@@ -179,8 +181,7 @@ export function printReport(input: ReportInput, verdicts: Verdicts): void {
 
   const rssParts = [`server peak RSS: ${fmt(input.peakRss / MB)} MB`];
   if (verdicts.rssAt1M !== null) rssParts.push(`${mark(verdicts.rssAt1M)} <= 400 MB at 1,000,000 rows`);
-  if (verdicts.rssWithinBudget !== null && input.budgetMb !== null)
-    rssParts.push(`${mark(verdicts.rssWithinBudget)} <= budget ${input.budgetMb} MB`);
+  rssParts.push(`${mark(verdicts.rssWithinBudget)} <= budget ${input.budgetMb ?? LOCAL_BUDGET_MB} MB`);
   say(`\n${rssParts.join('  ')}`);
   say(
     `cold start (spawn to first 200 on a list): ${fmt(input.coldStartMs)} ms  ${mark(input.coldStartMs <= GOALS.coldStartMs)} <= 1000 ms`,
