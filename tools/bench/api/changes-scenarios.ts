@@ -44,6 +44,7 @@ export async function buildChangesScenarios(
         name: 'changes: roster of 100, a month',
         urls: new UrlCycle(urls),
         prime: urls.slice(0, 1),
+        primeUnit: 'change feed',
         p99GoalMs: GOALS.changesRosterP99Ms,
       },
     ],

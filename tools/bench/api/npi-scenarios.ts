@@ -73,6 +73,7 @@ export async function buildNpiScenarios(
         // Every bucket's first use in the process unzips it (once): done before the warm figures are measured, as
         // the identity scenarios open their partitions first. The cold cost is the cold NPI lookup of the report.
         prime: firsts.map((n) => `/api/v1/npi/${n}`),
+        primeUnit: 'bucket',
         p99GoalMs: GOALS.npiP99Ms,
       },
       { name: 'npi batch of 100', urls: new UrlCycle(batches), p99GoalMs: GOALS.npiBatchP99Ms },

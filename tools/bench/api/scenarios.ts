@@ -16,9 +16,12 @@ export interface Scenario {
   identity?: IdentityScenarioId;
   /**
    * Sent once before the warm-up: one URL per distinct taxonomy of the list (one per NPI bucket for the NPI
-   * lookups), so every partition or bucket it needs is loaded.
+   * lookups, one per state for the searches), so every partition, bucket or index it needs is fetched and opened:
+   * the figures are warm, and the first use of each is the cold scenarios' (or, for the searches, not measured).
    */
   prime?: string[];
+  /** What one priming URL stands for, in the report: `taxonomy`, `bucket`, `state`. */
+  primeUnit?: string;
   p99GoalMs?: number;
 }
 
@@ -108,6 +111,7 @@ export function buildScenarios(hot: HotPartition, slugs: string[], workload: Ide
       urls: new UrlCycle(queries.map((q) => q.path)),
       identity: id,
       prime: [...perTaxonomy.values()],
+      primeUnit: 'taxonomy',
       p99GoalMs: GOALS.identityP99Ms[id],
     });
   }
@@ -141,7 +145,7 @@ export async function measureScenarios(
     if (s.prime) {
       const p = await load(new UrlCycle(s.prime), 3600, s.prime.length);
       warmupErrors += p.errors;
-      primed = `; primed with ${s.prime.length} queries (one per ${s.identity ? 'taxonomy' : 'bucket'}) in ${p.seconds.toFixed(1)} s`;
+      primed = `; primed with ${s.prime.length} queries (one per ${s.primeUnit ?? 'URL'}) in ${p.seconds.toFixed(1)} s`;
     }
     warmupErrors += (s.identity ? await load(s.urls, warmup) : await load(s.urls, 1, 200)).errors;
     const r = await load(s.urls, seconds, s.identity ? undefined : 50_000);

@@ -23,6 +23,10 @@ export function buildSearchScenarios(dataDir: string, manifest: SnapshotManifest
   const total = objects.reduce((sum, o) => sum + (o.rows ?? 0), 0);
   const names: string[] = [];
   const postals: string[] = [];
+  // The first query of each state, sent before the warm-up: a state's index is fetched and opened on its first use
+  // (about 1.6 GB of indexes at 9,000,000 rows), which would otherwise land in the measured seconds.
+  const firstName = new Map<string, string>();
+  const firstPostal = new Map<string, string>();
   for (const object of objects) {
     const source = new FileSource(path.join(dataDir, object.key));
     try {
@@ -33,10 +37,14 @@ export function buildSearchScenarios(dataDir: string, manifest: SnapshotManifest
         const prefix = [...entry.key].slice(0, rng.int(2, 6)).join('');
         if ([...prefix].length >= 2) {
           const asked = rng.int(0, 1) === 0 ? prefix.toUpperCase() : prefix;
-          names.push(`/api/v1/providers?name=${encodeURIComponent(asked)}&state=${reader.state}`);
+          const url = `/api/v1/providers?name=${encodeURIComponent(asked)}&state=${reader.state}`;
+          names.push(url);
+          if (!firstName.has(reader.state)) firstName.set(reader.state, url);
         }
         if (entry.postalCode !== null) {
-          postals.push(`/api/v1/providers?postal_code=${entry.postalCode}&state=${reader.state}`);
+          const url = `/api/v1/providers?postal_code=${entry.postalCode}&state=${reader.state}`;
+          postals.push(url);
+          if (!firstPostal.has(reader.state)) firstPostal.set(reader.state, url);
         }
       }
     } finally {
@@ -44,7 +52,19 @@ export function buildSearchScenarios(dataDir: string, manifest: SnapshotManifest
     }
   }
   return [
-    { name: 'search name + state', urls: new UrlCycle(rng.shuffle(names)), p99GoalMs: GOALS.p99Ms },
-    { name: 'search postal + state', urls: new UrlCycle(rng.shuffle(postals)), p99GoalMs: GOALS.p99Ms },
+    {
+      name: 'search name + state',
+      urls: new UrlCycle(rng.shuffle(names)),
+      prime: [...firstName.values()],
+      primeUnit: 'state',
+      p99GoalMs: GOALS.p99Ms,
+    },
+    {
+      name: 'search postal + state',
+      urls: new UrlCycle(rng.shuffle(postals)),
+      prime: [...firstPostal.values()],
+      primeUnit: 'state',
+      p99GoalMs: GOALS.p99Ms,
+    },
   ];
 }
