@@ -151,10 +151,6 @@ export async function appendRows<R extends object>(
   }
 }
 
-/**
- * Runs a statement with every value bound ({@link bindParams}) through a prepared statement that is always destroyed.
- * @example await runBound(connection, 'DELETE FROM leie_stage WHERE src = $1', [src])
- */
 /** Reads of one streamed chunk's cells, by column position and row: SQL NULL is `null` in each. */
 export interface ChunkCells {
   value(column: number, row: number): unknown;
@@ -185,6 +181,10 @@ export function chunkCells(chunk: DuckDBDataChunk, columns: number): ChunkCells 
   };
 }
 
+/**
+ * Runs a statement with every value bound ({@link bindParams}) through a prepared statement that is always destroyed.
+ * @example await runBound(connection, 'DELETE FROM leie_stage WHERE src = $1', [src])
+ */
 export async function runBound(
   connection: DuckDBConnection,
   sql: string,

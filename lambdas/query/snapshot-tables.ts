@@ -14,6 +14,7 @@ import { snapshotPrefix, UNMAPPED_CLASSIFICATION_KEY, VERTICAL_TABLE } from '../
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { DuckDb, SqlRow } from '../../platform/duckdb';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
+import { StringIntern } from '../../platform/string-intern';
 import type { SnapshotFiles } from '../storage/snapshot-files';
 import { SnapshotChanges } from './changes';
 import type { IdentityPartitions } from './identity-partitions';
@@ -148,15 +149,14 @@ async function loadVerticalRows(db: DuckDb, paths: string[]): Promise<VerticalRo
   // dictionary mode (1.5 KB each for 34 columns; a spread copy is a fast object of one shared shape, a fifth of
   // that), and its strings are one copy per cell (sources, statuses and dates repeat across rows). 10,000 rows:
   // 15 MB of live heap less.
-  const copies = new Map<string, string>();
+  // A table of this load's own (not the process's: most of these strings are unique, and would push out the index
+  // readers' dates and cities).
+  const copies = new StringIntern(Number.POSITIVE_INFINITY);
   return raw.map((r) => {
     const row: SqlRow = { ...r };
     for (const column of VERTICAL_COLUMNS) {
       const value = row[column];
-      if (typeof value !== 'string') continue;
-      const copy = copies.get(value);
-      if (copy === undefined) copies.set(value, value);
-      else row[column] = copy;
+      if (typeof value === 'string') row[column] = copies.intern(value);
     }
     return Object.freeze(row as VerticalRow);
   });
