@@ -8,7 +8,7 @@
  * first, so that one read of the file's head (up to the `postings` section) gives a reader everything it looks up
  * (the "meta" region); the bulk sections follow:
  * ```
- * 0    "PFIDX\0\0\2"                magic (8 bytes)
+ * 0    "PFIDX\0\0\3"                magic (8 bytes; the last byte is the version)
  * 8    u32 H                        header length
  * 12   header JSON (H bytes)        { version, classification_key, rows, rep_rows, sections: { name: [offset, length] } }
  *      code_ranges  (codes+1) x 8 B per code id: first record, record count (a code's records are contiguous)
@@ -18,9 +18,12 @@
  *      city_key_of  u32 per city    the city-key id of each city id (position id - 1)
  *      oig          k x 20 B        the records whose oig_* cells are not "no match", sorted by record number
  *      oig_strings  string table    the oig_type / oig_date / oig_checked_at values (unsorted)
- *      postings     u32 record numbers: every list in NPI order
+ *      postings     u32 record numbers: every list in NPI order, but the city lists (below)
  *      records      rows x 32 B     one record per (NPI, code) row, in (taxonomy_code, npi) order: see RECORD
  *      names        UTF-8           the names, one after the other in record order
+ *      city_records m x 32 B        a copy of the records of every code's city list, in (state, city, code, npi) order
+ *      city_names   UTF-8           their names, in city_records order (their `nameStart` is into this section)
+ *      city_origin  m x u32         the record number in `records` of each city record (its `oig` entry's key)
  * ```
  * A string table is `u32 count`, `u32 end[count]` (cumulative byte ends), then the UTF-8 bytes. Sorted tables are
  * in byte order, so a request value is found by binary search.
@@ -29,10 +32,30 @@
  * `s` a state id or {@link ANY}; `c` a city-key id (the lower-cased city, {@link cityKey}) or {@link ANY}. Lists
  * exist for (t, s, ANY), (t, s, c), (t, ANY, c) and, for REP_CODE, also (REP_CODE, ANY, ANY); a code alone is its
  * contiguous record range (`code_ranges`), already in NPI order. A key with no rows has no entry.
+ *
+ * The city lists, (t, s, c) with a state and a city, are clustered. A code's city list is a run of `city_records`
+ * (its entry's `first` is into that section): a page of a taxonomy + state + city query is one short read of
+ * records and one of names. Through a posting list, the same page's records lay scattered over the whole code's
+ * range (up to 50 block reads a page). A classification's city list (t = REP_CODE) stays a posting list, but of
+ * places in `city_records`: its rows are its codes' rows of that state and city, which the (state, city, code)
+ * order keeps in one block, so its page is one read too. The copy costs about 55 bytes per row on disk (record,
+ * name, origin) and nothing in the meta region. The other lists stay posting lists of `records`: a code alone is
+ * already contiguous, and a state's rows lie close enough together for one read in the common case.
+ *
+ * Version 2 (written before the clustered copy) has no `city_*` sections and keeps the city lists in `postings`;
+ * the reader reads both ({@link READABLE_VERSIONS}), so a server of this code answers from an older snapshot.
  */
 
-export const IDENTITY_INDEX_MAGIC = Buffer.from('PFIDX\0\0\x02', 'latin1');
-export const IDENTITY_INDEX_VERSION = 2 as const;
+/** The version this code writes. */
+export const IDENTITY_INDEX_VERSION = 3 as const;
+/** The versions this code reads: the clustered city lists are new in 3. */
+export const READABLE_VERSIONS = [2, 3] as const;
+export type IdentityIndexVersion = (typeof READABLE_VERSIONS)[number];
+
+/** The magic of version `version`: "PFIDX\0\0" and the version byte. */
+export function identityIndexMagic(version: IdentityIndexVersion): Buffer {
+  return Buffer.from(`PFIDX\0\0${String.fromCharCode(version)}`, 'latin1');
+}
 
 /** Directory `t` of the class_rep lists (classification-name queries); code ids start at 1. */
 export const REP_CODE = 0;
@@ -83,13 +106,18 @@ export const SECTIONS = [
   'postings',
   'records',
   'names',
+  'city_records',
+  'city_names',
+  'city_origin',
 ] as const;
 /** The sections a page reads a slice of: the first of them ends the meta region. */
-export const BULK_SECTIONS = ['postings', 'records', 'names'] as const;
+export const BULK_SECTIONS = ['postings', 'records', 'names', 'city_records', 'city_names', 'city_origin'] as const;
 export type SectionName = (typeof SECTIONS)[number];
+/** The sections new in version 3 (absent from a version 2 file). */
+export const CITY_SECTIONS = ['city_records', 'city_names', 'city_origin'] as const;
 
 export interface IdentityIndexHeader {
-  version: typeof IDENTITY_INDEX_VERSION;
+  version: IdentityIndexVersion;
   classification_key: string;
   rows: number;
   rep_rows: number;

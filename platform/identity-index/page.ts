@@ -11,6 +11,19 @@ import { HeapValues } from './heap-values';
 /** A page's records are read in one positional read when they span at most this many bytes. */
 const SPAN_READ_BYTES = 256 * 1024;
 
+/**
+ * Which copy of the records a page reads (format.ts): the records in (code, NPI) order, or the clustered city
+ * lists', whose records are numbered in `city_records` and whose `oig` entries are keyed by their `city_origin`.
+ */
+export interface PagePart {
+  records: 'records' | 'city_records';
+  names: 'names' | 'city_names';
+  origin: 'city_origin' | null;
+}
+
+export const MAIN_PART: PagePart = { records: 'records', names: 'names', origin: null };
+export const CITY_PART: PagePart = { records: 'city_records', names: 'city_names', origin: 'city_origin' };
+
 /** What a page reads through: the index's bytes and its decoded dictionaries (the reader, ./reader.ts). */
 export interface PageSource {
   readonly source: ByteSource;
@@ -36,8 +49,10 @@ export class IdentityIndexPage implements IdentityRows {
   /** The names (length 0: NULL). */
   private readonly names: HeapValues;
 
+  /** `records` are record numbers in `part`'s records. */
   constructor(
     private readonly reader: PageSource,
+    private readonly part: PagePart,
     private readonly records: Uint32Array,
   ) {
     const n = records.length;
@@ -50,7 +65,7 @@ export class IdentityIndexPage implements IdentityRows {
       if (r > max) max = r;
     }
     const { source, sections } = reader;
-    const recordBase = sections.records[0];
+    const recordBase = sections[part.records][0];
     const spanBytes = (max - min + 1) * RECORD.bytes;
     this.recordAt = new Uint32Array(n);
     this.recordSpan =
@@ -74,7 +89,7 @@ export class IdentityIndexPage implements IdentityRows {
       nameStart[i] = buf.readUInt32LE(at + RECORD.nameStart);
       nameLength[i] = buf.readUInt32LE(at + RECORD.nameLength);
     }
-    this.names = new HeapValues(nameStart, nameLength, sections.names[0], SPAN_READ_BYTES, (offset, length) =>
+    this.names = new HeapValues(nameStart, nameLength, sections[part.names][0], SPAN_READ_BYTES, (offset, length) =>
       source.slice(offset, length),
     );
   }
@@ -83,7 +98,7 @@ export class IdentityIndexPage implements IdentityRows {
     const { buf, at } = this.recordOf(i);
     const flags = buf[at + RECORD.flags] as number;
     const code = buf.readUInt32LE(at + RECORD.code);
-    const oig = (flags & FLAG_OIG) !== 0 ? this.reader.oigOf(this.records[i] as number) : null;
+    const oig = (flags & FLAG_OIG) !== 0 ? this.oigOf(i) : null;
     return {
       npi: buf.toString('latin1', at + RECORD.npi, at + RECORD.npi + 10),
       name: this.names.lengths[i] === 0 ? null : this.names.text(i),
@@ -122,9 +137,18 @@ export class IdentityIndexPage implements IdentityRows {
         reader.city(buf.readUInt32LE(at + RECORD.city)),
         reader.text('states', buf.readUInt16LE(at + RECORD.state)),
         reader.text('dates', buf.readUInt16LE(at + RECORD.date)),
-        (flags & FLAG_OIG) !== 0 ? reader.oigOf(this.records[i] as number) : null,
+        (flags & FLAG_OIG) !== 0 ? this.oigOf(i) : null,
       );
     }
+  }
+
+  /** The `oig_*` cells of row `i` (flagged as having them), found by its record number in `records`. */
+  private oigOf(i: number): OigCells | null {
+    const record = this.records[i] as number;
+    const { origin } = this.part;
+    return this.reader.oigOf(
+      origin === null ? record : this.reader.source.u32(this.reader.sections[origin][0] + 4 * record),
+    );
   }
 
   private recordOf(i: number): { buf: Buffer; at: number } {

@@ -18,18 +18,20 @@ import type { ByteSource } from './byte-source';
 import {
   ANY,
   BULK_SECTIONS,
+  CITY_SECTIONS,
   cityKey,
   DIRECTORY_ENTRY_BYTES,
   decodeFlag,
-  IDENTITY_INDEX_MAGIC,
   IDENTITY_INDEX_VERSION,
   type IdentityIndexHeader,
+  identityIndexMagic,
   OIG_ENTRY_BYTES,
+  READABLE_VERSIONS,
   REP_CODE,
   SECTIONS,
   type SectionName,
 } from './format';
-import { IdentityIndexPage, type PageSource } from './page';
+import { CITY_PART, IdentityIndexPage, MAIN_PART, type PageSource } from './page';
 import { tableCount, tableFind, tableRange } from './string-table';
 
 /** An identity query in index terms. */
@@ -80,16 +82,21 @@ export class IdentityIndexReader implements PageSource {
     };
   }
 
-  /** Reads and checks the header. Throws on a file that is not an index of this version. */
+  /** Reads and checks the header. Throws on a file that is not an index of a version this code reads. */
   static open(source: ByteSource): IdentityIndexReader {
-    if (source.size < 12 || !source.slice(0, 8).equals(IDENTITY_INDEX_MAGIC)) {
+    if (source.size < 12 || !source.slice(0, 7).equals(identityIndexMagic(IDENTITY_INDEX_VERSION).subarray(0, 7))) {
       throw new Error('not an identity serving index');
     }
-    const length = source.u32(8);
-    const header = JSON.parse(source.slice(12, length).toString('utf8')) as IdentityIndexHeader;
-    if (header.version !== IDENTITY_INDEX_VERSION) {
-      throw new Error(`identity serving index version ${header.version}, expected ${IDENTITY_INDEX_VERSION}`);
+    const magicVersion = source.slice(7, 1)[0] as number;
+    const header = JSON.parse(source.slice(12, source.u32(8)).toString('utf8')) as IdentityIndexHeader;
+    const version = READABLE_VERSIONS.find((v) => v === magicVersion && v === header.version);
+    if (version === undefined) {
+      throw new Error(
+        `identity serving index version ${magicVersion}, this code reads versions ${READABLE_VERSIONS.join(' and ')}`,
+      );
     }
+    // Version 2 has no clustered city lists: empty sections at the file's end, never read (see query).
+    if (version === 2 && header.sections) for (const name of CITY_SECTIONS) header.sections[name] = [source.size, 0];
     for (const name of SECTIONS) {
       const [offset, bytes] = header.sections?.[name] ?? [-1, -1];
       if (!(offset >= 0 && bytes >= 0 && offset + bytes <= source.size)) {
@@ -114,29 +121,34 @@ export class IdentityIndexReader implements PageSource {
     const s = q.state === null ? ANY : this.find('states', q.state, this.counts.states);
     const c = q.city === null ? ANY : this.find('city_keys', cityKey(q.city), this.counts.cityKeys);
     if ((q.code !== null && t === 0) || (q.state !== null && s === 0) || (q.city !== null && c === 0)) {
-      return { total: 0, rows: new IdentityIndexPage(this, new Uint32Array(0)) };
+      return { total: 0, rows: new IdentityIndexPage(this, MAIN_PART, new Uint32Array(0)) };
     }
 
-    let total: number;
-    let records: Uint32Array;
     if (t !== REP_CODE && s === ANY && c === ANY) {
       const [rangeOffset] = this.sections.code_ranges;
       const first = this.source.u32(rangeOffset + 8 * t);
-      total = this.source.u32(rangeOffset + 8 * t + 4);
-      const from = Math.min(q.offset, total);
-      const to = Math.min(total, q.offset + q.limit);
-      records = new Uint32Array(to - from);
-      for (let i = 0; i < to - from; i += 1) records[i] = first + from + i;
-    } else {
-      const entry = this.directoryEntry(t, s, c);
-      if (entry === null) return { total: 0, rows: new IdentityIndexPage(this, new Uint32Array(0)) };
-      total = entry.count;
-      const from = Math.min(q.offset, total);
-      const to = Math.min(total, q.offset + q.limit);
-      const bytes = this.source.slice(this.sections.postings[0] + 4 * (entry.first + from), 4 * (to - from));
-      records = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+      const total = this.source.u32(rangeOffset + 8 * t + 4);
+      return { total, rows: new IdentityIndexPage(this, MAIN_PART, range(first, total, q)) };
     }
-    return { total, rows: new IdentityIndexPage(this, records) };
+    const entry = this.directoryEntry(t, s, c);
+    if (entry === null) return { total: 0, rows: new IdentityIndexPage(this, MAIN_PART, new Uint32Array(0)) };
+    const total = entry.count;
+    const city = this.clustered && s !== ANY && c !== ANY;
+    if (city && t !== REP_CODE) {
+      // A code's city list: its records lie one after the other in city_records (format.ts).
+      return { total, rows: new IdentityIndexPage(this, CITY_PART, range(entry.first, total, q)) };
+    }
+    // A posting list; a classification's city list holds places in city_records, close together (format.ts).
+    const from = Math.min(q.offset, total);
+    const to = Math.min(total, q.offset + q.limit);
+    const bytes = this.source.slice(this.sections.postings[0] + 4 * (entry.first + from), 4 * (to - from));
+    const records = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+    return { total, rows: new IdentityIndexPage(this, city ? CITY_PART : MAIN_PART, records) };
+  }
+
+  /** Whether the city lists are clustered (version 3 on) rather than posting lists. */
+  private get clustered(): boolean {
+    return this.header.version >= 3;
   }
 
   private directoryEntry(t: number, s: number, c: number): { first: number; count: number } | null {
@@ -229,6 +241,15 @@ export class IdentityIndexReader implements PageSource {
     }
     return value;
   }
+}
+
+/** The record numbers of the page `q` asks for in a list of `total` consecutive records from `first`. */
+function range(first: number, total: number, q: IdentityIndexQuery): Uint32Array {
+  const from = Math.min(q.offset, total);
+  const to = Math.min(total, q.offset + q.limit);
+  const records = new Uint32Array(to - from);
+  for (let i = 0; i < to - from; i += 1) records[i] = first + from + i;
+  return records;
 }
 
 function compare(a: number, b: number): number {

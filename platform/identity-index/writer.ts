@@ -1,8 +1,8 @@
 /**
  * Writes an identity serving index (format.ts) from the rows of one partition, given in (taxonomy_code, npi) order.
  *
- * Memory is linear in the partition: 32 bytes per record, its name, and three to seven posting entries (4 bytes
- * each) per row while the lists are built. Lists are built by counting (two passes per list family), never by a
+ * Memory is linear in the partition: 32 bytes per record, its name, three to seven posting entries (4 bytes
+ * each) per row while the lists are built, and the clustered copy of the city lists' records and names (format.ts). Lists are built by counting (two passes per list family), never by a
  * comparison sort, except the class_rep rows, which are sorted once by NPI.
  *
  * @example
@@ -13,13 +13,15 @@
 import { assembleIndex, ByteBuilder, Dictionary, stringTable, text, U32Builder, u32Bytes } from './builders';
 import {
   ANY,
+  CITY_SECTIONS,
   cityKey,
   encodeFlag,
   FLAG_OIG,
-  IDENTITY_INDEX_MAGIC,
   IDENTITY_INDEX_VERSION,
   type IdentityIndexHeader,
   type IdentityIndexRow,
+  type IdentityIndexVersion,
+  identityIndexMagic,
   OIG_ENTRY_BYTES,
   RECORD,
   REP_CODE,
@@ -51,7 +53,11 @@ export class IdentityIndexWriter {
   private lastCode = 0;
   private lastNpi = '';
 
-  constructor(private readonly classificationKey: string) {}
+  /** `version` 2 writes the layout before the clustered city lists (format.ts), for the reader's tests. */
+  constructor(
+    private readonly classificationKey: string,
+    private readonly version: IdentityIndexVersion = IDENTITY_INDEX_VERSION,
+  ) {}
 
   /**
    * Adds the next row; rows come grouped by taxonomy_code, each code's rows in ascending NPI order. A code's
@@ -160,7 +166,7 @@ export class IdentityIndexWriter {
     );
     const order = Uint32Array.from(repRecords.keys()).sort((a, b) => (repNpis[a] as number) - (repNpis[b] as number));
     const reps = Uint32Array.from(order, (i) => repRecords[i] as number);
-    const lists = new ListBuilder(stateOf, cityOf);
+    const lists = new ListBuilder(stateOf, cityOf, this.version >= 3);
     lists.addGroup(REP_CODE, reps, true);
     for (let id = 1; id <= codes.values.length; id += 1) {
       const first = codeRanges[2 * id] as number;
@@ -185,9 +191,15 @@ export class IdentityIndexWriter {
       oig.writeUInt32LE(checked, at + 16);
     }
 
+    lists.finish(this.rows);
+    const names = this.names.bytes();
+    const city = clusteredCopy(lists.cityOrigin(), records, names);
     const sections: Record<SectionName, Buffer> = {
       records,
-      names: this.names.bytes(),
+      names,
+      city_records: city.records,
+      city_names: city.names,
+      city_origin: u32Bytes(lists.cityOrigin()),
       code_ranges: u32Bytes(codeRanges),
       postings: u32Bytes(lists.postings()),
       directory: lists.directory(),
@@ -202,8 +214,28 @@ export class IdentityIndexWriter {
       // Temporary ids in first-seen order are the final ids of an unsorted table.
       oig_strings: stringTable(this.oigStrings.values),
     };
-    return assemble(this.classificationKey, this.rows, reps.length, sections);
+    return assemble(this.classificationKey, this.version, this.rows, reps.length, sections);
   }
+}
+
+/** The records `origin` lists and their names, copied in that order; each copy's `nameStart` is into the copy's names. */
+function clusteredCopy(origin: Uint32Array, records: Buffer, names: Buffer): { records: Buffer; names: Buffer } {
+  const out = Buffer.alloc(origin.length * RECORD.bytes);
+  let nameBytes = 0;
+  for (const r of origin) nameBytes += records.readUInt32LE(r * RECORD.bytes + RECORD.nameLength);
+  const outNames = Buffer.alloc(nameBytes);
+  let nameAt = 0;
+  for (let k = 0; k < origin.length; k += 1) {
+    const from = (origin[k] as number) * RECORD.bytes;
+    const at = k * RECORD.bytes;
+    records.copy(out, at, from, from + RECORD.bytes);
+    const start = records.readUInt32LE(from + RECORD.nameStart);
+    const length = records.readUInt32LE(from + RECORD.nameLength);
+    names.copy(outNames, nameAt, start, start + length);
+    out.writeUInt32LE(nameAt, at + RECORD.nameStart);
+    nameAt += length;
+  }
+  return { records: out, names: outNames };
 }
 
 function rangeOf(first: number, count: number): Uint32Array {
@@ -214,18 +246,21 @@ function rangeOf(first: number, count: number): Uint32Array {
 
 function assemble(
   classificationKey: string,
+  version: IdentityIndexVersion,
   rows: number,
   repRows: number,
   sections: Record<SectionName, Buffer>,
 ): Buffer {
+  const order =
+    version >= 3 ? SECTIONS : SECTIONS.filter((name) => !(CITY_SECTIONS as readonly string[]).includes(name));
   return assembleIndex(
     'identity index',
-    IDENTITY_INDEX_MAGIC,
+    identityIndexMagic(version),
     12 + 2048 + classificationKey.length * 4,
-    SECTIONS,
+    order,
     sections,
     (table): IdentityIndexHeader => ({
-      version: IDENTITY_INDEX_VERSION,
+      version,
       classification_key: classificationKey,
       rows,
       rep_rows: repRows,

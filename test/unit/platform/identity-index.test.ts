@@ -106,43 +106,48 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('identity serving index', () => {
-  it('answers every query like a filter over the rows, from memory and from the file', () => {
-    let n = 0;
-    fc.assert(
-      fc.property(
-        fc.array(rowArb, { minLength: 0, maxLength: 150 }),
-        fc.array(queryArb, { minLength: 1, maxLength: 12 }),
-        (raw, queries) => {
-          const rows = partition(raw);
-          const writer = new IdentityIndexWriter('nurse');
-          for (const row of rows) writer.add(row);
-          const bytes = writer.finish();
-          const file = path.join(dir, `${n++}.idx`);
-          writeFileSync(file, bytes);
-          const fileSource = new FileSource(file);
-          try {
-            for (const source of [new BufferSource(bytes), fileSource]) {
-              const reader = IdentityIndexReader.open(source);
-              for (const q of queries) {
-                const want = expected(rows, q);
-                const got = reader.query(q);
-                expect(got.total).toBe(want.total);
-                const page = identityRowList(got.rows);
-                expect(page).toEqual(want.rows.map((r) => ({ ...r, classification_key: 'nurse' })));
-                // Written from the index's bytes, the page is the JSON of the same rows written as objects.
-                expect(identityProvidersJson(got.rows).toString()).toBe(
-                  identityProvidersJson(identityRowsOf(page)).toString(),
-                );
+  it.each([3, 2] as const)(
+    'answers every query like a filter over the rows, from memory and from the file (version %d)',
+    (version) => {
+      let n = 0;
+      fc.assert(
+        fc.property(
+          fc.array(rowArb, { minLength: 0, maxLength: 150 }),
+          fc.array(queryArb, { minLength: 1, maxLength: 12 }),
+          (raw, queries) => {
+            const rows = partition(raw);
+            const writer = new IdentityIndexWriter('nurse', version);
+            for (const row of rows) writer.add(row);
+            const bytes = writer.finish();
+            expect(bytes.subarray(0, 8).toString('latin1')).toBe(`PFIDX\0\0${String.fromCharCode(version)}`);
+            const file = path.join(dir, `${version}-${n++}.idx`);
+            writeFileSync(file, bytes);
+            const fileSource = new FileSource(file);
+            try {
+              for (const source of [new BufferSource(bytes), fileSource]) {
+                const reader = IdentityIndexReader.open(source);
+                expect(reader.header.version).toBe(version);
+                for (const q of queries) {
+                  const want = expected(rows, q);
+                  const got = reader.query(q);
+                  expect(got.total).toBe(want.total);
+                  const page = identityRowList(got.rows);
+                  expect(page).toEqual(want.rows.map((r) => ({ ...r, classification_key: 'nurse' })));
+                  // Written from the index's bytes, the page is the JSON of the same rows written as objects.
+                  expect(identityProvidersJson(got.rows).toString()).toBe(
+                    identityProvidersJson(identityRowsOf(page)).toString(),
+                  );
+                }
               }
+            } finally {
+              fileSource.close();
             }
-          } finally {
-            fileSource.close();
-          }
-        },
-      ),
-      { numRuns: 150 },
-    );
-  });
+          },
+        ),
+        { numRuns: 150 },
+      );
+    },
+  );
 
   it('refuses rows out of order, a code split in two runs and a malformed NPI', () => {
     const row = (npi: string, code: string): IdentityIndexRow => ({
@@ -170,9 +175,63 @@ describe('identity serving index', () => {
     expect(() => new IdentityIndexWriter('k').add(row('12345', 'A'))).toThrow(/not 10 digits/);
   });
 
-  it('refuses a file that is not an index', () => {
+  it('refuses a file that is not an index, or an index of a version it does not read', () => {
     expect(() => IdentityIndexReader.open(new BufferSource(Buffer.from('PAR1 not an index at all')))).toThrow(
       /not an identity serving index/,
     );
+    const bytes = new IdentityIndexWriter('k').finish();
+    bytes[7] = 9;
+    expect(() => IdentityIndexReader.open(new BufferSource(bytes))).toThrow(
+      /identity serving index version 9, this code reads versions 2 and 3/,
+    );
+  });
+
+  it('reads a city list in one read of records and one of names, however its rows lie in the code', () => {
+    // 2,000 rows of one code over 40 cities: a city's 50 rows are spread over the whole code's records.
+    const rows: IdentityIndexRow[] = Array.from({ length: 2000 }, (_, i) => ({
+      npi: String(1_000_000_000 + i),
+      name: `NAME ${i}`,
+      taxonomy_code: '163W00000X',
+      taxonomy_display: 'Registered Nurse',
+      city: `City ${i % 40}`,
+      state: 'TX',
+      checked_at: '2026-11-01',
+      is_primary: true,
+      class_rep: true,
+      oig_excluded: i === 1207,
+      oig_type: i === 1207 ? '1128a1' : null,
+      oig_date: i === 1207 ? '2019-03-20' : null,
+      oig_checked_at: i === 1207 ? '2026-11-03T00:00:00Z' : null,
+    }));
+    const reads: number[] = [];
+    const counting = (bytes: Buffer): BufferSource => {
+      const source = new BufferSource(bytes);
+      const slice = source.slice.bind(source);
+      source.slice = (offset, length) => {
+        reads.push(length);
+        return slice(offset, length);
+      };
+      return source;
+    };
+    for (const version of [3, 2] as const) {
+      const writer = new IdentityIndexWriter('nurse', version);
+      for (const row of rows) writer.add(row);
+      const reader = IdentityIndexReader.open(counting(writer.finish()));
+      // By code, and by classification (the class_rep rows: a posting list of places in the clustered copy).
+      for (const code of ['163W00000X', null]) {
+        reads.length = 0;
+        const page = reader.query({ code, state: 'TX', city: 'CITY 7', limit: 50, offset: 0 });
+        const got = identityRowList(page.rows);
+        expect(page.total).toBe(50);
+        expect(got.map((r) => r.npi)).toEqual(rows.filter((_, i) => i % 40 === 7).map((r) => r.npi));
+        expect(got.find((r) => r.npi === '1000001207')).toMatchObject({ oig_excluded: true, oig_type: '1128a1' });
+        // Version 3: the records (50 x 32 bytes) and the names in one read each; version 2 reads the posting
+        // slice and the records' span over most of the code.
+        const bulk = reads.filter((length) => length >= 50 * 8);
+        const nameBytes = got.reduce((n, r) => n + Buffer.byteLength(String(r.name)), 0);
+        if (version === 3) expect(bulk).toEqual([50 * 32, nameBytes]);
+        else expect(Math.max(...bulk)).toBeGreaterThan(1900 * 32);
+      }
+    }
   });
 });

@@ -4,7 +4,7 @@
  * largest identity partition for the single-partition scenarios).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SnapshotManifest, SnapshotPointer } from '../../../data-contracts/layout';
@@ -12,6 +12,7 @@ import { buildSnapshot } from '../../../etl/build';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
 
 import { FolderObjectStore } from '../../../platform/folder-store';
+import { IDENTITY_INDEX_VERSION } from '../../../platform/identity-index/format';
 import { sqlStringLiteral } from '../../../platform/sql';
 import { deriveChangedNppes } from '../../bench-data/derive-changed-nppes';
 import { generateVerticalFeed } from '../../bench-data/generate-feed';
@@ -61,9 +62,17 @@ export async function ensureSnapshot(
     const info = (await readFile(infoFile, 'utf8')
       .then((text) => JSON.parse(text) as BuildInfo)
       .catch(() => null)) as BuildInfo | null;
-    const hasRosterIndex = (await readSnapshot(dirs.data)).manifest.objects.some((o) => o.kind === 'changes_npi');
-    if (info?.changes === undefined || !hasRosterIndex) {
-      say(`the cached snapshot in ${path.relative(repoRoot, dirs.data)} has no change feed: rebuilding it`);
+    const { manifest } = await readSnapshot(dirs.data);
+    const hasRosterIndex = manifest.objects.some((o) => o.kind === 'changes_npi');
+    const indexVersion = await identityIndexVersion(dirs.data, manifest);
+    if (info?.changes === undefined || !hasRosterIndex || indexVersion !== IDENTITY_INDEX_VERSION) {
+      say(
+        `the cached snapshot in ${path.relative(repoRoot, dirs.data)} ` +
+          (indexVersion === IDENTITY_INDEX_VERSION
+            ? 'has no change feed'
+            : `has identity indexes of version ${indexVersion}, not ${IDENTITY_INDEX_VERSION}`) +
+          ': rebuilding it',
+      );
       await rm(dirs.root, { recursive: true, force: true });
       await mkdir(dirs.root, { recursive: true });
       return ensureSnapshot(dirs, rows, providers, repoRoot);
@@ -152,6 +161,20 @@ export async function ensureSnapshot(
       `ETL ${etlSeconds.toFixed(1)} s); the NPPES file is deleted, the snapshot kept`,
   );
   return info;
+}
+
+/** The format version of the snapshot's identity serving indexes (the last byte of the first one's magic). */
+async function identityIndexVersion(dataDir: string, manifest: SnapshotManifest): Promise<number | null> {
+  const index = manifest.objects.find((o) => o.kind === 'identity_index');
+  if (index === undefined) return null;
+  const file = await open(path.join(dataDir, index.key), 'r');
+  try {
+    const magic = Buffer.alloc(8);
+    await file.read(magic, 0, 8, 0);
+    return magic[7] as number;
+  } finally {
+    await file.close();
+  }
 }
 
 export async function readSnapshot(dataDir: string): Promise<{ pointer: SnapshotPointer; manifest: SnapshotManifest }> {
