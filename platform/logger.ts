@@ -16,6 +16,11 @@ export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
+  /**
+   * Whether a line of `level` would be written; a caller whose fields cost work to compute (the request line's
+   * redacted path, on every request) asks first. Absent: assume it would.
+   */
+  enabled?(level: LogLevel): boolean;
 }
 
 const REDACTED = '[redacted]';
@@ -146,8 +151,9 @@ export function createJsonLogger(
     info: (m, f) => emit('info', m, f),
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),
+    enabled: (level) => LOG_LEVELS.indexOf(level) >= min,
   };
 }
 
 /** A logger that drops everything (tests that do not look at logs). */
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {}, enabled: () => false };

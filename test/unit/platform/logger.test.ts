@@ -130,3 +130,20 @@ describe('request log redaction', () => {
     );
   });
 });
+
+describe('log levels', () => {
+  it('writes the lines at or above its level, and says which levels it writes', () => {
+    const lines: string[] = [];
+    const logger = createJsonLogger({ level: 'warn', write: (line) => lines.push(line) });
+    logger.info('dropped');
+    logger.warn('kept');
+    expect(lines.map((line) => JSON.parse(line).message)).toEqual(['kept']);
+    expect(['debug', 'info', 'warn', 'error'].map((level) => logger.enabled?.(level as 'info'))).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+    expect(createJsonLogger().enabled?.('info')).toBe(true);
+  });
+});
