@@ -218,24 +218,39 @@ export class IdentityIndexWriter {
   }
 }
 
-/** The records `origin` lists and their names, copied in that order; each copy's `nameStart` is into the copy's names. */
+/**
+ * The records `origin` lists and their names, copied in that order; each copy's `nameStart` is into the copy's
+ * names. Copied word by word and byte by byte (a `Buffer.copy` per record and per name was most of a national
+ * build's extra time for the copy).
+ */
 function clusteredCopy(origin: Uint32Array, records: Buffer, names: Buffer): { records: Buffer; names: Buffer } {
-  const out = Buffer.alloc(origin.length * RECORD.bytes);
+  const WORDS = RECORD.bytes / 4;
+  const NAME_START = RECORD.nameStart / 4;
+  const NAME_LENGTH = RECORD.nameLength / 4;
+  const from = u32View(records);
   let nameBytes = 0;
-  for (const r of origin) nameBytes += records.readUInt32LE(r * RECORD.bytes + RECORD.nameLength);
+  for (const r of origin) nameBytes += from[r * WORDS + NAME_LENGTH] as number;
+  const out = Buffer.alloc(origin.length * RECORD.bytes);
+  const to = u32View(out);
   const outNames = Buffer.alloc(nameBytes);
   let nameAt = 0;
   for (let k = 0; k < origin.length; k += 1) {
-    const from = (origin[k] as number) * RECORD.bytes;
-    const at = k * RECORD.bytes;
-    records.copy(out, at, from, from + RECORD.bytes);
-    const start = records.readUInt32LE(from + RECORD.nameStart);
-    const length = records.readUInt32LE(from + RECORD.nameLength);
-    names.copy(outNames, nameAt, start, start + length);
-    out.writeUInt32LE(nameAt, at + RECORD.nameStart);
+    const f = (origin[k] as number) * WORDS;
+    const t = k * WORDS;
+    for (let w = 0; w < WORDS; w += 1) to[t + w] = from[f + w] as number;
+    const start = from[f + NAME_START] as number;
+    const length = from[f + NAME_LENGTH] as number;
+    for (let b = 0; b < length; b += 1) outNames[nameAt + b] = names[start + b] as number;
+    to[t + NAME_START] = nameAt;
     nameAt += length;
   }
   return { records: out, names: outNames };
+}
+
+/** The little-endian u32 words of a buffer (records are whole words; a copy when the buffer is not aligned). */
+function u32View(bytes: Buffer): Uint32Array {
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : Buffer.from(bytes);
+  return new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4);
 }
 
 function rangeOf(first: number, count: number): Uint32Array {
