@@ -47,7 +47,7 @@ export const DEFAULT_CONFIG: StackConfig = {
   certificateArn: null,
   snapshotRetentionDays: 30,
   apiMemoryMb: 2048,
-  apiEphemeralStorageMb: 8192,
+  apiEphemeralStorageMb: 10240,
   architecture: 'x86_64',
   alarmEmail: null,
 };
