@@ -58,26 +58,34 @@ export class ListBuilder {
     const sorted = [...counts.keys()].sort((a, b) => a - b);
     const placed = (key: number) => this.clustered && t !== REP_CODE && isCityKey(key);
     // Placed lists are counted into a buffer of their own, then queued for their place (finish).
-    const start = new Map<number, number>();
+    /** Each list's next position, from its first. */
+    const fill = new Map<number, number>();
+    const placedLists: { entry: number; key: number; first: number; count: number }[] = [];
     let at = this.all.length;
     let localAt = 0;
     for (const key of sorted) {
       const count = counts.get(key) as number;
-      const first = placed(key) ? localAt : at;
-      if (placed(key)) localAt += count;
-      else at += count;
-      if (this.clustered && t === REP_CODE && isCityKey(key)) this.repCity.push([first, count]);
+      const entry = this.entries.length / 5;
+      let first: number;
+      if (placed(key)) {
+        first = localAt;
+        localAt += count;
+        placedLists.push({ entry, key, first, count });
+      } else {
+        first = at;
+        at += count;
+        if (this.clustered && isCityKey(key)) this.repCity.push([first, count]);
+      }
       this.entries.push(t);
       this.entries.push(Math.floor(key / 0x100000000));
       this.entries.push(key % 0x100000000);
       this.entries.push(first);
       this.entries.push(count);
-      start.set(key, first);
+      fill.set(key, first);
     }
     this.all.extend(at - this.all.length);
     const target = this.all.array();
     const local = new Uint32Array(localAt);
-    const fill = new Map(start);
     for (const r of rows) {
       keysOf(r, (key) => {
         const k = fill.get(key) as number;
@@ -85,18 +93,9 @@ export class ListBuilder {
         fill.set(key, k + 1);
       });
     }
-    const entryCount = this.entries.length / 5;
-    sorted.forEach((key, i) => {
-      if (!placed(key)) return;
-      const first = start.get(key) as number;
-      const count = counts.get(key) as number;
-      this.pendingCity.push({
-        entry: entryCount - sorted.length + i,
-        t,
-        key,
-        rows: local.subarray(first, first + count),
-      });
-    });
+    for (const { entry, key, first, count } of placedLists) {
+      this.pendingCity.push({ entry, t, key, rows: local.subarray(first, first + count) });
+    }
   }
 
   /**

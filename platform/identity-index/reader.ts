@@ -22,9 +22,8 @@ import {
   cityKey,
   DIRECTORY_ENTRY_BYTES,
   decodeFlag,
-  IDENTITY_INDEX_VERSION,
   type IdentityIndexHeader,
-  identityIndexMagic,
+  magicVersion,
   OIG_ENTRY_BYTES,
   READABLE_VERSIONS,
   REP_CODE,
@@ -84,15 +83,13 @@ export class IdentityIndexReader implements PageSource {
 
   /** Reads and checks the header. Throws on a file that is not an index of a version this code reads. */
   static open(source: ByteSource): IdentityIndexReader {
-    if (source.size < 12 || !source.slice(0, 7).equals(identityIndexMagic(IDENTITY_INDEX_VERSION).subarray(0, 7))) {
-      throw new Error('not an identity serving index');
-    }
-    const magicVersion = source.slice(7, 1)[0] as number;
+    const fileVersion = source.size < 12 ? null : magicVersion(source.slice(0, 8));
+    if (fileVersion === null) throw new Error('not an identity serving index');
     const header = JSON.parse(source.slice(12, source.u32(8)).toString('utf8')) as IdentityIndexHeader;
-    const version = READABLE_VERSIONS.find((v) => v === magicVersion && v === header.version);
+    const version = READABLE_VERSIONS.find((v) => v === fileVersion && v === header.version);
     if (version === undefined) {
       throw new Error(
-        `identity serving index version ${magicVersion}, this code reads versions ${READABLE_VERSIONS.join(' and ')}`,
+        `identity serving index version ${fileVersion}, this code reads versions ${READABLE_VERSIONS.join(' and ')}`,
       );
     }
     // Version 2 has no clustered city lists: empty sections at the file's end, never read (see query).
@@ -139,8 +136,7 @@ export class IdentityIndexReader implements PageSource {
       return { total, rows: new IdentityIndexPage(this, CITY_PART, range(entry.first, total, q)) };
     }
     // A posting list; a classification's city list holds places in city_records, close together (format.ts).
-    const from = Math.min(q.offset, total);
-    const to = Math.min(total, q.offset + q.limit);
+    const [from, to] = pageWindow(total, q);
     const bytes = this.source.slice(this.sections.postings[0] + 4 * (entry.first + from), 4 * (to - from));
     const records = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
     return { total, rows: new IdentityIndexPage(this, city ? CITY_PART : MAIN_PART, records) };
@@ -243,10 +239,14 @@ export class IdentityIndexReader implements PageSource {
   }
 }
 
+/** The positions `[from, to)` of the page `q` asks for in a list of `total` entries. */
+function pageWindow(total: number, q: IdentityIndexQuery): [from: number, to: number] {
+  return [Math.min(q.offset, total), Math.min(total, q.offset + q.limit)];
+}
+
 /** The record numbers of the page `q` asks for in a list of `total` consecutive records from `first`. */
 function range(first: number, total: number, q: IdentityIndexQuery): Uint32Array {
-  const from = Math.min(q.offset, total);
-  const to = Math.min(total, q.offset + q.limit);
+  const [from, to] = pageWindow(total, q);
   const records = new Uint32Array(to - from);
   for (let i = 0; i < to - from; i += 1) records[i] = first + from + i;
   return records;

@@ -12,7 +12,7 @@ import { buildSnapshot } from '../../../etl/build';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
 
 import { FolderObjectStore } from '../../../platform/folder-store';
-import { IDENTITY_INDEX_VERSION } from '../../../platform/identity-index/format';
+import { IDENTITY_INDEX_VERSION, magicVersion } from '../../../platform/identity-index/format';
 import { sqlStringLiteral } from '../../../platform/sql';
 import { deriveChangedNppes } from '../../bench-data/derive-changed-nppes';
 import { generateVerticalFeed } from '../../bench-data/generate-feed';
@@ -163,15 +163,15 @@ export async function ensureSnapshot(
   return info;
 }
 
-/** The format version of the snapshot's identity serving indexes (the last byte of the first one's magic). */
+/** The format version of the snapshot's identity serving indexes (the first one's magic), null if none is one. */
 async function identityIndexVersion(dataDir: string, manifest: SnapshotManifest): Promise<number | null> {
   const index = manifest.objects.find((o) => o.kind === 'identity_index');
   if (index === undefined) return null;
   const file = await open(path.join(dataDir, index.key), 'r');
   try {
-    const magic = Buffer.alloc(8);
-    await file.read(magic, 0, 8, 0);
-    return magic[7] as number;
+    const head = Buffer.alloc(8);
+    await file.read(head, 0, 8, 0);
+    return magicVersion(head);
   } finally {
     await file.close();
   }
