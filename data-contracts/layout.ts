@@ -53,10 +53,12 @@
  * at national scale: at most 20,000 buckets of about 450 NPIs). A lookup reads one bucket, so at national scale it
  * touches one small object. Each object is a gzipped binary file (format: `platform/npi-index/format.ts`): a
  * header, an uncompressed fixed-width directory of the bucket's NPIs (10 digits and the end offset of the NPI's
- * record, 16 bytes per NPI, sorted by NPI), then the records, one {@link NpiLookupLine} JSON text per NPI in NPI
- * order. The API unzips a bucket once per process to a local file and then answers each lookup with a binary
- * search over the directory and one positional read of the record, through the page cache, without holding the
- * bucket in the process (`lambdas/query/npi-buckets.ts`). Snapshots built before this format hold gzipped JSON
+ * record, 16 bytes per NPI, sorted by NPI), then the records in NPI order: version 2 (written since 2026-11-26),
+ * one record head per NPI (the answer's JSON record without its constant members, data-contracts/npi-record.ts);
+ * version 1, one {@link NpiLookupLine} JSON text per NPI. The API unzips a bucket once per process to a local file
+ * and then answers each lookup with a binary search over the directory and one positional read of the record,
+ * through the page cache, without holding the bucket in the process (`lambdas/query/npi-buckets.ts`), and copies
+ * a head into its answer without parsing it. Snapshots built before this format hold gzipped JSON
  * lines (`records.jsonl.gz`); a build that reuses one rewrites its buckets in this format (etl/npi-out.ts).
  */
 import type { ChangesSpan } from './changes';

@@ -116,6 +116,12 @@ async function writeChangesNpiIndex(connection: DuckDBConnection, outDir: string
     [month],
   );
   const file = path.join(outDir, `${month}.npi.bin`);
-  await writeFile(file, encodeNpiBucket(grouped.map((g) => `{"npi":"${String(g.npi)}","rows":${String(g.rows)}}`)));
+  await writeFile(
+    file,
+    encodeNpiBucket(
+      grouped.map((g) => `{"npi":"${String(g.npi)}","rows":${String(g.rows)}}`),
+      1,
+    ),
+  );
   return { file, rows: grouped.length };
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { NPI_LOOKUP_BUCKET_VERSION } from '../platform/npi-index/format';
 import { encodeNpiBucket } from '../platform/npi-index/writer';
 import { allOrFirstError } from '../platform/settle';
 
@@ -20,9 +21,9 @@ export interface WrittenNpiBucket {
   rows: number;
 }
 
-/** The gzipped bucket file of `records` (NpiLookupLine JSON texts in NPI order). */
+/** The gzipped bucket file of `records` (NPI record heads, data-contracts/npi-record.ts, in NPI order). */
 export async function gzippedNpiBucket(records: readonly string[]): Promise<Buffer> {
-  return gzipAsync(encodeNpiBucket(records), { level: 6 });
+  return gzipAsync(encodeNpiBucket(records, NPI_LOOKUP_BUCKET_VERSION), { level: 6 });
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The NPI lookup records (`npi` objects of data-contracts/layout.ts) from the staged NPPES rows: one JSON line per
- * NPI whose latest non-rejected row is active (its full identity record) or deactivated (its deactivation date),
- * with the OIG match of the identity rows (`oig_match`, the same LEIE rule). Rejected NPIs get no line: a lookup
+ * The NPI lookup records (`npi` objects of data-contracts/layout.ts) from the staged NPPES rows: one record head
+ * (data-contracts/npi-record.ts) per NPI whose latest non-rejected row is active (its full identity record) or
+ * deactivated (its deactivation date), with the OIG match of the identity rows (`oig_match`, the same LEIE rule). Rejected NPIs get no line: a lookup
  * answers 404 for them, as for an NPI never issued.
  *
  * Taxonomies: every non-empty slot in slot order, with the NUCC display name, `primary` when the slot is the
@@ -9,12 +9,13 @@
  * and state. A code held in two slots (one license per state, say) is listed twice: the slots are the record.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { IDENTITY_SOURCE, OIG_SOURCE } from '../../data-contracts/constants';
 import { npiBucketDigits } from '../../data-contracts/layout';
 import { queryNumber, runBound } from '../duck';
 import { latestNppesRowsSql, NPPES_STATUS, NUCC_MAPS_SQL, slotListSql, TAXONOMY_SLOTS } from './nppes';
 
 /**
- * Creates `npi_lookup (bucket, npi, line)`: the line is the `NpiLookupLine` JSON of data-contracts/layout.ts, `npi`
+ * Creates `npi_lookup (bucket, npi, line)`: the line is the NPI's record head (data-contracts/npi-record.ts), `npi`
  * first; the bucket the NPI's prefix of the width its count calls for. Returns the number of NPIs (active and
  * deactivated).
  */
@@ -24,20 +25,9 @@ export async function buildNpiLookupTable(connection: DuckDBConnection): Promise
       NPPES_STATUS.rejected,
     ]),
   );
-  const oig = `oig_excluded := o.npi IS NOT NULL, oig_type := o.oig_type, oig_date := o.oig_date,
-    oig_checked_at := o.oig_checked_at`;
-  // The latest non-rejected row per NPI decides (file listed last, then the later row), as for the identity layer.
-  const latest = await latestNppesRowsSql(connection);
-  await runBound(
-    connection,
-    `
-    CREATE OR REPLACE TABLE npi_lookup AS
-    WITH nucc AS (${NUCC_MAPS_SQL}), latest AS (${latest}), slots AS (
-      SELECT l.*, ${slotListSql('c')} AS codes, ${slotListSql('l')} AS lics, ${slotListSql('ls')} AS lstates FROM latest l
-    )
-    SELECT left(s.npi, $3) AS bucket, s.npi,
-      CASE WHEN s.status = $2 THEN to_json(struct_pack(
-        npi := s.npi, status := 'active',
+  // The head of data-contracts/npi-record.ts: the wire record from `npi` through `source`, then `oig` only when the
+  // NPI matched an LEIE exclusion (the API appends the "no match" oig and the locked placeholders).
+  const active = `npi := s.npi, status := 'active',
         entity_type := CASE s.entity_type WHEN '1' THEN 'individual' ELSE 'organization' END,
         name := s.name,
         organization_name := CASE s.entity_type WHEN '2' THEN s.org_name END,
@@ -50,12 +40,27 @@ export async function buildNpiLookupTable(connection: DuckDBConnection): Promise
           license_number := s.lics[i],
           license_state := s.lstates[i])), t -> t.code IS NOT NULL),
         city := s.city, state := s.state, postal_code := s.postal_code,
-        enumeration_date := s.enumerated_on, last_update_date := s.checked_at,
-        ${oig}))
-      ELSE to_json(struct_pack(npi := s.npi, status := 'deactivated', deactivation_date := s.deactivated_on, ${oig}))
-      END::VARCHAR AS line
+        enumeration_date := s.enumerated_on, last_update_date := s.checked_at`;
+  const deactivated = `npi := s.npi, status := 'deactivated', deactivation_date := s.deactivated_on`;
+  const provenance = `layer := 'identity', source := $4::VARCHAR`;
+  const oig = `oig := struct_pack(excluded := true, type := nullif(o.oig_type, ''), date := nullif(o.oig_date, ''),
+        source := $5::VARCHAR, checked_at := nullif(o.oig_checked_at, ''))`;
+  const head = (members: string) =>
+    `CASE WHEN o.npi IS NULL THEN to_json(struct_pack(${members}, ${provenance}))
+          ELSE to_json(struct_pack(${members}, ${provenance}, ${oig})) END`;
+  // The latest non-rejected row per NPI decides (file listed last, then the later row), as for the identity layer.
+  const latest = await latestNppesRowsSql(connection);
+  await runBound(
+    connection,
+    `
+    CREATE OR REPLACE TABLE npi_lookup AS
+    WITH nucc AS (${NUCC_MAPS_SQL}), latest AS (${latest}), slots AS (
+      SELECT l.*, ${slotListSql('c')} AS codes, ${slotListSql('l')} AS lics, ${slotListSql('ls')} AS lstates FROM latest l
+    )
+    SELECT left(s.npi, $3) AS bucket, s.npi,
+      (CASE WHEN s.status = $2 THEN ${head(active)} ELSE ${head(deactivated)} END)::VARCHAR AS line
     FROM slots s CROSS JOIN nucc LEFT JOIN oig_match o ON o.npi = s.npi`,
-    [NPPES_STATUS.rejected, NPPES_STATUS.active, digits],
+    [NPPES_STATUS.rejected, NPPES_STATUS.active, digits, IDENTITY_SOURCE, OIG_SOURCE],
   );
   return queryNumber(connection, 'SELECT count(*) FROM npi_lookup');
 }

@@ -8,10 +8,7 @@
  * refused whole (429, nothing counted) when the month has fewer calls left.
  */
 import type { Plan, Tier } from '../../data-contracts/constants';
-import { IDENTITY_SOURCE } from '../../data-contracts/constants';
-import type { NpiLookupLine } from '../../data-contracts/layout';
-import { LOCKED_FIELD, oigFromRow } from '../../data-contracts/rows';
-import type { NpiBatchEntry, NpiDeactivated, NpiRecord, Usage } from '../../data-contracts/types';
+import type { NpiBatchEntry, Usage } from '../../data-contracts/types';
 import type { ProviderData } from '../query/types';
 import { ApiError } from './api-error';
 import { authenticate, type Credentials } from './authenticate';
@@ -28,55 +25,32 @@ interface Envelope {
   rateLimit?: RateLimitState;
 }
 
-/** The result of {@link getNpi}: `active` answers 200, `deactivated` 410. */
-export type GetNpiResult = Envelope &
-  ({ status: 'active'; data: NpiRecord } | { status: 'deactivated'; data: NpiDeactivated });
+/**
+ * The result of {@link getNpi}: `active` answers 200, `deactivated` 410; `recordJson` is the `NpiRecord` or
+ * `NpiDeactivated` as JSON text (data-contracts/npi-record.ts: copied from the bucket, never parsed).
+ */
+export type GetNpiResult = Envelope & { status: 'active' | 'deactivated'; recordJson: string };
+
+/** One asked NPI of a batch: its record as JSON text, or why there is none. */
+export type NpiBatchAnswer =
+  | { npi: string; status: 'active' | 'deactivated'; recordJson: string }
+  | { npi: string; status: 'invalid' | 'not_found'; reason: string };
 
 export interface NpiBatchResult extends Envelope {
-  data: NpiBatchEntry[];
+  data: NpiBatchAnswer[];
 }
 
-/** A lookup line as the wire's record, field by field. */
-export function presentNpiLine(line: NpiLookupLine): NpiRecord | NpiDeactivated {
-  const oig = oigFromRow(line);
-  if (line.status === 'deactivated') {
-    return {
-      npi: line.npi,
-      status: 'deactivated',
-      deactivation_date: line.deactivation_date,
-      layer: 'identity',
-      source: IDENTITY_SOURCE,
-      oig,
-    };
+/** The batch's `data` array (`NpiBatchEntry` items) as JSON text, each record's JSON as it came. */
+export function npiBatchJson(answers: readonly NpiBatchAnswer[]): string {
+  let out = '[';
+  for (const [i, a] of answers.entries()) {
+    if (i > 0) out += ',';
+    out +=
+      'recordJson' in a
+        ? `{"npi":${JSON.stringify(a.npi)},"status":"${a.status}","record":${a.recordJson}}`
+        : JSON.stringify({ npi: a.npi, status: a.status, reason: a.reason } satisfies NpiBatchEntry);
   }
-  return {
-    npi: line.npi,
-    status: 'active',
-    entity_type: line.entity_type,
-    name: line.name,
-    organization_name: line.organization_name,
-    last_name: line.last_name,
-    first_name: line.first_name,
-    taxonomies: line.taxonomies.map((t) => ({
-      code: t.code,
-      display: t.display,
-      primary: t.primary,
-      license_number: t.license_number,
-      license_state: t.license_state,
-    })),
-    city: line.city,
-    state: line.state,
-    postal_code: line.postal_code,
-    enumeration_date: line.enumeration_date,
-    last_update_date: line.last_update_date,
-    layer: 'identity',
-    source: IDENTITY_SOURCE,
-    oig,
-    certification: { ...LOCKED_FIELD },
-    license: { ...LOCKED_FIELD },
-    fda: { ...LOCKED_FIELD },
-    price: { ...LOCKED_FIELD },
-  };
+  return `${out}]`;
 }
 
 function envelopeOf(principal: Principal): Pick<Envelope, 'tier' | 'plan' | 'notice'> {
@@ -92,27 +66,29 @@ export async function getNpi(input: { credentials: Credentials; npi: string }, d
   const principal = await authenticate(input.credentials, deps);
   const npi = parseNpi(input.npi);
   return deps.snapshots.withSnapshot(async (data) => {
-    const line = await data.findNpi(npi);
-    if (line === null) {
+    const [record] = await data.findNpis([npi]);
+    if (record === null || record === undefined) {
       throw new ApiError('not_found', 'No NPPES record has this NPI.', {
         hint: 'The NPI is well formed but was never issued, or is not in this snapshot of the registry.',
       });
     }
     const charge = await chargeCall(principal, deps);
-    const record = presentNpiLine(line);
-    const envelope = { ...envelopeOf(principal), ...charge };
-    return record.status === 'active'
-      ? { ...envelope, status: 'active', data: record }
-      : { ...envelope, status: 'deactivated', data: record };
+    return { ...envelopeOf(principal), ...charge, status: record.status, recordJson: record.json };
   });
 }
 
-async function entryOf(asked: string, data: ProviderData): Promise<NpiBatchEntry> {
-  const problem = npiProblem(asked);
-  if (problem !== null) return { npi: asked, status: 'invalid', reason: problem };
-  const line = await data.findNpi(asked);
-  if (line === null) return { npi: asked, status: 'not_found', reason: 'No NPPES record has this NPI.' };
-  return { npi: asked, status: line.status, record: presentNpiLine(line) };
+/** One answer per asked NPI, in the order asked: the malformed ones are not looked up. */
+async function answersOf(asked: readonly string[], data: ProviderData): Promise<NpiBatchAnswer[]> {
+  const problems = asked.map(npiProblem);
+  const records = await data.findNpis(asked.filter((_, i) => problems[i] === null));
+  let next = 0;
+  return asked.map((npi, i): NpiBatchAnswer => {
+    const problem = problems[i];
+    if (problem !== null && problem !== undefined) return { npi, status: 'invalid', reason: problem };
+    const record = records[next++] ?? null;
+    if (record === null) return { npi, status: 'not_found', reason: 'No NPPES record has this NPI.' };
+    return { npi, status: record.status, recordJson: record.json };
+  });
 }
 
 /** Up to 100 NPIs, one entry each in the order asked. Throws 400 `invalid_parameter`, 429 `quota_exceeded`. */
@@ -123,7 +99,7 @@ export async function lookupNpis(
   const principal = await authenticate(input.credentials, deps);
   const asked = parseNpiList(input.numbers);
   return deps.snapshots.withSnapshot(async (data) => {
-    const entries = await Promise.all(asked.map((npi) => entryOf(npi, data)));
+    const entries = await answersOf(asked, data);
     const charge = await chargeCall(principal, deps, asked.length);
     return { ...envelopeOf(principal), ...charge, data: entries };
   });

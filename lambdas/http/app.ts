@@ -28,7 +28,7 @@ import { authenticate, type Credentials } from '../core/authenticate';
 import { getProvider } from '../core/get-provider';
 import { listChanges } from '../core/list-changes';
 import { listProviders } from '../core/list-providers';
-import { getNpi, lookupNpis } from '../core/lookup-npi';
+import { getNpi, lookupNpis, npiBatchJson } from '../core/lookup-npi';
 import type { CoreDeps } from '../core/ports';
 import { getCoverage, getCoveragePage, getSample } from '../core/public-objects';
 import { BodyPool, leaseUntilClosed } from './body-pool';
@@ -47,6 +47,7 @@ import {
   errorResponse,
   htmlResponse,
   jsonResponse,
+  jsonWithData,
   NO_STORE,
   notModifiedResponse,
   PUBLIC_CACHE,
@@ -308,8 +309,8 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
         deps,
       );
       const headers = rateLimit ? rateLimitHeaders(rateLimit) : undefined;
-      const { data, ...envelope } = result;
-      const body = { ...envelope, ...dataVersionFields(version), data };
+      const { recordJson, ...envelope } = result;
+      const body = Buffer.from(jsonWithData({ ...envelope, ...dataVersionFields(version) }, recordJson), 'utf8');
       return jsonResponse(status === 'active' ? 200 : 410, body, {
         cacheControl: NO_STORE,
         ...(headers ? { headers } : {}),
@@ -324,7 +325,10 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
       );
       const headers = rateLimit ? rateLimitHeaders(rateLimit) : undefined;
       const { data, ...envelope } = result;
-      const body = { ...envelope, ...dataVersionFields(version), data };
+      const body = Buffer.from(
+        jsonWithData({ ...envelope, ...dataVersionFields(version) }, npiBatchJson(data)),
+        'utf8',
+      );
       return jsonResponse(200, body, { cacheControl: NO_STORE, ...(headers ? { headers } : {}) });
     },
 

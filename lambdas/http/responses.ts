@@ -32,6 +32,16 @@ function respond(status: number, body: string | Uint8Array, headers: HeaderMap):
   });
 }
 
+/**
+ * The JSON text of `fields` (an object of at least one member) followed by a `data` member whose value is the JSON
+ * text `dataJson` as it is (records copied from storage without being parsed).
+ * @example jsonWithData({ tier: 'paid' }, '[1]') === '{"tier":"paid","data":[1]}'
+ */
+export function jsonWithData(fields: Record<string, unknown>, dataJson: string): string {
+  const head = JSON.stringify(fields);
+  return head === '{}' ? `{"data":${dataJson}}` : `${head.slice(0, -1)},"data":${dataJson}}`;
+}
+
 /** A JSON response from a value (serialised here) or from ready bytes. */
 export function jsonResponse(
   status: number,

@@ -28,10 +28,16 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type { NpiLookupLine } from '../../data-contracts/layout';
+import { completeNpiRecord, type NpiRecordJson, npiRecordJsonOf } from '../../data-contracts/npi-record';
 import { BufferSource, type ByteSource, readFully } from '../../platform/identity-index/byte-source';
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
-import { NPI_ENTRY_BYTES, NPI_INDEX_HEADER_BYTES, npiRecordsStart } from '../../platform/npi-index/format';
+import {
+  NPI_ENTRY_BYTES,
+  NPI_INDEX_HEADER_BYTES,
+  type NpiIndexVersion,
+  npiRecordsStart,
+} from '../../platform/npi-index/format';
 import { NpiDirectory, NpiIndexReader } from '../../platform/npi-index/reader';
 
 /**
@@ -96,6 +102,14 @@ export interface NpiBucketsOptions {
   logger?: Logger;
 }
 
+/**
+ * A record as the lookups answer it: a version 2 bucket's head is completed as it is (no parsing); a version 1
+ * bucket's lookup line (a snapshot written before version 2) is parsed and presented.
+ */
+function recordOf(text: string, version: NpiIndexVersion): NpiRecordJson {
+  return version === 2 ? completeNpiRecord(text) : npiRecordJsonOf(JSON.parse(text) as NpiLookupLine);
+}
+
 /** A bucket that could not be written to the arena (a full disk): its bytes answer the lookups that waited for it. */
 interface Unplaced {
   readonly body: Buffer;
@@ -116,6 +130,8 @@ interface Placed {
   /** Offset of the bucket's file (its header) in the generation. */
   readonly at: number;
   readonly count: number;
+  /** What its records are (platform/npi-index/format.ts). */
+  readonly version: NpiIndexVersion;
 }
 
 export class NpiBuckets {
@@ -149,14 +165,27 @@ export class NpiBuckets {
   }
 
   /**
+   * The record of `npi` (or null) when bucket `key` is in the arena: answered at once, without a promise (a batch of
+   * 100 NPIs makes 100 lookups); undefined when the bucket is not placed (then {@link find} places it).
+   */
+  placedRecord(key: string, npi: string): NpiRecordJson | null | undefined {
+    const placed = this.placed.get(key);
+    return placed === undefined || placed.generation.fd === null ? undefined : this.lookup(key, placed, npi);
+  }
+
+  /**
    * The record of `npi` in bucket object `key`, whose local (gzipped) file `file()` gives (downloading it if needed).
    * @example await buckets.find(key, () => files.localPath(key), '1003633876')
    */
-  async find(key: string, file: () => Promise<string>, npi: string): Promise<NpiLookupLine | null> {
+  async find(key: string, file: () => Promise<string>, npi: string): Promise<NpiRecordJson | null> {
     for (;;) {
       const placed = this.placed.get(key) ?? (await this.loading.run(key, () => this.load(key, file)));
       // Not written (the disk is full): answered from the unzipped bytes; the next lookup tries to place it again.
-      if ('body' in placed) return NpiIndexReader.open(new BufferSource(placed.body)).find(npi);
+      if ('body' in placed) {
+        const reader = NpiIndexReader.open(new BufferSource(placed.body));
+        const text = reader.findText(npi);
+        return text === null ? null : recordOf(text, reader.version);
+      }
       // Dropped meanwhile (its generation rotated out while this lookup waited): place it again.
       if (placed.generation.fd !== null) return this.lookup(key, placed, npi);
     }
@@ -185,14 +214,14 @@ export class NpiBuckets {
     };
   }
 
-  private lookup(key: string, placed: Placed, npi: string): NpiLookupLine | null {
+  private lookup(key: string, placed: Placed, npi: string): NpiRecordJson | null {
     const directory = this.directory(key, placed);
     const at = directory.indexOf(npi);
     if (at < 0) return null;
     const [start, end] = directory.span(at);
     const bytes = Buffer.allocUnsafe(end - start);
     readFully(placed.generation.fd as number, bytes, placed.at + npiRecordsStart(placed.count) + start, 'NPI arena');
-    return JSON.parse(bytes.toString('utf8')) as NpiLookupLine;
+    return recordOf(bytes.toString('utf8'), placed.version);
   }
 
   /** The directory of a placed bucket: from the cache, else one read. */
@@ -266,19 +295,26 @@ export class NpiBuckets {
         }
         // Retired while writing (two generations filled meanwhile): append again.
         if (generation.fd === null) continue;
-        const count = this.check(key, generation, at, size, written);
-        const placed = { generation, at, count };
+        const { count, version } = this.check(key, generation, at, size, written);
+        const placed = { generation, at, count, version };
         this.placed.set(key, placed);
         return placed;
       }
     });
   }
 
-  /** The count of a bucket just streamed to the arena; throws when its bytes are not a whole bucket. */
-  private check(key: string, generation: Generation, at: number, size: number, written: number): number {
+  /** The count and version of a bucket just streamed to the arena; throws when its bytes are not a whole bucket. */
+  private check(
+    key: string,
+    generation: Generation,
+    at: number,
+    size: number,
+    written: number,
+  ): { count: number; version: NpiIndexVersion } {
     try {
       if (written !== size) throw new Error(`${written} bytes unzipped, its gzip trailer says ${size}`);
-      return NpiIndexReader.open(new ArenaSource(generation.fd as number, at, size)).count;
+      const { count, version } = NpiIndexReader.open(new ArenaSource(generation.fd as number, at, size));
+      return { count, version };
     } catch (err) {
       throw new Error(`NPI bucket ${key} is unreadable`, { cause: err });
     }

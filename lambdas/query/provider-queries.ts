@@ -10,8 +10,10 @@
 import type { ChangesSpan } from '../../data-contracts/changes';
 import { LIVE_VERTICALS, type PublishBoundary, VERTICAL_STATUS } from '../../data-contracts/constants';
 import { type IdentityRows, identityRowsOf } from '../../data-contracts/identity-json';
-import { type NpiLookupLine, npiBucketKey, npiBucketOf, staticKey } from '../../data-contracts/layout';
+import { npiBucketKey, npiBucketOf, staticKey } from '../../data-contracts/layout';
+import { type NpiRecordJson, npiActiveLineOf } from '../../data-contracts/npi-record';
 import type { VerticalRow } from '../../data-contracts/rows';
+import type { NpiRecord } from '../../data-contracts/types';
 import type { SnapshotCache } from '../storage/snapshot-cache';
 import { searchIdentity } from './identity-search';
 import type { SnapshotTables, VerticalLayer } from './snapshot-tables';
@@ -143,8 +145,8 @@ export class SnapshotProviderData implements ProviderData {
     return searchIdentity(query, {
       resolveTaxonomy: (taxonomy) => this.tables.resolveTaxonomy(taxonomy),
       findActive: async (npi) => {
-        const line = await this.findNpi(npi);
-        return line?.status === 'active' ? line : null;
+        const [record] = await this.findNpis([npi]);
+        return record?.status === 'active' ? npiActiveLineOf(JSON.parse(record.json) as NpiRecord) : null;
       },
       searchState: async (state, q) => {
         const key = searchKeys.get(state);
@@ -153,13 +155,30 @@ export class SnapshotProviderData implements ProviderData {
     });
   }
 
-  async findNpi(npi: string): Promise<NpiLookupLine | null> {
+  async findNpis(npis: readonly string[]): Promise<(NpiRecordJson | null)[]> {
     const digits = this.tables.npiBucketDigits;
-    if (digits === null) return null;
-    const key = npiBucketKey(this.snapshotId, npiBucketOf(npi, digits));
-    // No bucket object: no NPI of that prefix in the snapshot.
-    if (!this.tables.files.has(key)) return null;
-    return this.tables.npi.find(key, () => this.tables.files.localPath(key), npi);
+    const found: (NpiRecordJson | null)[] = new Array(npis.length).fill(null);
+    if (digits === null) return found;
+    const { files, npi: buckets } = this.tables;
+    const loads: Promise<void>[] = [];
+    for (const [i, npi] of npis.entries()) {
+      const key = npiBucketKey(this.snapshotId, npiBucketOf(npi, digits));
+      // No bucket object: no NPI of that prefix in the snapshot.
+      if (!files.has(key)) continue;
+      // A bucket in the arena answers at once; the others are fetched and placed side by side.
+      const held = buckets.placedRecord(key, npi);
+      if (held !== undefined) found[i] = held;
+      else
+        loads.push(
+          buckets
+            .find(key, () => files.localPath(key), npi)
+            .then((record) => {
+              found[i] = record;
+            }),
+        );
+    }
+    if (loads.length > 0) await Promise.all(loads);
+    return found;
   }
 
   changesSpan(): ChangesSpan {

@@ -6,7 +6,7 @@
 import type { ChangeKind, ChangesSpan } from '../../data-contracts/changes';
 import type { BusinessMode, EntityType, PublishBoundary, Vertical } from '../../data-contracts/constants';
 import type { IdentityRows } from '../../data-contracts/identity-json';
-import type { NpiLookupLine } from '../../data-contracts/layout';
+import type { NpiRecordJson } from '../../data-contracts/npi-record';
 import type { VerticalRow } from '../../data-contracts/rows';
 
 /** A page of the vertical layer, ordered by name then entity_id. */
@@ -112,8 +112,11 @@ export interface ProviderData {
   /** A page of a roster, name or postal-code search (one row per NPI). */
   searchIdentity(query: IdentitySearchQuery): Promise<{ total: number; rows: IdentityRows }>;
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
-  /** The NPI lookup line of a valid 10-digit NPI, or null when the snapshot has none (never issued, rejected). */
-  findNpi(npi: string): Promise<NpiLookupLine | null>;
+  /**
+   * The wire record (status and complete JSON, data-contracts/npi-record.ts) of each valid 10-digit NPI, in the
+   * order given, or null when the snapshot has none (never issued, rejected).
+   */
+  findNpis(npis: readonly string[]): Promise<(NpiRecordJson | null)[]>;
   /** The change feed's kept span (the manifest's `changes`, or none for an older snapshot). */
   changesSpan(): ChangesSpan;
   /** A page of the kept changes. */

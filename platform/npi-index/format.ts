@@ -4,12 +4,13 @@
  *
  * Layout (little-endian; offsets from the start of the file):
  * ```
- * 0    "PFNPI\0\0\1"                 magic (8 bytes)
+ * 0    "PFNPI\0\0" + version          magic (8 bytes); version 1 or 2 (below)
  * 8    u32 count                     NPIs in the bucket
  * 12   u32 reserved                  0
  * 16   directory  count x 16 B       one entry per NPI, sorted by NPI: 10 ASCII digits, 2 bytes of padding (0),
  *                                    u32 END offset of the NPI's record, relative to the start of the records section
- * 16 + 16 * count   records          the NpiLookupLine JSON texts (UTF-8), one after the other in NPI order
+ * 16 + 16 * count   records          JSON texts (UTF-8), one per NPI, one after the other in NPI order, each
+ *                                    starting with `{"npi":"<its 10 digits>"`
  * ```
  * Record `i` spans `[end[i - 1], end[i])` of the records section (`end[-1]` = 0), so a lookup is a binary search
  * over the fixed-width directory (a bucket of 1,024 NPIs is a 16 KB directory: one or two cached blocks) and one
@@ -19,7 +20,28 @@
  * to a local file and reads that file with positional reads (the page cache holds the hot parts, not the process).
  */
 
-export const NPI_INDEX_MAGIC = Buffer.from('PFNPI\0\0\x01', 'latin1');
+/**
+ * What a bucket's records are, by the magic's last byte: 1, the NpiLookupLine JSON of data-contracts/layout.ts
+ * (NPI lookup buckets written before version 2, and the changes-by-NPI index); 2, the NPI record heads of
+ * data-contracts/npi-record.ts (NPI lookup buckets: the API copies them into its answers without parsing them).
+ */
+export const NPI_INDEX_VERSIONS = [1, 2] as const;
+export type NpiIndexVersion = (typeof NPI_INDEX_VERSIONS)[number];
+
+/** The version the ETL writes the NPI lookup buckets in (etl/npi-out.ts). */
+export const NPI_LOOKUP_BUCKET_VERSION: NpiIndexVersion = 2;
+
+/** The magic of a version. */
+export function npiIndexMagic(version: NpiIndexVersion): Buffer {
+  return Buffer.from(`PFNPI\0\0${String.fromCharCode(version)}`, 'latin1');
+}
+
+/** The version of a bucket that starts with `head` (its first 8 bytes or more), or null when it is not a bucket. */
+export function npiIndexVersionOf(head: Buffer): NpiIndexVersion | null {
+  if (head.length < 8 || !head.subarray(0, 7).equals(npiIndexMagic(1).subarray(0, 7))) return null;
+  const version = head[7] as number;
+  return (NPI_INDEX_VERSIONS as readonly number[]).includes(version) ? (version as NpiIndexVersion) : null;
+}
 /** Magic, count, reserved. */
 export const NPI_INDEX_HEADER_BYTES = 16;
 /** One directory entry: NPI digits, padding, u32 end offset. */

@@ -2,14 +2,14 @@
  * Reads an NPI lookup bucket (format.ts) from a {@link ByteSource}: a lookup is a binary search over the directory
  * (through the source's block cache when it is a file) and one read of exactly the record's bytes.
  */
-import type { NpiLookupLine } from '../../data-contracts/layout';
 import type { ByteSource } from '../identity-index/byte-source';
 import {
   NPI_DIGITS,
   NPI_ENTRY_BYTES,
   NPI_ENTRY_END_AT,
   NPI_INDEX_HEADER_BYTES,
-  NPI_INDEX_MAGIC,
+  type NpiIndexVersion,
+  npiIndexVersionOf,
   npiRecordsStart,
 } from './format';
 
@@ -22,29 +22,36 @@ export class NpiIndexReader {
     readonly source: ByteSource,
     /** NPIs in the bucket. */
     readonly count: number,
+    /** What its records are (format.ts). */
+    readonly version: NpiIndexVersion,
   ) {
     this.recordsAt = npiRecordsStart(count);
   }
 
   /** Checks the header and the directory's bounds. Throws on a file that is not an NPI bucket of this version. */
   static open(source: ByteSource): NpiIndexReader {
-    if (source.size < NPI_INDEX_HEADER_BYTES || !source.slice(0, 8).equals(NPI_INDEX_MAGIC)) {
-      throw new Error('not an NPI lookup bucket');
-    }
+    const version = source.size < NPI_INDEX_HEADER_BYTES ? null : npiIndexVersionOf(source.slice(0, 8));
+    if (version === null) throw new Error('not an NPI lookup bucket of a version this code reads');
     const count = source.u32(8);
     const recordsAt = npiRecordsStart(count);
     if (recordsAt > source.size) throw new Error('NPI lookup bucket: the directory is out of bounds');
-    const reader = new NpiIndexReader(source, count);
+    const reader = new NpiIndexReader(source, count, version);
     if (count > 0 && recordsAt + recordSpan(source, NPI_INDEX_HEADER_BYTES, count - 1)[1] !== source.size) {
       throw new Error('NPI lookup bucket: the records do not end with the file');
     }
     return reader;
   }
 
-  /** The record of `npi`, or null when the bucket does not hold it. */
-  find(npi: string): NpiLookupLine | null {
+  /** The record of `npi` as parsed JSON, or null when the bucket does not hold it. */
+  find(npi: string): unknown {
     const at = this.indexOf(npi);
     return at < 0 ? null : this.record(at);
+  }
+
+  /** The record of `npi` as its JSON text, or null when the bucket does not hold it. */
+  findText(npi: string): string | null {
+    const at = this.indexOf(npi);
+    return at < 0 ? null : this.recordBytes(at).toString('utf8');
   }
 
   /** The position of `npi` in the directory, or -1. */
@@ -64,8 +71,8 @@ export class NpiIndexReader {
     return this.source.read(this.recordsAt + start, end - start);
   }
 
-  record(i: number): NpiLookupLine {
-    return JSON.parse(this.recordBytes(i).toString('utf8')) as NpiLookupLine;
+  record(i: number): unknown {
+    return JSON.parse(this.recordBytes(i).toString('utf8'));
   }
 }
 

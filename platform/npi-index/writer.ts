@@ -6,11 +6,12 @@ import {
   NPI_ENTRY_BYTES,
   NPI_ENTRY_END_AT,
   NPI_INDEX_HEADER_BYTES,
-  NPI_INDEX_MAGIC,
+  type NpiIndexVersion,
+  npiIndexMagic,
   npiRecordsStart,
 } from './format';
 
-/** Every record starts with these bytes, then the 10 NPI digits (the `NpiLookupLine` JSON, `npi` first). */
+/** Every record starts with these bytes, then the 10 NPI digits (a JSON object whose first member is `npi`). */
 const RECORD_HEAD = '{"npi":"';
 
 /** The NPI a record starts with; throws on a record that does not start with `{"npi":"<10 digits>"`. */
@@ -24,16 +25,16 @@ export function npiOfRecord(record: string): string {
 
 /**
  * The bucket file of `records` (JSON texts, each starting with `{"npi":"<10 digits>"`), which must be in strictly
- * increasing NPI order.
- * @example encodeNpiBucket(['{"npi":"1003633876","status":"deactivated",…}'])
+ * increasing NPI order; `version` says what the records are (format.ts).
+ * @example encodeNpiBucket(['{"npi":"1003633876","status":"deactivated",…}'], 2)
  */
-export function encodeNpiBucket(records: readonly string[]): Buffer {
+export function encodeNpiBucket(records: readonly string[], version: NpiIndexVersion): Buffer {
   const texts = records.map((r) => Buffer.from(r, 'utf8'));
   const recordBytes = texts.reduce((sum, t) => sum + t.length, 0);
   const start = npiRecordsStart(records.length);
   if (recordBytes > 0xffff_ffff) throw new RangeError('an NPI bucket holds at most 4 GiB of records');
   const out = Buffer.alloc(start + recordBytes);
-  NPI_INDEX_MAGIC.copy(out, 0);
+  npiIndexMagic(version).copy(out, 0);
   out.writeUInt32LE(records.length, 8);
   out.writeUInt32LE(0, 12);
   let previous = '';

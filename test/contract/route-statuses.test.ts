@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import type { Hono } from 'hono';
 import { ERROR_STATUS, TRANSPORT_ERROR_CODES } from '../../data-contracts/constants';
 import type { NpiLookupLine } from '../../data-contracts/layout';
+import { npiRecordJsonOf } from '../../data-contracts/npi-record';
 import { openApiDocument } from '../../data-contracts/openapi';
 import { type OperationId, ROUTES } from '../../data-contracts/routes';
 import { CachedKeyLookup } from '../../lambdas/access/cached-key-lookup';
@@ -72,7 +73,14 @@ function depsOf(options: DepsOptions = {}): CoreDeps {
       withSnapshot: (work) =>
         deps.snapshots.withSnapshot((data: ProviderData) => {
           if (options.broken) throw new Error('the snapshot store is down');
-          return work({ ...data, findNpi: async (npi) => lines.get(npi) ?? null });
+          return work({
+            ...data,
+            findNpis: async (npis) =>
+              npis.map((npi) => {
+                const line = lines.get(npi);
+                return line === undefined ? null : npiRecordJsonOf(line);
+              }),
+          });
         }),
     },
   };

@@ -45,7 +45,7 @@ export function fakeDeps(options: FakeOptions = {}): CoreDeps {
       return { total: all.length, rows: identityRowsOf(all.slice(q.offset, q.offset + q.limit)) };
     },
     resolveTaxonomy: () => ({ kind: 'unknown' }),
-    findNpi: async () => null,
+    findNpis: async (npis) => npis.map(() => null),
     changesSpan: () => ({
       retention_months: 13,
       oldest_snapshot: '20260615T000000Z-unitfake',

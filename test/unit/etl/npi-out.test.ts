@@ -14,9 +14,10 @@ const recordOf = (npi: string) =>
 describe('NPI bucket files', () => {
   const npis = [makeNpi('100000000'), makeNpi('100000007'), makeNpi('100000123')];
 
-  it('gzips the bucket format', async () => {
+  it('gzips the bucket format, version 2 (record heads)', async () => {
     const reader = NpiIndexReader.open(new BufferSource(gunzipSync(await gzippedNpiBucket(npis.map(recordOf)))));
-    expect(npis.map((n) => reader.find(n)?.npi)).toEqual(npis);
+    expect(reader.version).toBe(2);
+    expect(npis.map((n) => (reader.find(n) as { npi: string } | null)?.npi)).toEqual(npis);
   });
 });
 

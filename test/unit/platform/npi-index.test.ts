@@ -5,11 +5,14 @@ import fc from 'fast-check';
 import type { NpiLookupLine } from '../../../data-contracts/layout';
 import { makeNpi } from '../../../data-contracts/npi-check';
 import { BlockCache, BufferSource, FileSource } from '../../../platform/identity-index/byte-source';
-import { NPI_ENTRY_BYTES, NPI_INDEX_HEADER_BYTES, NPI_INDEX_MAGIC } from '../../../platform/npi-index/format';
+import { NPI_ENTRY_BYTES, NPI_INDEX_HEADER_BYTES, npiIndexMagic } from '../../../platform/npi-index/format';
 import { NpiDirectory, NpiIndexReader } from '../../../platform/npi-index/reader';
 import { encodeNpiBucket } from '../../../platform/npi-index/writer';
 
-const nameOf = (line: NpiLookupLine | null) => (line !== null && 'name' in line ? line.name : undefined);
+const nameOf = (line: unknown) =>
+  line !== null && typeof line === 'object' && 'name' in line
+    ? (line as NpiLookupLine & { name: string }).name
+    : undefined;
 
 const recordOf = (npi: string, name = 'A') =>
   JSON.stringify({ npi, status: 'active', name, oig_excluded: false, oig_type: null, oig_date: null });
@@ -23,7 +26,7 @@ describe('NPI lookup bucket format', () => {
         (bodies, name) => {
           const npis = bodies.map((b) => makeNpi(String(b))).sort();
           const records = npis.map((n) => recordOf(n, name));
-          const reader = NpiIndexReader.open(new BufferSource(encodeNpiBucket(records)));
+          const reader = NpiIndexReader.open(new BufferSource(encodeNpiBucket(records, 1)));
           expect(reader.count).toBe(npis.length);
           for (const [i, npi] of npis.entries()) {
             expect(reader.indexOf(npi)).toBe(i);
@@ -40,8 +43,10 @@ describe('NPI lookup bucket format', () => {
 
   it('lays out the header and the fixed-width directory as documented', () => {
     const records = [recordOf('1000000004', 'Zoë'), recordOf('1000000012')];
-    const file = encodeNpiBucket(records);
-    expect(file.subarray(0, 8).equals(NPI_INDEX_MAGIC)).toBe(true);
+    const file = encodeNpiBucket(records, 1);
+    expect(file.subarray(0, 8).equals(npiIndexMagic(1))).toBe(true);
+    expect(encodeNpiBucket(records, 2).subarray(0, 8).toString('latin1')).toBe('PFNPI\0\0\x02');
+    expect(NpiIndexReader.open(new BufferSource(encodeNpiBucket(records, 2))).version).toBe(2);
     expect(file.readUInt32LE(8)).toBe(2);
     expect(file.readUInt32LE(12)).toBe(0);
     const entry = (i: number) => file.subarray(NPI_INDEX_HEADER_BYTES + i * NPI_ENTRY_BYTES);
@@ -52,20 +57,20 @@ describe('NPI lookup bucket format', () => {
   });
 
   it('refuses records out of order, duplicates and records without a leading NPI', () => {
-    expect(() => encodeNpiBucket([recordOf('1000000012'), recordOf('1000000004')])).toThrow(/order/);
-    expect(() => encodeNpiBucket([recordOf('1000000004'), recordOf('1000000004')])).toThrow(/order/);
-    expect(() => encodeNpiBucket(['{"status":"active","npi":"1000000004"}'])).toThrow(/must start/);
+    expect(() => encodeNpiBucket([recordOf('1000000012'), recordOf('1000000004')], 1)).toThrow(/order/);
+    expect(() => encodeNpiBucket([recordOf('1000000004'), recordOf('1000000004')], 1)).toThrow(/order/);
+    expect(() => encodeNpiBucket(['{"status":"active","npi":"1000000004"}'], 1)).toThrow(/must start/);
   });
 
   it('refuses a file that is not a bucket, or a truncated one', () => {
     expect(() => NpiIndexReader.open(new BufferSource(Buffer.from('{"npi":"1000000004"}\n')))).toThrow(/not an NPI/);
-    const file = encodeNpiBucket([recordOf('1000000004')]);
+    const file = encodeNpiBucket([recordOf('1000000004')], 1);
     expect(() => NpiIndexReader.open(new BufferSource(file.subarray(0, file.length - 1)))).toThrow(/end/);
     expect(() => NpiIndexReader.open(new BufferSource(file.subarray(0, 20)))).toThrow(/out of bounds/);
   });
 
   it('reads an empty bucket', () => {
-    const reader = NpiIndexReader.open(new BufferSource(encodeNpiBucket([])));
+    const reader = NpiIndexReader.open(new BufferSource(encodeNpiBucket([], 1)));
     expect(reader.count).toBe(0);
     expect(reader.find('1000000004')).toBeNull();
   });
@@ -79,7 +84,7 @@ describe('NPI lookup bucket format', () => {
         (bodies, names, asked) => {
           const npis = bodies.map((b) => makeNpi(String(b))).sort();
           const records = npis.map((n, i) => recordOf(n, names[i % Math.max(1, names.length)] ?? 'A'));
-          const file = encodeNpiBucket(records);
+          const file = encodeNpiBucket(records, 1);
           const reader = NpiIndexReader.open(new BufferSource(file));
           const directory = NpiDirectory.of(
             file.subarray(NPI_INDEX_HEADER_BYTES, NPI_INDEX_HEADER_BYTES + npis.length * NPI_ENTRY_BYTES),
@@ -109,7 +114,7 @@ describe('NPI lookup bucket format', () => {
       const npis = Array.from({ length: 1500 }, (_, i) => makeNpi(String(100_000_000 + i * 7))).sort();
       const records = npis.map((n, i) => recordOf(n, i % 100 === 0 ? 'x'.repeat(20_000) : `Name ${i} – 名前`));
       const file = path.join(dir, 'bucket.raw');
-      await writeFile(file, encodeNpiBucket(records));
+      await writeFile(file, encodeNpiBucket(records, 1));
       const blocks = new BlockCache(4);
       const source = new FileSource(file, blocks);
       const reader = NpiIndexReader.open(source);

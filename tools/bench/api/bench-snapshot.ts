@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SnapshotManifest, SnapshotPointer } from '../../../data-contracts/layout';
 import { buildSnapshot } from '../../../etl/build';
@@ -13,6 +14,7 @@ import { demoBuildInputs } from '../../../etl/demo-inputs';
 
 import { FolderObjectStore } from '../../../platform/folder-store';
 import { IDENTITY_INDEX_VERSION, magicVersion } from '../../../platform/identity-index/format';
+import { NPI_LOOKUP_BUCKET_VERSION, npiIndexVersionOf } from '../../../platform/npi-index/format';
 import { sqlStringLiteral } from '../../../platform/sql';
 import { deriveChangedNppes } from '../../bench-data/derive-changed-nppes';
 import { generateVerticalFeed } from '../../bench-data/generate-feed';
@@ -65,14 +67,17 @@ export async function ensureSnapshot(
     const { manifest } = await readSnapshot(dirs.data);
     const hasRosterIndex = manifest.objects.some((o) => o.kind === 'changes_npi');
     const indexVersion = await identityIndexVersion(dirs.data, manifest);
-    if (info?.changes === undefined || !hasRosterIndex || indexVersion !== IDENTITY_INDEX_VERSION) {
-      say(
-        `the cached snapshot in ${path.relative(repoRoot, dirs.data)} ` +
-          (indexVersion === IDENTITY_INDEX_VERSION
-            ? 'has no change feed'
-            : `has identity indexes of version ${indexVersion}, not ${IDENTITY_INDEX_VERSION}`) +
-          ': rebuilding it',
-      );
+    const npiVersion = await npiBucketVersion(dirs.data, manifest);
+    const stale =
+      info?.changes === undefined || !hasRosterIndex
+        ? 'has no change feed'
+        : indexVersion !== IDENTITY_INDEX_VERSION
+          ? `has identity indexes of version ${indexVersion}, not ${IDENTITY_INDEX_VERSION}`
+          : npiVersion !== NPI_LOOKUP_BUCKET_VERSION
+            ? `has NPI buckets of version ${npiVersion}, not ${NPI_LOOKUP_BUCKET_VERSION}`
+            : null;
+    if (stale !== null) {
+      say(`the cached snapshot in ${path.relative(repoRoot, dirs.data)} ${stale}: rebuilding it`);
       await rm(dirs.root, { recursive: true, force: true });
       await mkdir(dirs.root, { recursive: true });
       return ensureSnapshot(dirs, rows, providers, repoRoot);
@@ -175,6 +180,13 @@ async function identityIndexVersion(dataDir: string, manifest: SnapshotManifest)
   } finally {
     await file.close();
   }
+}
+
+/** The version of the snapshot's NPI lookup buckets (the first one's magic), null if it has none. */
+async function npiBucketVersion(dataDir: string, manifest: SnapshotManifest): Promise<number | null> {
+  const bucket = manifest.objects.find((o) => o.kind === 'npi');
+  if (bucket === undefined) return null;
+  return npiIndexVersionOf(gunzipSync(await readFile(path.join(dataDir, bucket.key))));
 }
 
 export async function readSnapshot(dataDir: string): Promise<{ pointer: SnapshotPointer; manifest: SnapshotManifest }> {

@@ -5,6 +5,12 @@ import { gzipSync } from 'node:zlib';
 import type { NpiLookupLine } from '../../../../data-contracts/layout';
 import { makeNpi } from '../../../../data-contracts/npi-check';
 import {
+  completeNpiRecord,
+  type NpiRecordJson,
+  npiRecordHead,
+  npiRecordJsonOf,
+} from '../../../../data-contracts/npi-record';
+import {
   MAX_NPI_BUCKET_LOADS,
   NpiBuckets,
   UNZIP_CHUNK_BYTES,
@@ -15,28 +21,34 @@ import { silentLogger } from '../../../../platform/logger';
 import { NPI_ENTRY_BYTES } from '../../../../platform/npi-index/format';
 import { encodeNpiBucket } from '../../../../platform/npi-index/writer';
 
-const nameOf = (line: NpiLookupLine | null) => (line !== null && 'name' in line ? line.name : undefined);
+/** A field of a record as the lookups answer it. */
+const fieldOf = (record: NpiRecordJson | null | undefined, field: 'npi' | 'name'): string | undefined =>
+  record === null || record === undefined ? undefined : (JSON.parse(record.json) as Record<string, string>)[field];
+const nameOf = (record: NpiRecordJson | null) => fieldOf(record, 'name');
+const npiOf = (record: NpiRecordJson | null | undefined) => fieldOf(record, 'npi');
 
-const recordOf = (npi: string, name = 'Smith Clinic') =>
-  JSON.stringify({
-    npi,
-    status: 'active',
-    entity_type: 'organization',
-    name,
-    organization_name: name,
-    last_name: null,
-    first_name: null,
-    taxonomies: [],
-    city: 'Boston',
-    state: 'MA',
-    postal_code: '02115',
-    enumeration_date: '2010-01-01',
-    last_update_date: '2026-01-01',
-    oig_excluded: false,
-    oig_type: null,
-    oig_date: null,
-    oig_checked_at: null,
-  });
+const lineOf = (npi: string, name = 'Smith Clinic'): NpiLookupLine => ({
+  npi,
+  status: 'active',
+  entity_type: 'organization',
+  name,
+  organization_name: name,
+  last_name: null,
+  first_name: null,
+  taxonomies: [],
+  city: 'Boston',
+  state: 'MA',
+  postal_code: '02115',
+  enumeration_date: '2010-01-01',
+  last_update_date: '2026-01-01',
+  oig_excluded: false,
+  oig_type: null,
+  oig_date: null,
+  oig_checked_at: null,
+});
+
+/** The stored head (bucket version 2) of an active NPI. */
+const recordOf = (npi: string, name = 'Smith Clinic') => npiRecordHead(lineOf(npi, name));
 
 let dir: string;
 
@@ -61,7 +73,7 @@ function newBuckets(options: ConstructorParameters<typeof NpiBuckets>[0] = {}): 
 /** Writes the gzipped bucket object of `records` (in NPI order) and returns its path. */
 async function bucketFile(name: string, records: string[]): Promise<string> {
   const file = path.join(dir, `${name}.npi.gz`);
-  await writeFile(file, gzipSync(encodeNpiBucket(records)));
+  await writeFile(file, gzipSync(encodeNpiBucket(records, 2)));
   return file;
 }
 
@@ -86,9 +98,9 @@ describe('NpiBuckets', () => {
     const buckets = newBuckets();
     const first = npis[0] as string;
     const last = npis[npis.length - 1] as string;
-    expect(await buckets.find('k/a', async () => file, first)).toEqual(JSON.parse(records[0] as string));
+    expect(await buckets.find('k/a', async () => file, first)).toEqual(completeNpiRecord(records[0] as string));
     expect(await buckets.find('k/a', async () => file, last)).toEqual(
-      JSON.parse(records[records.length - 1] as string),
+      completeNpiRecord(records[records.length - 1] as string),
     );
     for (const [i, npi] of npis.entries()) {
       expect(nameOf(await buckets.find('k/a', async () => file, npi))).toBe(`Clinic ${i}`);
@@ -129,11 +141,49 @@ describe('NpiBuckets', () => {
     expect(calls.length).toBe(unzipsBefore + 1);
   });
 
+  it('answers a version 1 bucket (lookup lines, a snapshot written before heads) with the same records', async () => {
+    const lines = npis.slice(0, 40).map((n, i) => ({
+      ...lineOf(n, `Clinic ${i}`),
+      ...(i % 7 === 0 ? { oig_excluded: true, oig_type: '1128a1', oig_date: '2020-01-02', oig_checked_at: 'x' } : {}),
+    }));
+    const v1 = path.join(dir, 'v1.npi.gz');
+    await writeFile(
+      v1,
+      gzipSync(
+        encodeNpiBucket(
+          lines.map((l) => JSON.stringify(l)),
+          1,
+        ),
+      ),
+    );
+    const v2 = await bucketFile('v2', lines.map(npiRecordHead));
+    const buckets = newBuckets();
+    for (const line of lines) {
+      const old = await buckets.find('k/v1', async () => v1, line.npi);
+      expect(old).toEqual(npiRecordJsonOf(line));
+      expect(await buckets.find('k/v2', async () => v2, line.npi)).toEqual(old);
+    }
+  });
+
+  it('answers lookups of a placed bucket at once (placedRecord), and nothing for a bucket not yet placed', async () => {
+    const records = npis.slice(0, 20).map((n, i) => recordOf(n, `Clinic ${i}`));
+    const file = await bucketFile('sync', records);
+    const buckets = newBuckets();
+    const first = npis[0] as string;
+    expect(buckets.placedRecord('k/sync', first)).toBeUndefined();
+    expect(await buckets.find('k/sync', async () => file, first)).toEqual(completeNpiRecord(records[0] as string));
+    for (const [i, npi] of npis.slice(0, 20).entries()) {
+      expect(buckets.placedRecord('k/sync', npi)).toEqual(completeNpiRecord(records[i] as string));
+    }
+    expect(buckets.placedRecord('k/sync', makeNpi('099999999'))).toBeNull();
+    expect(buckets.placedRecord('k/other', first)).toBeUndefined();
+  });
+
   it('reads a bucket of one NPI', async () => {
     const npi = makeNpi('123456789');
     const file = await bucketFile('one', [recordOf(npi)]);
     const buckets = newBuckets();
-    expect((await buckets.find('k/one', async () => file, npi))?.npi).toBe(npi);
+    expect(npiOf(await buckets.find('k/one', async () => file, npi))).toBe(npi);
     expect(await buckets.find('k/one', async () => file, makeNpi('123456788'))).toBeNull();
   });
 
@@ -157,7 +207,7 @@ describe('NpiBuckets', () => {
     const { unzip, calls } = countingUnzip();
     const buckets = newBuckets({ unzip });
     const found = await Promise.all(npis.map((npi) => buckets.find('k/c', async () => file, npi)));
-    expect(found.map((r) => r?.npi)).toEqual(npis);
+    expect(found.map(npiOf)).toEqual(npis);
     expect(calls).toEqual([file]);
     // Nothing is written next to the object.
     expect((await readdir(dir)).sort()).toEqual(['arena', 'c.npi.gz']);
@@ -179,7 +229,7 @@ describe('NpiBuckets', () => {
     const found = await Promise.all(
       some.map((npi, i) => buckets.find(`k/${npi}`, async () => files[i] as string, npi)),
     );
-    expect(found.map((line) => line?.npi)).toEqual(some);
+    expect(found.map(npiOf)).toEqual(some);
     expect(most).toBe(MAX_NPI_BUCKET_LOADS);
     expect(running).toBe(0);
   });
@@ -193,7 +243,7 @@ describe('NpiBuckets', () => {
       const found = await Promise.all(
         some.map((npi, i) => buckets.find(`k/${i}`, async () => files[i] as string, npi)),
       );
-      expect(found.map((r) => r?.npi)).toEqual(some);
+      expect(found.map(npiOf)).toEqual(some);
     }
     expect(calls).toHaveLength(some.length);
     expect(buckets.stats().generations).toBe(1);
@@ -203,25 +253,25 @@ describe('NpiBuckets', () => {
   it('keeps the arena within its disk budget: a full generation starts a new one, the older one is deleted and its buckets unzipped again on use', async () => {
     const some = npis.slice(0, 6);
     const files = await Promise.all(some.map((npi) => bucketFile(npi, [recordOf(npi)])));
-    const oneFile = encodeNpiBucket([recordOf(some[0] as string)]).length;
+    const oneFile = encodeNpiBucket([recordOf(some[0] as string)], 2).length;
     const { unzip, calls } = countingUnzip();
     // Two generations of two buckets each.
     const buckets = newBuckets({ maxArenaBytes: 4 * oneFile, unzip });
     const find = (i: number) => buckets.find(`k/${i}`, async () => files[i] as string, some[i] as string);
-    for (const i of [0, 1, 2, 3]) expect((await find(i))?.npi).toBe(some[i]);
+    for (const i of [0, 1, 2, 3]) expect(npiOf(await find(i))).toBe(some[i]);
     expect(buckets.stats()).toMatchObject({
       placed: ['k/0', 'k/1', 'k/2', 'k/3'],
       arenaBytes: 4 * oneFile,
       generations: 2,
     });
-    expect((await find(4))?.npi).toBe(some[4]); // generation 1 (buckets 0, 1) goes
+    expect(npiOf(await find(4))).toBe(some[4]); // generation 1 (buckets 0, 1) goes
     expect(buckets.stats()).toMatchObject({ placed: ['k/2', 'k/3', 'k/4'], generations: 2 });
     expect((await readdir(path.join(dir, 'arena'))).sort()).toEqual(['arena-2.bin', 'arena-3.bin']);
-    expect((await find(0))?.npi).toBe(some[0]);
+    expect(npiOf(await find(0))).toBe(some[0]);
     expect(calls).toEqual([files[0], files[1], files[2], files[3], files[4], files[0]]);
     // Many buckets at once, over a small arena: every lookup still answers.
     const all = await Promise.all(some.map((_, i) => find(i)));
-    expect(all.map((r) => r?.npi)).toEqual(some);
+    expect(all.map(npiOf)).toEqual(some);
     expect(buckets.stats().arenaBytes).toBeLessThanOrEqual(4 * oneFile);
   });
 
@@ -237,7 +287,7 @@ describe('NpiBuckets', () => {
     buckets.forget('snapshots/a/');
     // One NPI held: its directory entry is held as in the file, 16 bytes.
     expect(buckets.stats()).toMatchObject({ placed: ['snapshots/b/npi/2'], directoryBytes: NPI_ENTRY_BYTES });
-    expect((await buckets.find('snapshots/b/npi/2', async () => files[2] as string, some[2] as string))?.npi).toBe(
+    expect(npiOf(await buckets.find('snapshots/b/npi/2', async () => files[2] as string, some[2] as string))).toBe(
       some[2],
     );
     expect(calls).toHaveLength(3);
@@ -252,7 +302,7 @@ describe('NpiBuckets', () => {
     const file = await bucketFile('x', [recordOf(npi)]);
     const buckets = newBuckets();
     expect(await readdir(arena)).toEqual([]);
-    expect((await buckets.find('k/x', async () => file, npi))?.npi).toBe(npi);
+    expect(npiOf(await buckets.find('k/x', async () => file, npi))).toBe(npi);
     buckets.close();
     expect(await readdir(arena)).toEqual([]);
   });
@@ -265,15 +315,15 @@ describe('NpiBuckets', () => {
     const buckets = newBuckets({ unzip });
     await expect(buckets.find('k/bad', async () => file, npi)).rejects.toThrow(/unreadable/);
     expect(buckets.stats().placed).toEqual([]);
-    await writeFile(file, gzipSync(encodeNpiBucket([recordOf(npi)])));
-    expect((await buckets.find('k/bad', async () => file, npi))?.npi).toBe(npi);
+    await writeFile(file, gzipSync(encodeNpiBucket([recordOf(npi)], 2)));
+    expect(npiOf(await buckets.find('k/bad', async () => file, npi))).toBe(npi);
     expect(calls).toHaveLength(2);
   });
 
   it('streams a bucket to the arena in chunks, never holding it whole', async () => {
     const records = npis.map((n, i) => recordOf(n, `Clinic ${i} ${'x'.repeat(400)}`));
     const file = await bucketFile('big', records);
-    const bytes = encodeNpiBucket(records).length;
+    const bytes = encodeNpiBucket(records, 2).length;
     expect(bytes).toBeGreaterThan(2 * UNZIP_CHUNK_BYTES);
     const chunks: number[] = [];
     const buckets = newBuckets({
@@ -294,7 +344,7 @@ describe('NpiBuckets', () => {
 
   it('refuses a gzip object whose trailer does not give its size, or that is cut short, and places nothing', async () => {
     const npi = npis[0] as string;
-    const whole = gzipSync(encodeNpiBucket([recordOf(npi)]));
+    const whole = gzipSync(encodeNpiBucket([recordOf(npi)], 2));
     const lying = Buffer.from(whole);
     lying.writeUInt32LE(whole.readUInt32LE(whole.length - 4) - 10, whole.length - 4);
     const cases = { lying, cut: whole.subarray(0, whole.length - 12), tiny: whole.subarray(0, 10) };

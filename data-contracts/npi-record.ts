@@ -1,0 +1,147 @@
+/**
+ * The NPI lookup's wire record (`NpiRecord`, `NpiDeactivated` of the OpenAPI document) and the form the NPI lookup
+ * buckets store it in (platform/npi-index/format.ts, version 2): the record's JSON **head**, the complete record
+ * without the members that are the same on every record, which the API appends as constant text. A lookup then
+ * copies the stored bytes into its answer: no `JSON.parse` of the stored line, no record object and no
+ * `JSON.stringify` of it (those were half of a 100-NPI batch's CPU, profiled at 1,000,000 NPIs).
+ *
+ * The head is the record's JSON object, members in wire order from `npi` through `source`, then `oig` only when the
+ * NPI matched an LEIE exclusion:
+ * ```
+ * {"npi":"1234567893","status":"active","entity_type":…,"last_update_date":…,"layer":"identity","source":"NPPES"}
+ * {"npi":"1234567893","status":"deactivated","deactivation_date":…,"layer":"identity","source":"NPPES","oig":{…}}
+ * ```
+ * Completing it ({@link completeNpiRecord}) drops its closing brace and appends the "no match" `oig` when it has
+ * none, and the four locked placeholders when the NPI is active. The ETL writes heads with DuckDB's `to_json`
+ * (etl/sources/npi-lookup.ts); {@link npiRecordHead} is the same head from a lookup line (tests hold the two equal
+ * through the API, and version 1 buckets, which hold lookup lines, are answered through it).
+ */
+import { IDENTITY_SOURCE, OIG_NO_MATCH_NOTE } from './constants';
+import type { NpiActiveLine, NpiLookupLine } from './layout';
+import { LOCKED_FIELD, oigFromRow } from './rows';
+import type { NpiDeactivated, NpiRecord } from './types';
+
+/** A record as the lookups answer it: its status and its complete JSON text. */
+export interface NpiRecordJson {
+  status: 'active' | 'deactivated';
+  json: string;
+}
+
+const LOCKED_JSON = JSON.stringify(LOCKED_FIELD);
+/** The end of a head without `oig`. */
+const SOURCE_END = `"source":${JSON.stringify(IDENTITY_SOURCE)}}`;
+const NO_MATCH_OIG = `,"oig":${JSON.stringify({ npi_match: 'none', note: OIG_NO_MATCH_NOTE })}`;
+const LOCKED_MEMBERS = `,"certification":${LOCKED_JSON},"license":${LOCKED_JSON},"fda":${LOCKED_JSON},"price":${LOCKED_JSON}`;
+/** `{"npi":"` + 10 digits + `","status":"`: where the status starts in every head. */
+const STATUS_AT = 30;
+
+/** The wire record of a lookup line, field by field. */
+export function presentNpiLine(line: NpiLookupLine): NpiRecord | NpiDeactivated {
+  const oig = oigFromRow(line);
+  if (line.status === 'deactivated') {
+    return {
+      npi: line.npi,
+      status: 'deactivated',
+      deactivation_date: line.deactivation_date,
+      layer: 'identity',
+      source: IDENTITY_SOURCE,
+      oig,
+    };
+  }
+  return {
+    npi: line.npi,
+    status: 'active',
+    entity_type: line.entity_type,
+    name: line.name,
+    organization_name: line.organization_name,
+    last_name: line.last_name,
+    first_name: line.first_name,
+    taxonomies: line.taxonomies.map((t) => ({
+      code: t.code,
+      display: t.display,
+      primary: t.primary,
+      license_number: t.license_number,
+      license_state: t.license_state,
+    })),
+    city: line.city,
+    state: line.state,
+    postal_code: line.postal_code,
+    enumeration_date: line.enumeration_date,
+    last_update_date: line.last_update_date,
+    layer: 'identity',
+    source: IDENTITY_SOURCE,
+    oig,
+    certification: { ...LOCKED_FIELD },
+    license: { ...LOCKED_FIELD },
+    fda: { ...LOCKED_FIELD },
+    price: { ...LOCKED_FIELD },
+  };
+}
+
+/** The stored head of a lookup line (what the ETL writes for it). */
+export function npiRecordHead(line: NpiLookupLine): string {
+  const { oig, ...record } = presentNpiLine(line);
+  const head: Record<string, unknown> = { ...record };
+  delete head.certification;
+  delete head.license;
+  delete head.fda;
+  delete head.price;
+  if ('excluded' in oig) head.oig = oig;
+  return JSON.stringify(head);
+}
+
+/**
+ * The complete record of a stored head. Throws on text that is not a head (a damaged bucket): its status must be
+ * where every head has it, and it must end with `source` or with an `oig` object.
+ * @example completeNpiRecord(npiRecordHead(line)).json === JSON.stringify(presentNpiLine(line))
+ */
+export function completeNpiRecord(head: string): NpiRecordJson {
+  const status = head.startsWith('active"', STATUS_AT)
+    ? 'active'
+    : head.startsWith('deactivated"', STATUS_AT)
+      ? 'deactivated'
+      : null;
+  if (status === null || !head.startsWith('{"npi":"') || !head.endsWith('}')) {
+    throw new Error(`not an NPI record head: ${head.slice(0, 48)}`);
+  }
+  const hasOig = !head.endsWith(SOURCE_END);
+  if (hasOig && !head.endsWith('}}')) throw new Error(`not an NPI record head: …${head.slice(-48)}`);
+  const json = head.slice(0, -1) + (hasOig ? '' : NO_MATCH_OIG) + (status === 'active' ? LOCKED_MEMBERS : '') + '}';
+  return { status, json };
+}
+
+/** The complete record of a lookup line (a version 1 bucket's record). */
+export function npiRecordJsonOf(line: NpiLookupLine): NpiRecordJson {
+  return completeNpiRecord(npiRecordHead(line));
+}
+
+/** The lookup line an active record describes (the identity search's `npi` filter reads records as lines). */
+export function npiActiveLineOf(record: NpiRecord): NpiActiveLine {
+  const oig = record.oig;
+  const excluded = 'excluded' in oig;
+  return {
+    npi: record.npi,
+    status: 'active',
+    entity_type: record.entity_type,
+    name: record.name,
+    organization_name: record.organization_name ?? null,
+    last_name: record.last_name ?? null,
+    first_name: record.first_name ?? null,
+    taxonomies: record.taxonomies.map((t) => ({
+      code: t.code,
+      display: t.display ?? null,
+      primary: t.primary,
+      license_number: t.license_number ?? null,
+      license_state: t.license_state ?? null,
+    })),
+    city: record.city ?? null,
+    state: record.state ?? null,
+    postal_code: record.postal_code ?? null,
+    enumeration_date: record.enumeration_date ?? null,
+    last_update_date: record.last_update_date ?? null,
+    oig_excluded: excluded,
+    oig_type: excluded ? (oig.type ?? null) : null,
+    oig_date: excluded ? (oig.date ?? null) : null,
+    oig_checked_at: excluded ? (oig.checked_at ?? null) : null,
+  };
+}

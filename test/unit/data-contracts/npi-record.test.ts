@@ -1,0 +1,144 @@
+import fc from 'fast-check';
+import type { NpiActiveLine, NpiLookupLine } from '../../../data-contracts/layout';
+import {
+  completeNpiRecord,
+  npiActiveLineOf,
+  npiRecordHead,
+  npiRecordJsonOf,
+  presentNpiLine,
+} from '../../../data-contracts/npi-record';
+import { LOCKED_FIELD } from '../../../data-contracts/rows';
+import type { NpiRecord } from '../../../data-contracts/types';
+
+const text = fc.option(fc.string({ maxLength: 20 }), { nil: null });
+const oig = fc.record({
+  oig_excluded: fc.boolean(),
+  oig_type: text,
+  oig_date: text,
+  oig_checked_at: text,
+});
+const active: fc.Arbitrary<NpiLookupLine> = fc
+  .record({
+    npi: fc.stringMatching(/^[12][0-9]{9}$/),
+    entity_type: fc.constantFrom('individual' as const, 'organization' as const),
+    name: fc.string({ minLength: 1, maxLength: 30 }),
+    organization_name: text,
+    last_name: text,
+    first_name: text,
+    taxonomies: fc.array(
+      fc.record({
+        code: fc.stringMatching(/^[0-9A-Z]{9}X$/),
+        display: text,
+        primary: fc.boolean(),
+        license_number: text,
+        license_state: text,
+      }),
+      { maxLength: 15 },
+    ),
+    city: text,
+    state: text,
+    postal_code: text,
+    enumeration_date: text,
+    last_update_date: text,
+  })
+  .chain((r) => oig.map((o) => ({ ...r, ...o, status: 'active' as const })));
+const deactivated: fc.Arbitrary<NpiLookupLine> = fc
+  .record({ npi: fc.stringMatching(/^[12][0-9]{9}$/), deactivation_date: fc.constant('2026-06-15') })
+  .chain((r) => oig.map((o) => ({ ...r, ...o, status: 'deactivated' as const })));
+
+describe('presentNpiLine', () => {
+  it('never carries a paid value: the four paid fields are always the locked placeholder', () => {
+    fc.assert(
+      fc.property(active, (line) => {
+        const record = presentNpiLine(line) as Record<string, unknown>;
+        for (const field of ['certification', 'license', 'fda', 'price']) expect(record[field]).toEqual(LOCKED_FIELD);
+      }),
+    );
+  });
+
+  it('gives the OIG match shape only for an excluded NPI, the no-match shape otherwise, never a clean value', () => {
+    fc.assert(
+      fc.property(fc.oneof(active, deactivated), (line) => {
+        const { oig: field } = presentNpiLine(line);
+        if (line.oig_excluded) expect(field).toMatchObject({ excluded: true, source: 'oig_leie' });
+        else expect(field).toMatchObject({ npi_match: 'none' });
+      }),
+    );
+  });
+
+  it('does not mutate its input', () => {
+    fc.assert(
+      fc.property(fc.oneof(active, deactivated), (line) => {
+        const before = structuredClone(line);
+        presentNpiLine(line);
+        expect(line).toEqual(before);
+      }),
+    );
+  });
+});
+
+describe('the stored head and its completion', () => {
+  it('completes to exactly the JSON of the presented record, with its status', () => {
+    fc.assert(
+      fc.property(fc.oneof(active, deactivated), (line) => {
+        const head = npiRecordHead(line);
+        const record = completeNpiRecord(head);
+        expect(record.json).toBe(JSON.stringify(presentNpiLine(line)));
+        expect(record.status).toBe(line.status);
+        expect(npiRecordJsonOf(line)).toEqual(record);
+      }),
+    );
+  });
+
+  it('stores neither the locked placeholders nor the no-match note, and the OIG match only when there is one', () => {
+    fc.assert(
+      fc.property(fc.oneof(active, deactivated), (line) => {
+        const head = JSON.parse(npiRecordHead(line)) as Record<string, unknown>;
+        for (const field of ['certification', 'license', 'fda', 'price']) expect(head).not.toHaveProperty(field);
+        if (line.oig_excluded) expect(head.oig).toMatchObject({ excluded: true });
+        else expect(head).not.toHaveProperty('oig');
+        expect(Object.keys(head).slice(0, 2)).toEqual(['npi', 'status']);
+      }),
+    );
+  });
+
+  it('refuses text that is not a head (a damaged bucket) instead of answering broken JSON', () => {
+    const head = npiRecordHead({
+      npi: '1234567893',
+      status: 'deactivated',
+      deactivation_date: '2026-06-15',
+      oig_excluded: false,
+      oig_type: null,
+      oig_date: null,
+      oig_checked_at: null,
+    });
+    expect(completeNpiRecord(head).status).toBe('deactivated');
+    for (const bad of [
+      '',
+      '{"npi":"1234567893"}',
+      '{"npi":"1234567893","status":"retired","layer":"identity","source":"NPPES"}',
+      head.slice(0, -1),
+      `${head.slice(0, -1)},"x":1}`,
+      '{"rows":[]}',
+    ]) {
+      expect(() => completeNpiRecord(bad)).toThrow(/not an NPI record head/);
+    }
+  });
+
+  it('reads an active record back as the lookup line it was presented from (the identity search by npi)', () => {
+    fc.assert(
+      fc.property(active, (line) => {
+        const record = JSON.parse(completeNpiRecord(npiRecordHead(line)).json) as NpiRecord;
+        const back = npiActiveLineOf(record);
+        const cell = (v: string | null) => (v === '' ? null : v);
+        const expected: NpiActiveLine = {
+          ...(line as NpiActiveLine),
+          oig_type: line.oig_excluded ? cell(line.oig_type) : null,
+          oig_date: line.oig_excluded ? cell(line.oig_date) : null,
+          oig_checked_at: line.oig_excluded ? cell(line.oig_checked_at) : null,
+        };
+        expect(back).toEqual(expected);
+      }),
+    );
+  });
+});
