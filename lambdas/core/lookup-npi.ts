@@ -8,6 +8,7 @@
  * refused whole (429, nothing counted) when the month has fewer calls left.
  */
 import type { Plan, Tier } from '../../data-contracts/constants';
+import type { NpiRecordBytes } from '../../data-contracts/npi-record';
 import type { NpiBatchEntry, Usage } from '../../data-contracts/types';
 import type { ProviderData } from '../query/types';
 import { ApiError } from './api-error';
@@ -26,31 +27,39 @@ interface Envelope {
 }
 
 /**
- * The result of {@link getNpi}: `active` answers 200, `deactivated` 410; `recordJson` is the `NpiRecord` or
- * `NpiDeactivated` as JSON text (data-contracts/npi-record.ts: copied from the bucket, never parsed).
+ * The result of {@link getNpi}: `active` answers 200, `deactivated` 410; `record` is the `NpiRecord` or
+ * `NpiDeactivated` as JSON bytes (data-contracts/npi-record.ts: copied from the bucket, never parsed).
  */
-export type GetNpiResult = Envelope & { status: 'active' | 'deactivated'; recordJson: string };
+export type GetNpiResult = Envelope & { status: 'active' | 'deactivated'; record: NpiRecordBytes };
 
-/** One asked NPI of a batch: its record as JSON text, or why there is none. */
+/** One asked NPI of a batch: its record as JSON bytes, or why there is none. */
 export type NpiBatchAnswer =
-  | { npi: string; status: 'active' | 'deactivated'; recordJson: string }
+  | { npi: string; status: 'active' | 'deactivated'; record: NpiRecordBytes }
   | { npi: string; status: 'invalid' | 'not_found'; reason: string };
 
 export interface NpiBatchResult extends Envelope {
   data: NpiBatchAnswer[];
 }
 
-/** The batch's `data` array (`NpiBatchEntry` items) as JSON text, each record's JSON as it came. */
-export function npiBatchJson(answers: readonly NpiBatchAnswer[]): string {
-  let out = '[';
+/**
+ * The batch's `data` array (`NpiBatchEntry` items) as JSON byte runs, to be concatenated once: each record's bytes
+ * as they came from the bucket.
+ */
+export function npiBatchParts(answers: readonly NpiBatchAnswer[]): Buffer[] {
+  const parts: Buffer[] = [];
+  let text = '[';
   for (const [i, a] of answers.entries()) {
-    if (i > 0) out += ',';
-    out +=
-      'recordJson' in a
-        ? `{"npi":${JSON.stringify(a.npi)},"status":"${a.status}","record":${a.recordJson}}`
-        : JSON.stringify({ npi: a.npi, status: a.status, reason: a.reason } satisfies NpiBatchEntry);
+    if (i > 0) text += ',';
+    if ('record' in a) {
+      parts.push(Buffer.from(`${text}{"npi":${JSON.stringify(a.npi)},"status":"${a.status}","record":`, 'utf8'));
+      parts.push(a.record.head, a.record.tail);
+      text = '}';
+    } else {
+      text += JSON.stringify({ npi: a.npi, status: a.status, reason: a.reason } satisfies NpiBatchEntry);
+    }
   }
-  return `${out}]`;
+  parts.push(Buffer.from(`${text}]`, 'utf8'));
+  return parts;
 }
 
 function envelopeOf(principal: Principal): Pick<Envelope, 'tier' | 'plan' | 'notice'> {
@@ -73,7 +82,7 @@ export async function getNpi(input: { credentials: Credentials; npi: string }, d
       });
     }
     const charge = await chargeCall(principal, deps);
-    return { ...envelopeOf(principal), ...charge, status: record.status, recordJson: record.json };
+    return { ...envelopeOf(principal), ...charge, status: record.status, record };
   });
 }
 
@@ -87,7 +96,7 @@ async function answersOf(asked: readonly string[], data: ProviderData): Promise<
     if (problem !== null && problem !== undefined) return { npi, status: 'invalid', reason: problem };
     const record = records[next++] ?? null;
     if (record === null) return { npi, status: 'not_found', reason: 'No NPPES record has this NPI.' };
-    return { npi, status: record.status, recordJson: record.json };
+    return { npi, status: record.status, record };
   });
 }
 

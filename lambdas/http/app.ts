@@ -28,7 +28,7 @@ import { authenticate, type Credentials } from '../core/authenticate';
 import { getProvider } from '../core/get-provider';
 import { listChanges } from '../core/list-changes';
 import { listProviders } from '../core/list-providers';
-import { getNpi, lookupNpis, npiBatchJson } from '../core/lookup-npi';
+import { getNpi, lookupNpis, npiBatchParts } from '../core/lookup-npi';
 import type { CoreDeps } from '../core/ports';
 import { getCoverage, getCoveragePage, getSample } from '../core/public-objects';
 import { BodyPool, leaseUntilClosed } from './body-pool';
@@ -309,8 +309,8 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
         deps,
       );
       const headers = rateLimit ? rateLimitHeaders(rateLimit) : undefined;
-      const { recordJson, ...envelope } = result;
-      const body = Buffer.from(jsonWithData({ ...envelope, ...dataVersionFields(version) }, recordJson), 'utf8');
+      const { record, ...envelope } = result;
+      const body = jsonWithData({ ...envelope, ...dataVersionFields(version) }, [record.head, record.tail]);
       return jsonResponse(status === 'active' ? 200 : 410, body, {
         cacheControl: NO_STORE,
         ...(headers ? { headers } : {}),
@@ -325,10 +325,7 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
       );
       const headers = rateLimit ? rateLimitHeaders(rateLimit) : undefined;
       const { data, ...envelope } = result;
-      const body = Buffer.from(
-        jsonWithData({ ...envelope, ...dataVersionFields(version) }, npiBatchJson(data)),
-        'utf8',
-      );
+      const body = jsonWithData({ ...envelope, ...dataVersionFields(version) }, npiBatchParts(data));
       return jsonResponse(200, body, { cacheControl: NO_STORE, ...(headers ? { headers } : {}) });
     },
 

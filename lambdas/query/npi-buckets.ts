@@ -28,7 +28,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type { NpiLookupLine } from '../../data-contracts/layout';
-import { completeNpiRecord, type NpiRecordJson, npiRecordJsonOf } from '../../data-contracts/npi-record';
+import { completeNpiRecord, type NpiRecordBytes, npiRecordOf } from '../../data-contracts/npi-record';
 import { BufferSource, type ByteSource, readFully } from '../../platform/identity-index/byte-source';
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
@@ -106,8 +106,8 @@ export interface NpiBucketsOptions {
  * A record as the lookups answer it: a version 2 bucket's head is completed as it is (no parsing); a version 1
  * bucket's lookup line (a snapshot written before version 2) is parsed and presented.
  */
-function recordOf(text: string, version: NpiIndexVersion): NpiRecordJson {
-  return version === 2 ? completeNpiRecord(text) : npiRecordJsonOf(JSON.parse(text) as NpiLookupLine);
+function recordOf(bytes: Buffer, version: NpiIndexVersion): NpiRecordBytes {
+  return version === 2 ? completeNpiRecord(bytes) : npiRecordOf(JSON.parse(bytes.toString('utf8')) as NpiLookupLine);
 }
 
 /** A bucket that could not be written to the arena (a full disk): its bytes answer the lookups that waited for it. */
@@ -168,7 +168,7 @@ export class NpiBuckets {
    * The record of `npi` (or null) when bucket `key` is in the arena: answered at once, without a promise (a batch of
    * 100 NPIs makes 100 lookups); undefined when the bucket is not placed (then {@link find} places it).
    */
-  placedRecord(key: string, npi: string): NpiRecordJson | null | undefined {
+  placedRecord(key: string, npi: string): NpiRecordBytes | null | undefined {
     const placed = this.placed.get(key);
     return placed === undefined || placed.generation.fd === null ? undefined : this.lookup(key, placed, npi);
   }
@@ -177,14 +177,14 @@ export class NpiBuckets {
    * The record of `npi` in bucket object `key`, whose local (gzipped) file `file()` gives (downloading it if needed).
    * @example await buckets.find(key, () => files.localPath(key), '1003633876')
    */
-  async find(key: string, file: () => Promise<string>, npi: string): Promise<NpiRecordJson | null> {
+  async find(key: string, file: () => Promise<string>, npi: string): Promise<NpiRecordBytes | null> {
     for (;;) {
       const placed = this.placed.get(key) ?? (await this.loading.run(key, () => this.load(key, file)));
       // Not written (the disk is full): answered from the unzipped bytes; the next lookup tries to place it again.
       if ('body' in placed) {
         const reader = NpiIndexReader.open(new BufferSource(placed.body));
-        const text = reader.findText(npi);
-        return text === null ? null : recordOf(text, reader.version);
+        const at = reader.indexOf(npi);
+        return at < 0 ? null : recordOf(reader.recordBytes(at), reader.version);
       }
       // Dropped meanwhile (its generation rotated out while this lookup waited): place it again.
       if (placed.generation.fd !== null) return this.lookup(key, placed, npi);
@@ -214,14 +214,14 @@ export class NpiBuckets {
     };
   }
 
-  private lookup(key: string, placed: Placed, npi: string): NpiRecordJson | null {
+  private lookup(key: string, placed: Placed, npi: string): NpiRecordBytes | null {
     const directory = this.directory(key, placed);
     const at = directory.indexOf(npi);
     if (at < 0) return null;
     const [start, end] = directory.span(at);
     const bytes = Buffer.allocUnsafe(end - start);
     readFully(placed.generation.fd as number, bytes, placed.at + npiRecordsStart(placed.count) + start, 'NPI arena');
-    return recordOf(bytes.toString('utf8'), placed.version);
+    return recordOf(bytes, placed.version);
   }
 
   /** The directory of a placed bucket: from the cache, else one read. */

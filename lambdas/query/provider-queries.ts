@@ -10,8 +10,8 @@
 import type { ChangesSpan } from '../../data-contracts/changes';
 import { LIVE_VERTICALS, type PublishBoundary, VERTICAL_STATUS } from '../../data-contracts/constants';
 import { type IdentityRows, identityRowsOf } from '../../data-contracts/identity-json';
-import { npiBucketKey, npiBucketOf, staticKey } from '../../data-contracts/layout';
-import { type NpiRecordJson, npiActiveLineOf } from '../../data-contracts/npi-record';
+import { npiBucketOf, staticKey } from '../../data-contracts/layout';
+import { type NpiRecordBytes, npiActiveLineOf, npiRecordText } from '../../data-contracts/npi-record';
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { NpiRecord } from '../../data-contracts/types';
 import type { SnapshotCache } from '../storage/snapshot-cache';
@@ -146,7 +146,7 @@ export class SnapshotProviderData implements ProviderData {
       resolveTaxonomy: (taxonomy) => this.tables.resolveTaxonomy(taxonomy),
       findActive: async (npi) => {
         const [record] = await this.findNpis([npi]);
-        return record?.status === 'active' ? npiActiveLineOf(JSON.parse(record.json) as NpiRecord) : null;
+        return record?.status === 'active' ? npiActiveLineOf(JSON.parse(npiRecordText(record)) as NpiRecord) : null;
       },
       searchState: async (state, q) => {
         const key = searchKeys.get(state);
@@ -155,16 +155,16 @@ export class SnapshotProviderData implements ProviderData {
     });
   }
 
-  async findNpis(npis: readonly string[]): Promise<(NpiRecordJson | null)[]> {
+  async findNpis(npis: readonly string[]): Promise<(NpiRecordBytes | null)[]> {
     const digits = this.tables.npiBucketDigits;
-    const found: (NpiRecordJson | null)[] = new Array(npis.length).fill(null);
+    const found: (NpiRecordBytes | null)[] = new Array(npis.length).fill(null);
     if (digits === null) return found;
-    const { files, npi: buckets } = this.tables;
+    const { files, npi: buckets, npiBucketKeys } = this.tables;
     const loads: Promise<void>[] = [];
     for (const [i, npi] of npis.entries()) {
-      const key = npiBucketKey(this.snapshotId, npiBucketOf(npi, digits));
+      const key = npiBucketKeys.get(npiBucketOf(npi, digits));
       // No bucket object: no NPI of that prefix in the snapshot.
-      if (!files.has(key)) continue;
+      if (key === undefined) continue;
       // A bucket in the arena answers at once; the others are fetched and placed side by side.
       const held = buckets.placedRecord(key, npi);
       if (held !== undefined) found[i] = held;

@@ -57,6 +57,11 @@ export interface SnapshotTables {
   readonly searchKeys: ReadonlyMap<string, string>;
   /** The width of this snapshot's NPI buckets, or null when it has none (older snapshots). */
   readonly npiBucketDigits: number | null;
+  /**
+   * This snapshot's NPI bucket objects by bucket (NPI prefix): a lookup finds its bucket's key without building and
+   * hashing a new key string per NPI (a batch looks up 100).
+   */
+  readonly npiBucketKeys: ReadonlyMap<string, string>;
   /** The change feed's kept changes. */
   readonly changes: SnapshotChanges;
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
@@ -119,6 +124,9 @@ export async function openSnapshotTables(
     search,
     searchKeys: new Map(files.objectsOf('search').flatMap((o) => (o.state ? [[o.state, o.key] as const] : []))),
     npiBucketDigits: files.objectsOf('npi')[0]?.npi_bucket?.length ?? null,
+    npiBucketKeys: new Map(
+      files.objectsOf('npi').flatMap((o) => (o.npi_bucket ? [[o.npi_bucket, o.key] as const] : [])),
+    ),
     changes: new SnapshotChanges(files, db),
     resolveTaxonomy: (value) => resolveTaxonomy(value, taxonomy),
   };

@@ -6,7 +6,7 @@
 import type { ChangeKind, ChangesSpan } from '../../data-contracts/changes';
 import type { BusinessMode, EntityType, PublishBoundary, Vertical } from '../../data-contracts/constants';
 import type { IdentityRows } from '../../data-contracts/identity-json';
-import type { NpiRecordJson } from '../../data-contracts/npi-record';
+import type { NpiRecordBytes } from '../../data-contracts/npi-record';
 import type { VerticalRow } from '../../data-contracts/rows';
 
 /** A page of the vertical layer, ordered by name then entity_id. */
@@ -116,7 +116,7 @@ export interface ProviderData {
    * The wire record (status and complete JSON, data-contracts/npi-record.ts) of each valid 10-digit NPI, in the
    * order given, or null when the snapshot has none (never issued, rejected).
    */
-  findNpis(npis: readonly string[]): Promise<(NpiRecordJson | null)[]>;
+  findNpis(npis: readonly string[]): Promise<(NpiRecordBytes | null)[]>;
   /** The change feed's kept span (the manifest's `changes`, or none for an older snapshot). */
   changesSpan(): ChangesSpan;
   /** A page of the kept changes. */

@@ -48,12 +48,6 @@ export class NpiIndexReader {
     return at < 0 ? null : this.record(at);
   }
 
-  /** The record of `npi` as its JSON text, or null when the bucket does not hold it. */
-  findText(npi: string): string | null {
-    const at = this.indexOf(npi);
-    return at < 0 ? null : this.recordBytes(at).toString('utf8');
-  }
-
   /** The position of `npi` in the directory, or -1. */
   indexOf(npi: string): number {
     return findNpiEntry(this.source, NPI_INDEX_HEADER_BYTES, this.count, npi);

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { Hono } from 'hono';
 import { ERROR_STATUS, TRANSPORT_ERROR_CODES } from '../../data-contracts/constants';
 import type { NpiLookupLine } from '../../data-contracts/layout';
-import { npiRecordJsonOf } from '../../data-contracts/npi-record';
+import { npiRecordOf } from '../../data-contracts/npi-record';
 import { openApiDocument } from '../../data-contracts/openapi';
 import { type OperationId, ROUTES } from '../../data-contracts/routes';
 import { CachedKeyLookup } from '../../lambdas/access/cached-key-lookup';
@@ -78,7 +78,7 @@ function depsOf(options: DepsOptions = {}): CoreDeps {
             findNpis: async (npis) =>
               npis.map((npi) => {
                 const line = lines.get(npi);
-                return line === undefined ? null : npiRecordJsonOf(line);
+                return line === undefined ? null : npiRecordOf(line);
               }),
           });
         }),

@@ -4,7 +4,8 @@ import {
   completeNpiRecord,
   npiActiveLineOf,
   npiRecordHead,
-  npiRecordJsonOf,
+  npiRecordOf,
+  npiRecordText,
   presentNpiLine,
 } from '../../../data-contracts/npi-record';
 import { LOCKED_FIELD } from '../../../data-contracts/rows';
@@ -81,11 +82,13 @@ describe('the stored head and its completion', () => {
   it('completes to exactly the JSON of the presented record, with its status', () => {
     fc.assert(
       fc.property(fc.oneof(active, deactivated), (line) => {
-        const head = npiRecordHead(line);
+        const head = Buffer.from(npiRecordHead(line), 'utf8');
         const record = completeNpiRecord(head);
-        expect(record.json).toBe(JSON.stringify(presentNpiLine(line)));
+        expect(npiRecordText(record)).toBe(JSON.stringify(presentNpiLine(line)));
+        // The head is a view of the bytes given, not a copy.
+        expect(record.head.buffer).toBe(head.buffer);
         expect(record.status).toBe(line.status);
-        expect(npiRecordJsonOf(line)).toEqual(record);
+        expect(npiRecordOf(line)).toEqual(record);
       }),
     );
   });
@@ -112,7 +115,7 @@ describe('the stored head and its completion', () => {
       oig_date: null,
       oig_checked_at: null,
     });
-    expect(completeNpiRecord(head).status).toBe('deactivated');
+    expect(completeNpiRecord(Buffer.from(head)).status).toBe('deactivated');
     for (const bad of [
       '',
       '{"npi":"1234567893"}',
@@ -121,14 +124,14 @@ describe('the stored head and its completion', () => {
       `${head.slice(0, -1)},"x":1}`,
       '{"rows":[]}',
     ]) {
-      expect(() => completeNpiRecord(bad)).toThrow(/not an NPI record head/);
+      expect(() => completeNpiRecord(Buffer.from(bad))).toThrow(/not an NPI record head/);
     }
   });
 
   it('reads an active record back as the lookup line it was presented from (the identity search by npi)', () => {
     fc.assert(
       fc.property(active, (line) => {
-        const record = JSON.parse(completeNpiRecord(npiRecordHead(line)).json) as NpiRecord;
+        const record = JSON.parse(npiRecordText(npiRecordOf(line))) as NpiRecord;
         const back = npiActiveLineOf(record);
         const cell = (v: string | null) => (v === '' ? null : v);
         const expected: NpiActiveLine = {

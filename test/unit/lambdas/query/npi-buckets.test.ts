@@ -6,9 +6,10 @@ import type { NpiLookupLine } from '../../../../data-contracts/layout';
 import { makeNpi } from '../../../../data-contracts/npi-check';
 import {
   completeNpiRecord,
-  type NpiRecordJson,
+  type NpiRecordBytes,
   npiRecordHead,
-  npiRecordJsonOf,
+  npiRecordOf,
+  npiRecordText,
 } from '../../../../data-contracts/npi-record';
 import {
   MAX_NPI_BUCKET_LOADS,
@@ -22,10 +23,12 @@ import { NPI_ENTRY_BYTES } from '../../../../platform/npi-index/format';
 import { encodeNpiBucket } from '../../../../platform/npi-index/writer';
 
 /** A field of a record as the lookups answer it. */
-const fieldOf = (record: NpiRecordJson | null | undefined, field: 'npi' | 'name'): string | undefined =>
-  record === null || record === undefined ? undefined : (JSON.parse(record.json) as Record<string, string>)[field];
-const nameOf = (record: NpiRecordJson | null) => fieldOf(record, 'name');
-const npiOf = (record: NpiRecordJson | null | undefined) => fieldOf(record, 'npi');
+const fieldOf = (record: NpiRecordBytes | null | undefined, field: 'npi' | 'name'): string | undefined =>
+  record === null || record === undefined
+    ? undefined
+    : (JSON.parse(npiRecordText(record)) as Record<string, string>)[field];
+const nameOf = (record: NpiRecordBytes | null) => fieldOf(record, 'name');
+const npiOf = (record: NpiRecordBytes | null | undefined) => fieldOf(record, 'npi');
 
 const lineOf = (npi: string, name = 'Smith Clinic'): NpiLookupLine => ({
   npi,
@@ -98,9 +101,11 @@ describe('NpiBuckets', () => {
     const buckets = newBuckets();
     const first = npis[0] as string;
     const last = npis[npis.length - 1] as string;
-    expect(await buckets.find('k/a', async () => file, first)).toEqual(completeNpiRecord(records[0] as string));
+    expect(await buckets.find('k/a', async () => file, first)).toEqual(
+      completeNpiRecord(Buffer.from(records[0] as string)),
+    );
     expect(await buckets.find('k/a', async () => file, last)).toEqual(
-      completeNpiRecord(records[records.length - 1] as string),
+      completeNpiRecord(Buffer.from(records[records.length - 1] as string)),
     );
     for (const [i, npi] of npis.entries()) {
       expect(nameOf(await buckets.find('k/a', async () => file, npi))).toBe(`Clinic ${i}`);
@@ -160,7 +165,7 @@ describe('NpiBuckets', () => {
     const buckets = newBuckets();
     for (const line of lines) {
       const old = await buckets.find('k/v1', async () => v1, line.npi);
-      expect(old).toEqual(npiRecordJsonOf(line));
+      expect(old).toEqual(npiRecordOf(line));
       expect(await buckets.find('k/v2', async () => v2, line.npi)).toEqual(old);
     }
   });
@@ -171,9 +176,11 @@ describe('NpiBuckets', () => {
     const buckets = newBuckets();
     const first = npis[0] as string;
     expect(buckets.placedRecord('k/sync', first)).toBeUndefined();
-    expect(await buckets.find('k/sync', async () => file, first)).toEqual(completeNpiRecord(records[0] as string));
+    expect(await buckets.find('k/sync', async () => file, first)).toEqual(
+      completeNpiRecord(Buffer.from(records[0] as string)),
+    );
     for (const [i, npi] of npis.slice(0, 20).entries()) {
-      expect(buckets.placedRecord('k/sync', npi)).toEqual(completeNpiRecord(records[i] as string));
+      expect(buckets.placedRecord('k/sync', npi)).toEqual(completeNpiRecord(Buffer.from(records[i] as string)));
     }
     expect(buckets.placedRecord('k/sync', makeNpi('099999999'))).toBeNull();
     expect(buckets.placedRecord('k/other', first)).toBeUndefined();
