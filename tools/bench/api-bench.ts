@@ -15,7 +15,8 @@
  *    `--budget-mb`, `PF_MEMORY_BUDGET_MB`; cold start = spawn to the first 200 on a list query with an empty cache.
  * 4. Correctness before timing: about 30 drawn identity queries (some of each of a-d) must answer exactly what
  *    DuckDB computes over the Parquet (total, and the page's NPIs in NPI order); a mismatch fails the bench.
- * 5. A keep-alive load generator in this process: C concurrent connections (default 16) on loopback, S seconds per
+ * 5. A keep-alive load generator in a worker thread of its own (its own isolate: the collections of this process,
+ *    which holds DuckDB and the drawn workloads, do not pause it): C concurrent connections (default 16) on loopback, S seconds per
  *    scenario (default 8; the issue's figures use 15): req/s, p50, p99, errors (any non-200 or transport error)
  *    and the server's peak RSS (VmHWM) per scenario, with where its memory is right after each one (file-backed
  *    code, V8's heap, ArrayBuffers, other native memory: `/proc/<pid>/smaps_rollup` and the server's

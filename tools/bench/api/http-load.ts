@@ -1,8 +1,12 @@
 /**
  * The load generator of `bench:api`: keep-alive GETs on loopback from N concurrent loops, each taking the next URL
- * of a scenario's list, until a time limit (or a request count) is reached.
+ * of a scenario's list, until a time limit (or a request count) is reached. The bench runs it in a worker thread
+ * of its own ({@link LoadWorker}): the bench's process holds DuckDB and the drawn workloads, and its collections
+ * would otherwise pause the load generator's event loop and be measured as the server's latency.
  */
 import http from 'node:http';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 export interface Reply {
   status: number;
@@ -44,14 +48,26 @@ export function request(
  * continues where its warm-up stopped instead of replaying the URLs the warm-up just sent.
  */
 export class UrlCycle {
-  private next = 0;
-  constructor(readonly paths: readonly string[]) {
+  private next: number;
+  constructor(
+    readonly paths: readonly string[],
+    start = 0,
+  ) {
     if (paths.length === 0) throw new Error('a scenario needs at least one URL');
+    this.next = start;
   }
   take(): string {
     const p = this.paths[this.next % this.paths.length] as string;
     this.next += 1;
     return p;
+  }
+  /** How many URLs were taken (where the next load continues). */
+  get position(): number {
+    return this.next;
+  }
+  /** Continues at `position` (a load run elsewhere took the URLs before it). */
+  seek(position: number): void {
+    this.next = position;
   }
 }
 
@@ -112,4 +128,60 @@ export async function runLoad(urls: UrlCycle, options: LoadOptions): Promise<Loa
     p99: at(0.99),
     seconds: elapsed,
   };
+}
+
+/** What the load worker is asked (load-worker.ts). */
+export interface LoadRequest {
+  id: number;
+  paths: readonly string[];
+  start: number;
+  seconds: number;
+  maxRequests?: number;
+}
+
+/** What the load worker answers. */
+export type LoadReply = { id: number; result: LoadResult; position: number } | { id: number; error: string };
+
+/**
+ * The load generator in a worker thread (an isolate and event loop of its own, with its own keep-alive
+ * connections), run one load at a time.
+ */
+export class LoadWorker {
+  private readonly worker: Worker;
+  private nextId = 0;
+  private readonly waiting = new Map<number, (reply: LoadReply) => void>();
+
+  constructor(options: { port: number; key: string; connections: number }) {
+    const file = path.join(__dirname, 'load-worker.ts');
+    // The worker runs the TypeScript source through tsx, as the bench itself runs.
+    this.worker = new Worker(`require('tsx/cjs'); require(${JSON.stringify(file)});`, {
+      eval: true,
+      workerData: options,
+    });
+    this.worker.on('message', (reply: LoadReply) => {
+      this.waiting.get(reply.id)?.(reply);
+      this.waiting.delete(reply.id);
+    });
+    this.worker.on('error', (err) => {
+      for (const done of this.waiting.values()) done({ id: -1, error: err.message });
+      this.waiting.clear();
+    });
+  }
+
+  /** One load of `urls` (continuing where its last load stopped). */
+  async run(urls: UrlCycle, options: { seconds: number; maxRequests?: number }): Promise<LoadResult> {
+    const id = this.nextId++;
+    const reply = await new Promise<LoadReply>((resolve) => {
+      this.waiting.set(id, resolve);
+      const request: LoadRequest = { id, paths: urls.paths, start: urls.position, ...options };
+      this.worker.postMessage(request);
+    });
+    if ('error' in reply) throw new Error(`load worker: ${reply.error}`);
+    urls.seek(reply.position);
+    return reply.result;
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
 }

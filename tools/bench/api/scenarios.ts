@@ -6,7 +6,7 @@ import type http from 'node:http';
 import { memoryComposition, peakRssBytes } from './bench-server';
 import type { HotPartition } from './bench-snapshot';
 import { GOALS, IDENTITY_SCENARIO_NAMES } from './goals';
-import { runLoad, UrlCycle } from './http-load';
+import { LoadWorker, UrlCycle } from './http-load';
 import type { IdentityScenarioId, IdentityWorkload } from './identity-workload';
 import type { ScenarioResult } from './report';
 
@@ -126,16 +126,23 @@ export async function measureScenarios(
   scenarios: Scenario[],
   options: MeasureOptions,
 ): Promise<{ results: ScenarioResult[]; shares: number[] }> {
-  const { agent, port, key, connections, seconds, warmup } = options;
+  const { port, key, connections } = options;
+  const loader = new LoadWorker({ port, key, connections });
+  try {
+    return await measureWith(loader, scenarios, options);
+  } finally {
+    await loader.close();
+  }
+}
+
+async function measureWith(
+  loader: LoadWorker,
+  scenarios: Scenario[],
+  options: MeasureOptions,
+): Promise<{ results: ScenarioResult[]; shares: number[] }> {
+  const { agent, port, key, seconds, warmup } = options;
   const load = (urls: UrlCycle, secs: number, maxRequests?: number) =>
-    runLoad(urls, {
-      agent,
-      port,
-      key,
-      connections,
-      seconds: secs,
-      ...(maxRequests === undefined ? {} : { maxRequests }),
-    });
+    loader.run(urls, { seconds: secs, ...(maxRequests === undefined ? {} : { maxRequests }) });
   const results: ScenarioResult[] = [];
   for (const s of scenarios) {
     // The identity queries are bounded by time only and warm up longer: they first load their partitions (one
