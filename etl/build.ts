@@ -19,7 +19,7 @@ import { checkRejectShares, DEFAULT_MAX_REJECT_SHARE } from './steps/check-rejec
 import { computeChanges } from './steps/compute-changes';
 import { computeStatics } from './steps/compute-statics';
 import type { BuildOptions, BuildStep, BuildSummary } from './steps/context';
-import { snapshotCounts, uploadObjects, writeManifest } from './steps/publish';
+import { hashInputs, snapshotCounts, uploadObjects, writeManifest } from './steps/publish';
 import { readSources } from './steps/read-sources';
 import { openBuildRun } from './steps/run';
 import { DEFAULT_MAX_SHRINK_SHARE, guardShrink } from './steps/shrink-guard';
@@ -59,6 +59,8 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
   };
 
   await checkInputs(inputs);
+  // Hashed side by side with the build (publish.ts hashInputs): the manifest awaits it.
+  const inputHashes = hashInputs(inputs);
   const base = inputs.reuseIdentityFrom === 'current' ? await reuseCurrentLayers(store) : freshLayers();
   const { ctx, close } = await openBuildRun(options, { snapshotId, snapshotDate, started });
   try {
@@ -95,7 +97,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     const publisher = new SnapshotPublisher(store, snapshotId);
     await uploadObjects(ctx, publisher, files, statics);
     checkpoint('upload');
-    const manifestKey = await writeManifest(ctx, publisher, counts, changes.span);
+    const manifestKey = await writeManifest(ctx, publisher, counts, changes.span, await inputHashes);
     checkpoint('manifest');
     await publisher.switchPointer(new Date());
     logger.info('etl pointer switched', { snapshot_id: snapshotId });
