@@ -8,8 +8,8 @@
  * by field from its own buffers ({@link IdentityRowSink}), so a page allocates no row objects and no strings
  * (a request that lives through two young-generation collections would otherwise move its garbage to the old one).
  */
-import { IDENTITY_SOURCE, OIG_NO_MATCH_NOTE } from './constants';
-import { type IdentityRow, LOCKED_FIELD, oigFromRow } from './rows';
+import { IDENTITY_SOURCE } from './constants';
+import { type IdentityRow, LOCKED_MEMBERS_JSON, NO_MATCH_OIG_MEMBER_JSON, oigFromRow } from './rows';
 
 /** The `oig_*` cells of a row that is not plain "no match". */
 export type OigCells = Pick<IdentityRow, 'oig_excluded' | 'oig_type' | 'oig_date' | 'oig_checked_at'>;
@@ -64,7 +64,6 @@ export function identityRowList(rows: IdentityRows): IdentityRow[] {
   return Array.from({ length: rows.length }, (_, i) => rows.row(i));
 }
 
-const LOCKED_JSON = JSON.stringify(LOCKED_FIELD);
 const JSON_PARTS = {
   npi: Buffer.from('{"npi":'),
   name: Buffer.from(',"name":'),
@@ -72,11 +71,8 @@ const JSON_PARTS = {
   state: Buffer.from(',"state":'),
   checkedAt: Buffer.from(`,"layer":"identity","source":${JSON.stringify(IDENTITY_SOURCE)},"checked_at":`),
   /** The OIG no-match note and the four locked placeholders: the same bytes closing every row without a match. */
-  noMatchTail: Buffer.from(
-    `,"oig":${JSON.stringify({ npi_match: 'none', note: OIG_NO_MATCH_NOTE })},"certification":${LOCKED_JSON},` +
-      `"license":${LOCKED_JSON},"fda":${LOCKED_JSON},"price":${LOCKED_JSON}}`,
-  ),
-  tail: `,"certification":${LOCKED_JSON},"license":${LOCKED_JSON},"fda":${LOCKED_JSON},"price":${LOCKED_JSON}}`,
+  noMatchTail: Buffer.from(`${NO_MATCH_OIG_MEMBER_JSON}${LOCKED_MEMBERS_JSON}}`),
+  tail: `${LOCKED_MEMBERS_JSON}}`,
   nullName: Buffer.from('"null"'),
   null: Buffer.from('null'),
 } as const;

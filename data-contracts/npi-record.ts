@@ -18,9 +18,9 @@
  * (etl/sources/npi-lookup.ts); {@link npiRecordHead} is the same head from a lookup line (tests hold the two equal
  * through the API, and version 1 buckets, which hold lookup lines, are answered through it).
  */
-import { IDENTITY_SOURCE, OIG_NO_MATCH_NOTE } from './constants';
+import { IDENTITY_SOURCE } from './constants';
 import type { NpiActiveLine, NpiLookupLine } from './layout';
-import { LOCKED_FIELD, oigFromRow } from './rows';
+import { LOCKED_FIELD, LOCKED_MEMBERS_JSON, NO_MATCH_OIG_MEMBER_JSON, oigFromRow } from './rows';
 import type { NpiDeactivated, NpiRecord } from './types';
 
 /**
@@ -33,15 +33,15 @@ export interface NpiRecordBytes {
   tail: Buffer;
 }
 
-const LOCKED_JSON = JSON.stringify(LOCKED_FIELD);
 /** The end of a head without `oig`. */
 const SOURCE_END = Buffer.from(`"source":${JSON.stringify(IDENTITY_SOURCE)}}`);
-const NO_MATCH_OIG = `,"oig":${JSON.stringify({ npi_match: 'none', note: OIG_NO_MATCH_NOTE })}`;
-const LOCKED_MEMBERS = `,"certification":${LOCKED_JSON},"license":${LOCKED_JSON},"fda":${LOCKED_JSON},"price":${LOCKED_JSON}`;
 /** The tails, by status and by whether the head holds its `oig`. */
 const TAILS = {
-  active: { withOig: Buffer.from(`${LOCKED_MEMBERS}}`), noOig: Buffer.from(`${NO_MATCH_OIG}${LOCKED_MEMBERS}}`) },
-  deactivated: { withOig: Buffer.from('}'), noOig: Buffer.from(`${NO_MATCH_OIG}}`) },
+  active: {
+    withOig: Buffer.from(`${LOCKED_MEMBERS_JSON}}`),
+    noOig: Buffer.from(`${NO_MATCH_OIG_MEMBER_JSON}${LOCKED_MEMBERS_JSON}}`),
+  },
+  deactivated: { withOig: Buffer.from('}'), noOig: Buffer.from(`${NO_MATCH_OIG_MEMBER_JSON}}`) },
 } as const;
 const HEAD_START = Buffer.from('{"npi":"');
 /** `{"npi":"` + 10 digits + `","status":"`: where the status starts in every head. */

@@ -64,6 +64,17 @@ export function oigFromRow(
   return { npi_match: 'none', note: OIG_NO_MATCH_NOTE };
 }
 
+const LOCKED_JSON = JSON.stringify(LOCKED_FIELD);
+
+/**
+ * The JSON members that close every identity answer, identity rows (identity-json.ts) and NPI records
+ * (npi-record.ts), as text to copy: the four paid fields as locked placeholders, and the no-match `oig`.
+ */
+export const LOCKED_MEMBERS_JSON = `,"certification":${LOCKED_JSON},"license":${LOCKED_JSON},"fda":${LOCKED_JSON},"price":${LOCKED_JSON}`;
+export const NO_MATCH_OIG_MEMBER_JSON = `,"oig":${JSON.stringify(
+  oigFromRow({ oig_excluded: false, oig_type: null, oig_date: null, oig_checked_at: null }),
+)}`;
+
 function signalFromRow(
   row: VerticalRow,
   prefix: 'certification' | 'license' | 'fda',

@@ -140,8 +140,9 @@ export function createJsonLogger(
 ): Logger {
   const min = LOG_LEVELS.indexOf(options.level ?? 'info');
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const enabled = (level: LogLevel) => LOG_LEVELS.indexOf(level) >= min;
   const emit = (level: LogLevel, message: string, fields: LogFields = {}) => {
-    if (LOG_LEVELS.indexOf(level) < min) return;
+    if (!enabled(level)) return;
     const entry: LogFields = { level, time: new Date().toISOString(), message: redactUrl(message), ...options.base };
     for (const [name, value] of Object.entries(fields)) entry[name] = redactValue(name, value);
     write(JSON.stringify(entry));
@@ -151,7 +152,7 @@ export function createJsonLogger(
     info: (m, f) => emit('info', m, f),
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),
-    enabled: (level) => LOG_LEVELS.indexOf(level) >= min,
+    enabled,
   };
 }
 

@@ -46,23 +46,24 @@
  * the reader reads both ({@link READABLE_VERSIONS}), so a server of this code answers from an older snapshot.
  */
 
+import { VersionedMagic } from '../versioned-magic';
+
 /** The version this code writes. */
 export const IDENTITY_INDEX_VERSION = 3 as const;
 /** The versions this code reads: the clustered city lists are new in 3. */
 export const READABLE_VERSIONS = [2, 3] as const;
 export type IdentityIndexVersion = (typeof READABLE_VERSIONS)[number];
 
-/** The magic's first 7 bytes, the same in every version. */
-const MAGIC_PREFIX = Buffer.from('PFIDX\0\0', 'latin1');
+const MAGIC = new VersionedMagic('PFIDX\0\0');
 
 /** The magic of version `version`: "PFIDX\0\0" and the version byte. */
 export function identityIndexMagic(version: IdentityIndexVersion): Buffer {
-  return Buffer.concat([MAGIC_PREFIX, Buffer.of(version)]);
+  return MAGIC.of(version);
 }
 
 /** The version byte of a file's first 8 bytes, or null when they are not an identity index's magic. */
 export function magicVersion(head: Buffer): number | null {
-  return head.length >= 8 && head.subarray(0, 7).equals(MAGIC_PREFIX) ? (head[7] as number) : null;
+  return MAGIC.versionOf(head);
 }
 
 /** Directory `t` of the class_rep lists (classification-name queries); code ids start at 1. */

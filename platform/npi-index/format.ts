@@ -20,6 +20,8 @@
  * to a local file and reads that file with positional reads (the page cache holds the hot parts, not the process).
  */
 
+import { VersionedMagic } from '../versioned-magic';
+
 /**
  * What a bucket's records are, by the magic's last byte: 1, the NpiLookupLine JSON of data-contracts/layout.ts
  * (NPI lookup buckets written before version 2, and the changes-by-NPI index); 2, the NPI record heads of
@@ -31,16 +33,17 @@ export type NpiIndexVersion = (typeof NPI_INDEX_VERSIONS)[number];
 /** The version the ETL writes the NPI lookup buckets in (etl/npi-out.ts). */
 export const NPI_LOOKUP_BUCKET_VERSION: NpiIndexVersion = 2;
 
+const MAGIC = new VersionedMagic('PFNPI\0\0');
+
 /** The magic of a version. */
 export function npiIndexMagic(version: NpiIndexVersion): Buffer {
-  return Buffer.from(`PFNPI\0\0${String.fromCharCode(version)}`, 'latin1');
+  return MAGIC.of(version);
 }
 
 /** The version of a bucket that starts with `head` (its first 8 bytes or more), or null when it is not a bucket. */
 export function npiIndexVersionOf(head: Buffer): NpiIndexVersion | null {
-  if (head.length < 8 || !head.subarray(0, 7).equals(npiIndexMagic(1).subarray(0, 7))) return null;
-  const version = head[7] as number;
-  return (NPI_INDEX_VERSIONS as readonly number[]).includes(version) ? (version as NpiIndexVersion) : null;
+  const version = MAGIC.versionOf(head);
+  return (NPI_INDEX_VERSIONS as readonly (number | null)[]).includes(version) ? (version as NpiIndexVersion) : null;
 }
 /** Magic, count, reserved. */
 export const NPI_INDEX_HEADER_BYTES = 16;
