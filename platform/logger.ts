@@ -79,6 +79,72 @@ function logComponent(raw: string): string {
   return encodeURIComponent(decoded);
 }
 
+/** Characters `encodeURIComponent` leaves as they are: a query component made of them re-encodes to itself. */
+function isUnreserved(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) || // a-z
+    (c >= 0x41 && c <= 0x5a) || // A-Z
+    (c >= 0x30 && c <= 0x39) || // 0-9
+    c === 0x2d || // -
+    c === 0x5f || // _
+    c === 0x2e || // .
+    c === 0x21 || // !
+    c === 0x7e || // ~
+    c === 0x2a || // *
+    c === 0x27 || // '
+    c === 0x28 || // (
+    c === 0x29 // )
+  );
+}
+
+/** Whether `text[at..]` starts with `%20`, the one escape the plain form allows (a space, which re-encodes the same). */
+function isSpaceEscape(text: string, at: number): boolean {
+  return text.charCodeAt(at) === 0x25 && text.charCodeAt(at + 1) === 0x32 && text.charCodeAt(at + 2) === 0x30;
+}
+
+/**
+ * Whether the request log would write `target` as it is, decided in one pass without allocating: the path holds
+ * only unreserved characters, `/` and `%20`; the query only unreserved characters and `%20` in its names and values,
+ * `&` between parameters and one `=` in each; nothing reads `pf_` in any letter case; and no parameter name is a
+ * credential's (`%20` decodes to a space, which neither forms `pf_` nor changes a trimmed name). Every such target
+ * is its own canonical form ({@link redactRequestTarget} of it is itself; the logger's tests hold this on random
+ * targets). Anything else takes the full decoding path.
+ */
+export function isPlainTarget(target: string): boolean {
+  const n = target.length;
+  let i = 0;
+  // The path.
+  while (i < n) {
+    const c = target.charCodeAt(i);
+    if (c === 0x3f) break; // ?
+    if (c === 0x2f || isUnreserved(c)) i += 1;
+    else if (isSpaceEscape(target, i)) i += 3;
+    else return false;
+  }
+  // The query: name[=value] parts joined by &.
+  let nameStart = i + 1;
+  let inName = true;
+  for (i += 1; i <= n; ) {
+    const c = i === n ? 0x26 : target.charCodeAt(i);
+    if (c === 0x26 || (c === 0x3d && inName)) {
+      if (inName && isSecretName(target, nameStart, i)) return false;
+      inName = c === 0x26;
+      nameStart = i + 1;
+      i += 1;
+    } else if (isUnreserved(c)) i += 1;
+    else if (isSpaceEscape(target, i)) i += 3;
+    else return false;
+  }
+  return !HAS_PF.test(target);
+}
+
+const HAS_PF = /pf_/i;
+
+/** Whether the plain name `target[from, to)` (`%20` for spaces) names a credential. */
+function isSecretName(target: string, from: number, to: number): boolean {
+  return SECRET_PARAMETER.test(target.slice(from, to).replaceAll('%20', ' ').trim().toLowerCase());
+}
+
 /**
  * A request target (`/path?query`, still encoded as received) as the request log writes it: every parameter name
  * and value decoded and re-encoded the one canonical way, the value of a key-bearing name (`key`, `KEY`, `%6Bey`,
@@ -87,6 +153,11 @@ function logComponent(raw: string): string {
  * @example redactRequestTarget('/p?vertical=glp1&%6Bey=pf%5Fabc') === '/p?vertical=glp1&key=[redacted]'
  */
 export function redactRequestTarget(target: string): string {
+  return isPlainTarget(target) ? target : canonicalTarget(target);
+}
+
+/** {@link redactRequestTarget} without its plain-target shortcut: every component decoded and re-encoded. */
+export function canonicalTarget(target: string): string {
   const q = target.indexOf('?');
   const rawPath = q === -1 ? target : target.slice(0, q);
   const path = rawPath
@@ -115,6 +186,8 @@ export function redactRequestTarget(target: string): string {
  * percent-encoded key becomes `[redacted]`.
  */
 export function redactUrl(text: string): string {
+  // A plain target is also a plain word (no whitespace, no key, nothing encoded but spaces): kept as it is.
+  if (isPlainTarget(text)) return text;
   return text
     .split(/(\s+)/)
     .map((word) => {

@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { createJsonLogger, redactRequestTarget, redactUrl } from '../../../platform/logger';
+import {
+  canonicalTarget,
+  createJsonLogger,
+  isPlainTarget,
+  redactRequestTarget,
+  redactUrl,
+} from '../../../platform/logger';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -145,5 +151,75 @@ describe('log levels', () => {
       true,
     ]);
     expect(createJsonLogger().enabled?.('info')).toBe(true);
+  });
+});
+
+describe('the plain-target shortcut of the request log', () => {
+  /** Targets over an alphabet of the characters the shortcut decides on: escapes, separators, key-like text. */
+  const piece = fc.constantFrom(
+    'a',
+    'Z',
+    '0',
+    '-',
+    '_',
+    '.',
+    '~',
+    '!',
+    '*',
+    "'",
+    '(',
+    ')',
+    '/',
+    '?',
+    '&',
+    '=',
+    '+',
+    ',',
+    '#',
+    ' ',
+    '%20',
+    '%2',
+    '%2C',
+    '%2c',
+    '%41',
+    '%6Bey',
+    '%70f_',
+    '%25',
+    '%E2%82%AC',
+    'é',
+    'pf_',
+    'PF_',
+    'key',
+    'KEY',
+    'api_key',
+    'token',
+    'taxonomy',
+    'city',
+    'San%20Antonio',
+  );
+  const target = fc.array(piece, { maxLength: 24 }).map((parts) => `/api/v1/providers?${parts.join('')}`);
+  const anyText = fc.array(piece, { maxLength: 24 }).map((parts) => parts.join(''));
+
+  it('takes only targets that are their own canonical form, and redacts exactly as the full path does', () => {
+    fc.assert(
+      fc.property(fc.oneof(target, anyText), (t) => {
+        if (isPlainTarget(t)) expect(canonicalTarget(t)).toBe(t);
+        expect(redactRequestTarget(t)).toBe(canonicalTarget(t));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('takes the bench and client targets it was written for, and refuses any that hide a key or need decoding', () => {
+    expect(isPlainTarget('/api/v1/providers?taxonomy=207Q00000X&state=tx&city=San%20Antonio&limit=50')).toBe(true);
+    expect(isPlainTarget('/api/v1/npi/1234567893')).toBe(true);
+    expect(isPlainTarget('/api/v1/providers?key%20=abc')).toBe(false);
+    expect(isPlainTarget('/api/v1/providers?KEY=abc')).toBe(false);
+    expect(isPlainTarget('/api/v1/providers?q=Pf_abc')).toBe(false);
+    expect(isPlainTarget('/api/v1/npi?numbers=1,2')).toBe(false);
+    expect(isPlainTarget('/api/v1/providers?city=%41')).toBe(false);
+    expect(redactRequestTarget('/api/v1/providers?key%20=abc&limit=5')).toBe(
+      '/api/v1/providers?key%20=[redacted]&limit=5',
+    );
   });
 });
