@@ -54,6 +54,7 @@ import { request } from './api/http-load';
 import { CHECKS, checkIdentityAnswers } from './api/identity-check';
 import { drawIdentityWorkload, openIdentityViews } from './api/identity-workload';
 import { buildNpiScenarios } from './api/npi-scenarios';
+import { readPeerResults } from './api/peer-results';
 import { judge, printReport } from './api/report';
 import { buildScenarios, measureScenarios } from './api/scenarios';
 import { buildSearchScenarios } from './api/search-scenarios';
@@ -200,6 +201,7 @@ async function main(): Promise<void> {
     coldNpi,
     npiIndex: npi.size,
     deep: workload.deep,
+    peerHere: await readPeerResults(REPO_ROOT, rows, pointer.snapshot_id),
   };
   const verdicts = judge(report);
   printReport(report, verdicts);
@@ -240,6 +242,7 @@ async function main(): Promise<void> {
         peak_rss: peakRss,
         shares,
         results,
+        peer_here: report.peerHere,
         verdicts,
       },
       null,

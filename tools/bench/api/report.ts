@@ -7,6 +7,7 @@ import type { MemoryComposition } from './bench-server';
 import { GOALS, IDENTITY_SCENARIO_NAMES, POSTGRES_FIGURES } from './goals';
 import type { LoadResult } from './http-load';
 import type { DeepTaxonomy, IdentityScenarioId } from './identity-workload';
+import type { PeerResults } from './peer-results';
 
 export interface ScenarioResult extends LoadResult {
   name: string;
@@ -73,12 +74,17 @@ export interface ReportInput {
   /** The snapshot's NPI lookup buckets, when it has some. */
   npiIndex: NpiIndexSize | null;
   deep: DeepTaxonomy;
+  /** The PostgreSQL peer measured on this machine by `bench:pg` for this snapshot, when it has been. */
+  peerHere: PeerResults | null;
 }
 
 /** The verdicts the run is judged on; `failed` scenarios had errors. */
 export interface Verdicts {
   failedScenarios: string[];
-  identityGoals: Partial<Record<IdentityScenarioId, { p99Goal: boolean; peer: boolean | null }>>;
+  /** `peer`: against the figures the issue filed; `peerHere`: against `bench:pg` on this machine (null: none). */
+  identityGoals: Partial<
+    Record<IdentityScenarioId, { p99Goal: boolean; peer: boolean | null; peerHere: boolean | null }>
+  >;
   rssAt1M: boolean | null;
   rssWithinBudget: boolean;
 }
@@ -97,9 +103,13 @@ export function judge(input: ReportInput): Verdicts {
   for (const r of input.results) {
     if (r.identity === undefined) continue;
     const pg = peer?.[r.identity];
+    const here = input.peerHere?.results[r.identity];
+    const ahead = (of: { rps: number; p99: number } | undefined) =>
+      of === undefined || !input.deep.full ? null : r.rps >= of.rps && r.p99 < of.p99 && !failed(r);
     identityGoals[r.identity] = {
       p99Goal: r.p99 <= GOALS.identityP99Ms[r.identity] && !failed(r),
-      peer: pg === undefined || !input.deep.full ? null : r.rps >= pg.rps && r.p99 < pg.p99 && !failed(r),
+      peer: ahead(pg),
+      peerHere: ahead(here),
     };
   }
   const failedScenarios = input.results.filter(failed).map((r) => r.name);
@@ -165,19 +175,27 @@ export function printReport(input: ReportInput, verdicts: Verdicts): void {
   );
   say(
     `${'query'.padEnd(NAME_WIDTH)} ${'req/s'.padStart(8)} ${'PG req/s'.padStart(9)} ${'p99 ms'.padStart(8)} ` +
-      `${'PG p99'.padStart(7)} ${'goal'.padStart(5)}  p99 goal  vs PG`,
+      `${'PG p99'.padStart(7)} ${'goal'.padStart(5)}  p99 goal  vs PG   ${'PG here'.padStart(8)} ${'p99'.padStart(6)}  vs PG here`,
   );
   for (const r of input.results) {
     if (r.identity === undefined) continue;
     const pg = peer?.[r.identity];
+    const here = input.peerHere?.results[r.identity];
     const v = verdicts.identityGoals[r.identity];
     say(
       `${IDENTITY_SCENARIO_NAMES[r.identity].padEnd(NAME_WIDTH)} ${fmt(r.rps).padStart(8)} ${fmt(pg?.rps ?? Number.NaN).padStart(9)} ` +
         `${fmt(r.p99, 2).padStart(8)} ${fmt(pg?.p99 ?? Number.NaN, 1).padStart(7)} ${String(GOALS.identityP99Ms[r.identity]).padStart(5)}  ` +
-        `${mark(v?.p99Goal ?? false)}      ${v?.peer === null || v?.peer === undefined ? 'n/a' : mark(v.peer)}` +
+        `${mark(v?.p99Goal ?? false)}      ${v?.peer === null || v?.peer === undefined ? 'n/a ' : mark(v.peer)}  ` +
+        `${fmt(here?.rps ?? Number.NaN).padStart(8)} ${fmt(here?.p99 ?? Number.NaN, 1).padStart(6)}  ` +
+        `${v?.peerHere === null || v?.peerHere === undefined ? 'n/a' : mark(v.peerHere)}` +
         `${failed(r) ? `  FAILED: ${r.errors + r.warmupErrors} errors` : ''}`,
     );
   }
+  say(
+    input.peerHere === null
+      ? '(PG here: no `npm run bench:pg` figures for this snapshot; run it to measure the peer on this machine)'
+      : `(PG here: \`npm run bench:pg\` on this machine at ${input.peerHere.at}, same queries, connections and seconds)`,
+  );
 
   const rssParts = [`server peak RSS: ${fmt(input.peakRss / MB)} MB`];
   if (verdicts.rssAt1M !== null) rssParts.push(`${mark(verdicts.rssAt1M)} <= 400 MB at 1,000,000 rows`);
