@@ -9,7 +9,7 @@
  * A key's id (`key_` + the first 16 hex digits of its hash) names it to operators: it is derived from the stored
  * hash, so every record has one (records written before ids existed too) and it never reveals the key.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { type KeyStatus, PLAN_RULES, PLANS, type Plan, VERTICALS, type Vertical } from '../../data-contracts/constants';
 import { API_KEY_PREFIX } from '../../data-contracts/tables';
 
@@ -86,7 +86,7 @@ export function generateApiKey(): string {
 
 /** SHA-256 hex digest of a key: how a key is addressed in storage, logs (truncated) and metering. */
 export function hashKey(rawKey: string): string {
-  return createHash('sha256').update(rawKey, 'utf8').digest('hex');
+  return hash('sha256', rawKey, 'hex');
 }
 
 /** Marks a key id: `key_` + 16 lowercase hex digits. */
