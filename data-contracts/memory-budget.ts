@@ -17,22 +17,23 @@
 
 /**
  * MB the process holds outside V8's old generation limit, DuckDB's limit and the identity indexes. Measured, not
- * summed: the bench's server (`npm run bench:api`, every scenario) with no identity share (budget 360 MB, heap 192,
- * DuckDB 32) peaked at 376 MB at 1,000,000 rows and 420 MB at 3,000,000 (runs of 2026-11-26), so the reserve is
- * 420 - 192 - 32 = 196 MB, plus 16 MB of margin for the run-to-run spread of a peak (about 10 MB). What it holds,
- * from the bench's memory table:
+ * summed, at national scale: the bench's server (`npm run bench:api -- --rows 9000000`, every scenario, run of
+ * 2026-11-26 16:39) at a budget of 448 MB (heap 192, DuckDB 36, identity 8) peaked at 459 MB, so the reserve is
+ * 459 - 192 - 36 - 8 = 223 MB, plus 16 MB of margin for the run-to-run spread of a peak (about 10 MB). The earlier
+ * reserve (212 MB) had been measured at 3,000,000 rows and was 11 MB short nationally: the rest below grows with
+ * the data's size, more than the 1M and 3M runs showed. What it holds, from the bench's memory table:
  * - the code, file-backed: 74 MB (the node binary, DuckDB's library);
  * - V8's young generation, which `--max-old-space-size` does not count: 32 MB;
  * - the fixed caches: the NPI buckets' 16 MB of directories (lambdas/query/npi-buckets.ts), 16 MB of recent list
  *   pages (lambdas/http/list-formats.ts), the pooled page bodies (lambdas/http/body-pool.ts: 16 blocks, about
  *   1 MB of each touched), the identity indexes' 4 MB block cache and the search indexes' 2 MB;
  * - Node, the DuckDB instance outside its limit, sockets, Buffers awaiting collection and the memory glibc keeps
- *   once freed: the rest, which grows with the data's size (keys of more objects, more NPI buckets unzipped) from
- *   1M to 3M rows and little past it.
+ *   once freed: the rest, which grows with the data's size (keys of more objects, more NPI buckets unzipped, more
+ *   search indexes opened): 64 MB of other native memory after the last scenario at 1M rows, 128 MB at 9M.
  * The old generation's limit is a ceiling: the live heap is about 40 to 50 MB and V8 grows the heap to twice that
  * between collections (lambdas/handlers/v8-heap.ts), so part of the heap share is room, not use.
  */
-export const NATIVE_RESERVE_MB = 212;
+export const NATIVE_RESERVE_MB = 240;
 /**
  * The smallest V8 old generation and DuckDB limit the plan gives. V8 needs about 2.5 times the live heap (about
  * 100 MB on the bench: the vertical layer, its memoised views) to collect rarely.
@@ -44,7 +45,7 @@ export const MIN_DUCKDB_MB = 32;
  * budget with room for a few MB of identity indexes (the rest of the identity layer is read through the page
  * cache, which RSS does not count).
  */
-export const LOCAL_BUDGET_MB = 448;
+export const LOCAL_BUDGET_MB = 480;
 /** Share of a Lambda's memory size the process plans for; the rest is the OS and the page cache of `/tmp`. */
 export const LAMBDA_BUDGET_SHARE = 0.85;
 /** The smallest budget the plan accepts. */
@@ -61,7 +62,7 @@ export interface MemoryPlan {
 }
 
 /**
- * @example planMemory(512) // { budgetMb: 512, heapMb: 205, duckdbMb: 41, identityResidentBytes: 56623104 }
+ * @example planMemory(512) // { budgetMb: 512, heapMb: 205, duckdbMb: 41, identityResidentBytes: 27262976 }
  */
 export function planMemory(budgetMb: number): MemoryPlan {
   if (!Number.isFinite(budgetMb) || budgetMb < MIN_BUDGET_MB) {

@@ -22,19 +22,19 @@ describe('the memory budget', () => {
       expect(plan.heapMb).toBeGreaterThanOrEqual(192);
       expect(plan.duckdbMb).toBeGreaterThanOrEqual(32);
     }
-    expect(planMemory(512)).toEqual({ budgetMb: 512, heapMb: 205, duckdbMb: 41, identityResidentBytes: 54 * MB });
+    expect(planMemory(512)).toEqual({ budgetMb: 512, heapMb: 205, duckdbMb: 41, identityResidentBytes: 26 * MB });
     expect(planMemory(LOCAL_BUDGET_MB)).toEqual({
-      budgetMb: 448,
+      budgetMb: 480,
       heapMb: 192,
-      duckdbMb: 36,
-      identityResidentBytes: 8 * MB,
+      duckdbMb: 38,
+      identityResidentBytes: 10 * MB,
     });
     expect(planMemory(MIN_BUDGET_MB).identityResidentBytes).toBe(0);
     expect(heapOption(planMemory(1740))).toBe('--max-old-space-size=696');
   });
 
   it('refuses a budget below the reserve and the smallest V8 and DuckDB shares', () => {
-    expect(() => planMemory(MIN_BUDGET_MB - 1)).toThrow(/at least 436 MB/);
+    expect(() => planMemory(MIN_BUDGET_MB - 1)).toThrow(/at least 464 MB/);
   });
 
   it('reads PF_MEMORY_BUDGET_MB, else 85% of the Lambda memory size, else the local default', () => {
@@ -46,7 +46,7 @@ describe('the memory budget', () => {
 
   it('fails fast naming the variable when a value is not a whole number of MB', () => {
     expect(() => load({ [ENV.memoryBudgetMb]: '1.5GB' })).toThrow(/PF_MEMORY_BUDGET_MB must be a whole number/);
-    expect(() => load({ [ENV.memoryBudgetMb]: '100' })).toThrow(/PF_MEMORY_BUDGET_MB .* at least 436/);
+    expect(() => load({ [ENV.memoryBudgetMb]: '100' })).toThrow(/PF_MEMORY_BUDGET_MB .* at least 464/);
     expect(() => load({ [ENV.lambdaMemoryMb]: 'lots' })).toThrow(/AWS_LAMBDA_FUNCTION_MEMORY_SIZE must be/);
   });
 
