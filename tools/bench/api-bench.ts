@@ -47,7 +47,7 @@ import {
   type ServerOptions,
   startServer,
 } from './api/bench-server';
-import { ensureSnapshot, probeHotPartition, readSnapshot, type SnapshotDirs } from './api/bench-snapshot';
+import { ensureSnapshot, probeHotPartition, readSnapshot, snapshotDirs } from './api/bench-snapshot';
 import { buildChangesScenarios } from './api/changes-scenarios';
 import { firstOk, measureColdIdentity, measureColdNpi } from './api/cold-start';
 import { request } from './api/http-load';
@@ -69,13 +69,7 @@ async function main(): Promise<void> {
   const { rows, providers, seconds, warmup, connections, draws, seed, budgetMb, runner } = parseBenchOptions(
     process.argv.slice(2),
   );
-  const root = path.join(BENCH_DIR, providers === 10_000 ? `rows-${rows}` : `rows-${rows}-providers-${providers}`);
-  const dirs: SnapshotDirs = {
-    root,
-    data: path.join(root, 'data'),
-    local: path.join(root, 'local'),
-    cache: path.join(root, 'local', 'cache'),
-  };
+  const dirs = snapshotDirs(BENCH_DIR, rows, providers);
   if (runner === 'bundle') {
     const ms = await bundleServer(REPO_ROOT, SERVER_BUNDLE);
     say(`bundled ${SERVER_ENTRY} into ${path.relative(REPO_ROOT, SERVER_BUNDLE)} (${ms.toFixed(0)} ms)`);

@@ -19,7 +19,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,7 +27,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { sqlStringLiteral } from '../../platform/sql';
 import { createRandom } from '../demo/random';
 import { parseBenchOptions } from './api/bench-options';
-import { ensureSnapshot, readSnapshot } from './api/bench-snapshot';
+import { ensureSnapshot, readSnapshot, snapshotDirs } from './api/bench-snapshot';
 import { IDENTITY_SCENARIO_NAMES, POSTGRES_FIGURES } from './api/goals';
 import { LoadWorker, UrlCycle } from './api/http-load';
 import { CHECKS, checkIdentityAnswers } from './api/identity-check';
@@ -41,18 +41,7 @@ const IDS: IdentityScenarioId[] = ['a', 'b', 'c', 'd'];
 
 async function main(): Promise<void> {
   const { rows, providers, seconds, warmup, connections, draws, seed } = parseBenchOptions(process.argv.slice(2));
-  const apiRoot = path.join(
-    REPO_ROOT,
-    '.bench',
-    'api',
-    providers === 10_000 ? `rows-${rows}` : `rows-${rows}-providers-${providers}`,
-  );
-  const dirs = {
-    root: apiRoot,
-    data: path.join(apiRoot, 'data'),
-    local: path.join(apiRoot, 'local'),
-    cache: path.join(apiRoot, 'local', 'cache'),
-  };
+  const dirs = snapshotDirs(path.join(REPO_ROOT, '.bench', 'api'), rows, providers);
   const pgRoot = path.join(REPO_ROOT, '.bench', 'pg', `rows-${rows}`);
   await ensureSnapshot(dirs, rows, providers, REPO_ROOT);
   const { manifest, pointer } = await readSnapshot(dirs.data);
@@ -187,18 +176,16 @@ async function loadSnapshot(
   }
   const t = performance.now();
   await rm(marker, { force: true });
-  const csv = path.join(
-    await mkdir(path.join(os.tmpdir(), 'pf-pg-bench'), { recursive: true }).then(() => os.tmpdir()),
-    'pf-pg-bench',
-    'identity.csv',
-  );
+  // Written by DuckDB, read by psql's \copy (a client-side read: the server's user needs no access to it).
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'pf-pg-bench-'));
+  const csv = path.join(tmp, 'identity.csv');
   await conn.run(
     `COPY (SELECT ${PEER_COLUMNS.join(', ')}, lower(trim(city)) AS city_key FROM identity) TO ${sqlStringLiteral(csv)} (FORMAT csv, HEADER false)`,
   );
   await psql(cluster, `DROP TABLE IF EXISTS ${PEER_TABLE}`);
   await psql(cluster, createTableSql());
   await psql(cluster, `\\copy ${PEER_TABLE} FROM ${sqlStringLiteral(csv)} WITH (FORMAT csv)`);
-  await rm(csv, { force: true });
+  await rm(tmp, { recursive: true, force: true });
   for (const sql of INDEX_SQL) await psql(cluster, sql);
   await psql(cluster, `VACUUM (ANALYZE) ${PEER_TABLE}`);
   const n = await psql(cluster, `SELECT count(*) FROM ${PEER_TABLE}`);

@@ -48,6 +48,17 @@ export interface SnapshotDirs {
   cache: string;
 }
 
+/** The folders of a row count under `benchDir` (`.bench/api`), shared by bench:api and bench:pg. */
+export function snapshotDirs(benchDir: string, rows: number, providers: number): SnapshotDirs {
+  const root = path.join(benchDir, providers === 10_000 ? `rows-${rows}` : `rows-${rows}-providers-${providers}`);
+  return {
+    root,
+    data: path.join(root, 'data'),
+    local: path.join(root, 'local'),
+    cache: path.join(root, 'local', 'cache'),
+  };
+}
+
 function say(text: string): void {
   process.stdout.write(`${text}\n`);
 }
