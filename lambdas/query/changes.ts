@@ -137,9 +137,8 @@ export class SnapshotChanges {
     for (const object of objects) {
       const reader = await this.indexOf(object.key);
       for (const npi of asked) {
-        const at = reader.indexOf(npi);
-        if (at < 0) continue;
-        const record = JSON.parse(reader.recordBytes(at).toString('utf8')) as { rows: ChangeRow[] };
+        const record = reader.find(npi) as { rows: ChangeRow[] } | null;
+        if (record === null) continue;
         for (const row of record.rows) {
           if (row.to_as_of <= query.after) continue;
           if (kinds !== null && !kinds.has(row.kind)) continue;

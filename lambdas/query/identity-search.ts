@@ -19,7 +19,8 @@ import type { IdentitySearchQuery, TaxonomyResolution } from './types';
 /** What a search needs from a snapshot. */
 export interface SearchSource {
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
-  findActive(npi: string): Promise<NpiActiveLine | null>;
+  /** The lookup line of each NPI, in the order given, or null when it is not an active NPI of the snapshot. */
+  findActive(npis: readonly string[]): Promise<(NpiActiveLine | null)[]>;
   /** The state's search result, or null when the snapshot has no search index for the state. */
   searchState(state: string, query: SearchQuery): Promise<SearchResult | null>;
 }
@@ -106,7 +107,7 @@ async function searchRoster(
   source: SearchSource,
 ): Promise<{ total: number; rows: IdentityRows }> {
   const npis = [...new Set(query.npis)].sort();
-  const lines = await Promise.all(npis.map((npi) => source.findActive(npi)));
+  const lines = await source.findActive(npis);
   const classOf = (code: string) => {
     const r = source.resolveTaxonomy(code);
     return r.kind === 'unknown' ? '' : r.classificationKey;

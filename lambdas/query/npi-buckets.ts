@@ -183,8 +183,8 @@ export class NpiBuckets {
       // Not written (the disk is full): answered from the unzipped bytes; the next lookup tries to place it again.
       if ('body' in placed) {
         const reader = NpiIndexReader.open(new BufferSource(placed.body));
-        const at = reader.indexOf(npi);
-        return at < 0 ? null : recordOf(reader.recordBytes(at), reader.version);
+        const bytes = reader.findBytes(npi);
+        return bytes === null ? null : recordOf(bytes, reader.version);
       }
       // Dropped meanwhile (its generation rotated out while this lookup waited): place it again.
       if (placed.generation.fd !== null) return this.lookup(key, placed, npi);

@@ -144,10 +144,10 @@ export class SnapshotProviderData implements ProviderData {
     const { files, search, searchKeys } = this.tables;
     return searchIdentity(query, {
       resolveTaxonomy: (taxonomy) => this.tables.resolveTaxonomy(taxonomy),
-      findActive: async (npi) => {
-        const [record] = await this.findNpis([npi]);
-        return record?.status === 'active' ? npiActiveLineOf(JSON.parse(npiRecordText(record)) as NpiRecord) : null;
-      },
+      findActive: async (npis) =>
+        (await this.findNpis(npis)).map((record) =>
+          record?.status === 'active' ? npiActiveLineOf(JSON.parse(npiRecordText(record)) as NpiRecord) : null,
+        ),
       searchState: async (state, q) => {
         const key = searchKeys.get(state);
         return key === undefined ? null : search.search(key, () => files.localPath(key), q);

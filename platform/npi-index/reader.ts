@@ -44,8 +44,14 @@ export class NpiIndexReader {
 
   /** The record of `npi` as parsed JSON, or null when the bucket does not hold it. */
   find(npi: string): unknown {
+    const bytes = this.findBytes(npi);
+    return bytes === null ? null : JSON.parse(bytes.toString('utf8'));
+  }
+
+  /** The record bytes of `npi`, or null when the bucket does not hold it. */
+  findBytes(npi: string): Buffer | null {
     const at = this.indexOf(npi);
-    return at < 0 ? null : this.record(at);
+    return at < 0 ? null : this.recordBytes(at);
   }
 
   /** The position of `npi` in the directory, or -1. */
@@ -63,10 +69,6 @@ export class NpiIndexReader {
     if (!(i >= 0 && i < this.count)) throw new RangeError(`no record ${i} in a bucket of ${this.count}`);
     const [start, end] = recordSpan(this.source, NPI_INDEX_HEADER_BYTES, i);
     return this.source.read(this.recordsAt + start, end - start);
-  }
-
-  record(i: number): unknown {
-    return JSON.parse(this.recordBytes(i).toString('utf8'));
   }
 }
 
