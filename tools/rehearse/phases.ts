@@ -7,7 +7,7 @@
 import http from 'node:http';
 import { createWeightedPicker, type Random } from '../demo/random';
 import type { LambdaInstance } from './lambda/instance';
-import { type FrontRecord, TAG_HEADER } from './network/front';
+import { type FrontRecord, newRecord, TAG_HEADER } from './network/front';
 import type { PortCounters } from './network/shaper';
 import type { Stage } from './stage';
 import { FLEET_MIX, type QueryKind, type Workload } from './workload';
@@ -51,35 +51,18 @@ export class Client {
             setImmediate(() => {
               const record = this.records.get(tag);
               this.records.delete(tag);
-              resolve(record ?? transportRecord(path, tag, `no front record (HTTP ${res.statusCode})`));
+              resolve(record ?? newRecord(path, tag, `no front record (HTTP ${res.statusCode})`));
             });
           });
         },
       );
-      req.on('error', (err) => resolve(transportRecord(path, tag, err.message)));
+      req.on('error', (err) => resolve(newRecord(path, tag, err.message)));
     });
   }
 
   close(): void {
     this.agent.destroy();
   }
-}
-
-function transportRecord(path: string, tag: string, error: string): FrontRecord {
-  return {
-    path,
-    tag,
-    status: 0,
-    ms: 0,
-    initMs: null,
-    durationMs: null,
-    cold: false,
-    throttled: false,
-    resultBytes: 0,
-    machineWaitMs: 0,
-    instanceId: null,
-    error,
-  };
 }
 
 /** Cold answers of every kind: `instances` fresh instances each, one query each. */

@@ -13,7 +13,7 @@ import { PLANS, type Plan } from '../../data-contracts/constants';
 import { ENV } from '../../data-contracts/env';
 import { createKeyWithCli, REHEARSAL_REGION, type Services, startServices } from './deploy/services';
 import { resolveEnvironment, type SynthesizedShape, synthesizeStack } from './deploy/synth';
-import { cgroupsAvailable } from './lambda/cgroups';
+import { cgroupsAvailable, removeStaleGroups } from './lambda/cgroups';
 import type { FunctionSpec, HostSetup, LambdaInstance } from './lambda/instance';
 import { LambdaPool } from './lambda/pool';
 import { ApiFront, type FrontRecord } from './network/front';
@@ -119,6 +119,7 @@ export async function startStage(options: StageOptions): Promise<Stage> {
       );
     }
     const confined = await cgroupsAvailable();
+    if (confined.ok) await removeStaleGroups();
     if (confined.ok && !isOutsideTmp(options.workDir)) {
       // An instance's /tmp is its own folder mounted over /tmp: the asset must not live under it.
       throw new Error(`the work folder ${options.workDir} is under /tmp, which every instance replaces with its own`);

@@ -231,7 +231,9 @@ describe('the small rehearsal', () => {
       let state = '';
       for (let i = 0; i < 100 && state !== 'FROZEN'; i += 1) {
         await new Promise((resolve) => setTimeout(resolve, 20));
-        state = (await readFile(`/sys/fs/cgroup/freezer/pf-rehearse/${instance}/freezer.state`, 'utf8')).trim();
+        state = (
+          await readFile(`/sys/fs/cgroup/freezer/pf-rehearse/${process.pid}-${instance}/freezer.state`, 'utf8')
+        ).trim();
       }
       expect(state).toBe('FROZEN');
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -8,7 +8,7 @@
  * https://docs.aws.amazon.com/lambda/latest/dg/configuration-memory.html
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const ROOT = '/sys/fs/cgroup';
@@ -36,6 +36,41 @@ export async function cgroupsAvailable(): Promise<{ ok: true } | { ok: false; re
   }
 }
 
+/**
+ * Removes the groups that runs which are gone left behind (a killed run): groups are named `<pid>-<instance>`, and a
+ * group of a live process is left alone.
+ * @returns how many were removed.
+ */
+export async function removeStaleGroups(): Promise<number> {
+  let removed = 0;
+  for (const controller of CONTROLLERS) {
+    const parent = path.join(ROOT, controller, PARENT);
+    const groups = await readdir(parent, { withFileTypes: true }).catch(() => []);
+    for (const group of groups.filter((g) => g.isDirectory() && !isAlive(Number(g.name.split('-')[0])))) {
+      const dir = path.join(parent, group.name);
+      if (controller === 'freezer') await writeFile(path.join(dir, 'freezer.state'), 'THAWED').catch(() => undefined);
+      if (
+        await rmdir(dir).then(
+          () => true,
+          () => false,
+        )
+      )
+        removed += 1;
+    }
+  }
+  return removed;
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The CPU share Lambda gives `memoryMb`, capped at `maxCores` (one here: an instance never has more). */
 export function cpuShare(memoryMb: number, maxCores = 1): number {
   return Math.min(maxCores, memoryMb / MB_PER_VCPU);
@@ -43,6 +78,7 @@ export function cpuShare(memoryMb: number, maxCores = 1): number {
 
 /** One instance's groups. */
 export class InstanceCgroups {
+  /** `id` is the instance's; the group is named `<this process's pid>-<id>`. */
   private constructor(readonly id: string) {}
 
   /** Creates the groups with the memory limit and CPU quota set (not frozen). */
@@ -62,7 +98,7 @@ export class InstanceCgroups {
   }
 
   dir(controller: (typeof CONTROLLERS)[number]): string {
-    return path.join(ROOT, controller, PARENT, this.id);
+    return path.join(ROOT, controller, PARENT, `${process.pid}-${this.id}`);
   }
 
   /** The `cgroup.procs` files a process writes its pid into to join every group (the spawn wrapper does). */

@@ -56,6 +56,24 @@ export interface FrontRecord {
   error: string | null;
 }
 
+/** A record before anything is known of its answer (status 0: no answer). */
+export function newRecord(path: string, tag: string | null, error: string | null = null): FrontRecord {
+  return {
+    path,
+    tag,
+    status: 0,
+    ms: 0,
+    initMs: null,
+    durationMs: null,
+    cold: false,
+    throttled: false,
+    resultBytes: 0,
+    machineWaitMs: 0,
+    instanceId: null,
+    error,
+  };
+}
+
 export interface FrontOptions {
   invoke(event: Buffer): Promise<PoolInvoke>;
   /** GETs an object of the bucket through the CDN's origin connection (shaped as S3 is). */
@@ -122,20 +140,7 @@ export class ApiFront {
     const rawPath = q < 0 ? target : target.slice(0, q);
     const rawQueryString = q < 0 ? '' : target.slice(q + 1);
     const tag = req.headers[TAG_HEADER];
-    const record: FrontRecord = {
-      path: target,
-      tag: typeof tag === 'string' ? tag : null,
-      status: 0,
-      ms: 0,
-      initMs: null,
-      durationMs: null,
-      cold: false,
-      throttled: false,
-      resultBytes: 0,
-      machineWaitMs: 0,
-      instanceId: null,
-      error: null,
-    };
+    const record = newRecord(target, typeof tag === 'string' ? tag : null);
     const send = (status: number, headers: Record<string, string | string[]>, payload: Buffer) => {
       record.status = status;
       res.writeHead(status, { ...headers, 'content-length': String(payload.length) });

@@ -7,7 +7,6 @@
  * AWS's S3 guidance: first-byte latencies of 100-200 ms for small objects, 85-90 MB/s per connection
  * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/optimizing-performance-guidelines.html).
  */
-import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -56,6 +55,19 @@ export interface ShapedPort {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves when `res` drains or closes, leaving no listener behind. */
+function drained(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
 
 export class Shaper {
   private readonly upstream: URL;
@@ -161,7 +173,7 @@ export class Shaper {
           // Timers are coarse: a chunk due within a millisecond goes now, the debt carried by `spentUntil`.
           if (done - now >= 1) await sleep(done - now);
         }
-        if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+        if (!res.write(chunk)) await drained(res);
         if (res.destroyed) return;
       }
       res.end();
