@@ -1,6 +1,7 @@
 /**
  * `npm run rehearse -- [--rows N] [--s3-latency-ms 25] [--dynamo-delay-ms 5] [--memory-mb M] [--cold-instances 50]
- * [--parallel 2] [--fleet-rate 40] [--fleet-seconds 180] [--idle-retire-s 600] [--seed 1] [--json FILE]`
+ * [--parallel 2] [--fleet-rate 40] [--fleet-seconds 180] [--idle-retire-s 600] [--max-instances N] [--seed 1]
+ * [--json FILE]`
  *
  * The deployed stack rehearsed on this machine (docs/deployment-rehearsal.md): the CDK app synthesized with its
  * Lambda assets; the API function's asset run by the Runtime Interface Client on Node 22 in emulated execution
@@ -36,6 +37,7 @@ function options() {
       'fleet-rate': { type: 'string', default: '40' },
       'fleet-seconds': { type: 'string', default: '180' },
       'idle-retire-s': { type: 'string', default: '600' },
+      'max-instances': { type: 'string', default: '0' },
       seed: { type: 'string', default: '1' },
       json: { type: 'string' },
     },
@@ -57,6 +59,7 @@ function options() {
     fleetRate: num('fleet-rate', 0.1, 1000),
     fleetSeconds: num('fleet-seconds', 1, 3600),
     idleRetireMs: num('idle-retire-s', 1, 7200) * 1000,
+    maxInstances: num('max-instances', 0, 1000),
     seed: num('seed', 0, 2 ** 31),
     json: values.json ?? null,
   };
@@ -97,6 +100,7 @@ async function main(): Promise<void> {
     dynamoDelayMs: opts.dynamoDelayMs,
     ...(opts.memoryMb ? { memoryMb: opts.memoryMb } : {}),
     idleRetireMs: opts.idleRetireMs,
+    maxInstances: opts.maxInstances,
     publish: async (endpoint, bucket) => {
       if (opts.rows === null) await publishDemo(REPO_ROOT, endpoint, bucket);
       else {
@@ -126,7 +130,13 @@ async function main(): Promise<void> {
       rng,
       say,
     });
+    // The cold figures are kept at once: a fleet that overruns this machine must not lose them.
+    await writeFile(
+      path.join(workDir, 'cold-answers.json'),
+      `${JSON.stringify({ init_ms: initFigures(cold), cold_first_answer: coldFigures(cold) }, null, 2)}\n`,
+    );
     say(`fleet: ${opts.fleetRate} requests/s (Poisson) for ${opts.fleetSeconds} s from zero instances`);
+    const cpuBefore = process.cpuUsage();
     const dynamoBefore = emptyCounters();
     addCounters(dynamoBefore, stage.services.dynamoPort.counters);
     const fleet = await measureFleet(stage, client, drawn, {
@@ -135,6 +145,7 @@ async function main(): Promise<void> {
       rng,
       say,
     });
+    const cpu = process.cpuUsage(cpuBefore);
     const dynamo = diffTargets(stage.services.dynamoPort.counters.targets, dynamoBefore.targets);
     const fleetReport = fleetFigures({ ...fleet, dynamo: { ...emptyCounters(), targets: dynamo } }, stage.spec);
     const tmpMax = Math.max(...stage.pool.all.map((i) => i.tmpBytesMax));
@@ -151,13 +162,19 @@ async function main(): Promise<void> {
         timeout_s: stage.spec.timeoutSeconds,
         architecture: stage.spec.architecture,
         reserved_concurrency: stage.spec.reservedConcurrency,
+        machine_max_instances: stage.maxInstances,
         confined: stage.confined.ok,
         ...(stage.confined.ok ? {} : { unconfined_reason: stage.confined.reason }),
       },
       tls_to_s3: 'excluded: plain HTTP on loopback (docs/deployment-rehearsal.md)',
       init_ms: initFigures(cold),
       cold_first_answer: coldFigures(cold),
-      fleet: fleetReport,
+      fleet: {
+        ...fleetReport,
+        // The emulated services (s3rver, dynalite, the shaper, the front, the client) share this machine's cores
+        // with the instances: their share of one core during the fleet.
+        rehearsal_process_cpu_share: Number(((cpu.user + cpu.system) / 1e6 / fleet.wallSeconds).toFixed(2)),
+      },
       cost_per_million_usd: costPerMillion(fleetReport, stage.spec),
       instances: {
         started: stage.pool.all.length,

@@ -45,6 +45,8 @@ export interface Stage {
   pool: LambdaPool;
   services: Services;
   keys: Record<Plan, string>;
+  /** This machine's cap on live instances. */
+  maxInstances: number;
   confined: { ok: boolean; reason?: string };
   /** S3 traffic per instance id (init and every invocation), and of retired instances summed. */
   s3ByInstance: Map<string, PortCounters>;
@@ -138,9 +140,10 @@ export async function startStage(options: StageOptions): Promise<Stage> {
     const s3AtInit = new Map<string, PortCounters>();
     const ports = new Map<string, ShapedPort>();
     const retiredS3 = emptyCounters();
+    const maxInstances = options.maxInstances || machineCap(spec.memoryMb);
     const pool = new LambdaPool(spec, host, {
       idleRetireMs: options.idleRetireMs,
-      maxInstances: options.maxInstances || machineCap(spec.memoryMb),
+      maxInstances,
       prepare: async (instance: LambdaInstance) => {
         const port = await services.s3.open();
         ports.set(instance.id, port);
@@ -176,6 +179,7 @@ export async function startStage(options: StageOptions): Promise<Stage> {
       pool,
       services,
       keys,
+      maxInstances,
       confined,
       s3ByInstance,
       s3AtInit,

@@ -142,7 +142,7 @@ describe('the API Gateway front', () => {
     });
   });
 
-  it("answers API Gateway's 500 for a result over Lambda's 6 MB, a function error and a throttle", async () => {
+  it("answers API Gateway's 500 for a result over 6 MB, a function error and a throttle, 504 past its timeout", async () => {
     const result = (body: string) =>
       Buffer.from(JSON.stringify({ statusCode: 200, headers: { 'content-type': 'text/plain' }, body }));
     const outcomes: Record<string, PoolInvoke> = {
@@ -151,13 +151,15 @@ describe('the API Gateway front', () => {
       '/failed': invoked({ kind: 'error', reason: 'function_error', detail: 'Error: boom' }),
       '/throttled': { throttled: true },
     };
+    const never = new Promise<PoolInvoke>(() => undefined);
     const events: Record<string, unknown>[] = [];
     const front = await ApiFront.start({
       invoke: async (event) => {
         const parsed = JSON.parse(event.toString('utf8')) as Record<string, unknown>;
         events.push(parsed);
-        return outcomes[parsed.rawPath as string] as PoolInvoke;
+        return parsed.rawPath === '/slow' ? never : (outcomes[parsed.rawPath as string] as PoolInvoke);
       },
+      integrationTimeoutMs: 200,
       fetchStatic: async () => ({ status: 404, headers: {}, body: Buffer.alloc(0) }),
     });
     try {

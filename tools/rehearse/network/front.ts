@@ -7,7 +7,8 @@
  * `http.sourceIp`, `timeEpoch`, `routeKey` as the stack's routes give it, `isBase64Encoded`), and the function's
  * result goes back as status, headers, `cookies` as `set-cookie`, base64 bodies decoded. Limits: a request body
  * over 10 MB is a 413; a function result over 6 MB (Lambda's synchronous response limit) or a failed invocation
- * is API Gateway's `500 {"message":"Internal Server Error"}`, as is a throttled integration:
+ * is API Gateway's `500 {"message":"Internal Server Error"}`, as is a throttled integration; an invocation still
+ * running after 30 s is a 504:
  * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html,
  * https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html,
  * https://repost.aws/knowledge-center/api-gateway-internal-server-error.
@@ -28,8 +29,18 @@ import {
 import { API_ROUTES, DEFAULT_ROUTE_KEY } from '../../../infra/routes';
 import type { PoolInvoke } from '../lambda/pool';
 
-/** API Gateway's largest request payload, and Lambda's largest synchronous response. */
-export const LIMITS = { requestBytes: 10 * 1024 * 1024, responseBytes: 6 * 1024 * 1024 } as const;
+/**
+ * API Gateway's largest request payload, Lambda's largest synchronous response, and the HTTP API's integration
+ * timeout (30 s), past which the client gets a 504 while the invocation runs on
+ * (https://repost.aws/knowledge-center/api-gateway-504-errors).
+ */
+export const LIMITS = {
+  requestBytes: 10 * 1024 * 1024,
+  responseBytes: 6 * 1024 * 1024,
+  integrationTimeoutMs: 30_000,
+} as const;
+
+const GATEWAY_TIMEOUT = Buffer.from('{"message":"Endpoint request timed out"}');
 
 /** A header the rehearsal's own client sets to find its requests' records; never passed to the function. */
 export const TAG_HEADER = 'x-rehearsal-tag';
@@ -79,6 +90,8 @@ export interface FrontOptions {
   /** GETs an object of the bucket through the CDN's origin connection (shaped as S3 is). */
   fetchStatic(uri: string): Promise<{ status: number; headers: Record<string, string>; body: Buffer }>;
   onRecord?(record: FrontRecord): void;
+  /** Default {@link LIMITS}' 30 s. */
+  integrationTimeoutMs?: number;
 }
 
 type CfHeaders = Record<string, { value: string }>;
@@ -161,8 +174,23 @@ export class ApiFront {
       }
       const requestId = apiRequestId();
       const event = payloadEvent(req, rawPath, rawQueryString, body, requestId);
-      const result = await this.options.invoke(Buffer.from(JSON.stringify(event)));
       const gatewayHeaders = { 'apigw-requestid': requestId };
+      let timer: NodeJS.Timeout | undefined;
+      const result = await Promise.race([
+        this.options.invoke(Buffer.from(JSON.stringify(event))),
+        new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(
+            () => resolve('timeout'),
+            this.options.integrationTimeoutMs ?? LIMITS.integrationTimeoutMs,
+          );
+        }),
+      ]);
+      clearTimeout(timer);
+      if (result === 'timeout') {
+        record.error = 'integration timeout';
+        send(504, { 'content-type': 'application/json', ...gatewayHeaders }, GATEWAY_TIMEOUT);
+        return;
+      }
       if (result.throttled) {
         record.throttled = true;
         send(500, { 'content-type': 'application/json', ...gatewayHeaders }, INTERNAL_ERROR);
