@@ -73,8 +73,9 @@ export async function measureColdAnswers(
   kinds: readonly QueryKind[],
   options: { instances: number; parallel: number; rng: Random; say: (line: string) => void },
 ): Promise<Measured[]> {
-  stage.pool.fresh = true;
   const out: Measured[] = [];
+  if (options.instances === 0) return out;
+  stage.pool.fresh = true;
   try {
     for (const kind of kinds) {
       const urls = workload[kind];

@@ -18,7 +18,7 @@ import { createRandom } from '../demo/random';
 import { publishDemo, publishFolderSnapshot } from './deploy/publish';
 import { addCounters, emptyCounters } from './network/shaper';
 import { Client, measureColdAnswers, measureFleet } from './phases';
-import { coldFigures, costPerMillion, fleetFigures, initFigures } from './report/report';
+import { coldCostPerMillion, coldFigures, costPerMillion, fleetFigures, initFigures } from './report/report';
 import { startStage } from './stage';
 import { drawWorkload, QUERY_KINDS, type Workload } from './workload';
 
@@ -54,7 +54,7 @@ function options() {
     s3LatencyMs: num('s3-latency-ms', 0, 5000),
     dynamoDelayMs: num('dynamo-delay-ms', 0, 1000),
     memoryMb: values['memory-mb'] === undefined ? undefined : num('memory-mb', 128, 10_240),
-    coldInstances: num('cold-instances', 1, 10_000),
+    coldInstances: num('cold-instances', 0, 10_000),
     parallel: num('parallel', 1, 16),
     fleetRate: num('fleet-rate', 0.1, 1000),
     fleetSeconds: num('fleet-seconds', 1, 3600),
@@ -176,6 +176,7 @@ async function main(): Promise<void> {
         rehearsal_process_cpu_share: Number(((cpu.user + cpu.system) / 1e6 / fleet.wallSeconds).toFixed(2)),
       },
       cost_per_million_usd: costPerMillion(fleetReport, stage.spec),
+      cost_per_million_if_every_call_cold_usd: coldCostPerMillion(cold, stage.spec),
       instances: {
         started: stage.pool.all.length,
         init_failures: stage.pool.initFailures,

@@ -111,15 +111,17 @@ export async function startStage(options: StageOptions): Promise<Stage> {
     };
     const keysTable = spec.environment[ENV.keysTable] as string;
     const usageTable = spec.environment[ENV.usageTable] as string;
-    const keys = {} as Record<Plan, string>;
-    for (const plan of PLANS) {
-      keys[plan] = await createKeyWithCli(
-        options.repoRoot,
-        { keysTable, usageTable, endpoint: services.dynamoPort.endpoint },
-        plan,
-        plan === 'builder' ? 'glp1' : undefined,
-      );
-    }
+    const issued = await Promise.all(
+      PLANS.map((plan) =>
+        createKeyWithCli(
+          options.repoRoot,
+          { keysTable, usageTable, endpoint: services.dynamoPort.endpoint },
+          plan,
+          plan === 'builder' ? 'glp1' : undefined,
+        ),
+      ),
+    );
+    const keys = Object.fromEntries(PLANS.map((plan, i) => [plan, issued[i] as string])) as Record<Plan, string>;
     const confined = await cgroupsAvailable();
     if (confined.ok) await removeStaleGroups();
     if (confined.ok && !isOutsideTmp(options.workDir)) {

@@ -65,20 +65,26 @@ export function initFigures(records: Measured[]) {
 export function fleetFigures(fleet: FleetFigures, spec: FunctionSpec) {
   const { records } = fleet;
   const ms = records.map((m) => m.ms).sort((a, b) => a - b);
-  const n = records.length;
+  // Per-request costs are per invocation that ran: a request this machine could not serve within API Gateway's
+  // 30 s (a 504 while it waited for an instance) cost Lambda, S3 and DynamoDB nothing, or less than it would.
+  const invocations = fleet.instances.reduce((sum, i) => sum + i.invocations, 0);
+  const n = Math.max(1, invocations);
   const gbSeconds = billedGbSeconds(fleet.instances, spec.memoryMb);
   const writes = fleet.dynamo.targets['DynamoDB_20120810.UpdateItem'] ?? 0;
   const reads = fleet.dynamo.targets['DynamoDB_20120810.GetItem'] ?? 0;
   return {
-    requests: n,
-    rate_per_s: round(n / fleet.wallSeconds, 2),
+    requests: records.length,
+    invocations,
+    rate_per_s: round(records.length / fleet.wallSeconds, 2),
+    answered_per_s: round(records.filter((m) => m.status > 0 && m.status < 500).length / fleet.wallSeconds, 2),
     p50_ms: round(quantile(ms, 0.5)),
     p99_ms: round(quantile(ms, 0.99)),
     max_ms: round(ms.at(-1) ?? Number.NaN),
     errors_5xx: records.filter(isError).length,
+    gateway_timeouts_504: records.filter((m) => m.status === 504).length,
     throttled: records.filter((m) => m.throttled).length,
     instances_started: fleet.instances.length,
-    cold_share: round(records.filter((m) => m.cold).length / n, 4),
+    cold_share: round(records.filter((m) => m.cold).length / Math.max(1, records.length), 4),
     cold_p50_ms: round(
       quantile(
         records
@@ -110,6 +116,31 @@ export function fleetFigures(fleet: FleetFigures, spec: FunctionSpec) {
         return [kind, { requests: mine.length, p50_ms: round(quantile(t, 0.5)), p99_ms: round(quantile(t, 0.99)) }];
       }).filter(([, v]) => (v as { requests: number }).requests > 0),
     ),
+  };
+}
+
+/**
+ * The cost of a million calls if every call were a cold instance's first answer (the cold phase's own figures:
+ * init and the first invocation billed, its S3 requests): the bound the design controls when traffic spreads over
+ * more instances than it warms.
+ */
+export function coldCostPerMillion(records: Measured[], spec: FunctionSpec) {
+  const cold = records.filter((m) => m.initMs !== null && m.durationMs !== null);
+  if (cold.length === 0) return null;
+  const gb = spec.memoryMb / 1024;
+  const gbSeconds =
+    cold.reduce((sum, m) => sum + Math.ceil(m.initMs as number) + Math.ceil(m.durationMs as number), 0) /
+    1000 /
+    cold.length;
+  const gets = cold.reduce((sum, m) => sum + (m.s3 ? m.s3.gets + m.s3.heads : 0), 0) / cold.length;
+  const lambdaDuration = gbSeconds * gb * 1_000_000 * PRICES.lambdaGbSecond[spec.architecture].usd;
+  const s3 = (gets * 1_000_000 * PRICES.s3Get.usd) / 1000;
+  return {
+    gb_seconds_per_call: round(gbSeconds * gb, 3),
+    s3_requests_per_call: round(gets, 1),
+    controlled: round(lambdaDuration + s3, 2),
+    lambda_duration_with_init: round(lambdaDuration, 2),
+    s3_requests: round(s3, 2),
   };
 }
 
