@@ -38,6 +38,7 @@ export class LambdaPool {
   private readonly reaper: NodeJS.Timeout;
   readonly all: LambdaInstance[] = [];
   initFailures = 0;
+  private closed = false;
   /**
    * Every invocation on a fresh instance, retired after it (the cold-answer measurements); otherwise warm instances
    * are reused as Lambda reuses them.
@@ -61,6 +62,7 @@ export class LambdaPool {
     if (this.fresh) return this.invokeFresh(event);
     const waitStart = performance.now();
     for (;;) {
+      if (this.closed) throw new Error('the function is being torn down');
       const idle = [...this.live].find((i) => !i.busy && i.dead === null);
       if (idle) {
         const machineWaitMs = performance.now() - waitStart;
@@ -103,6 +105,9 @@ export class LambdaPool {
 
   async close(): Promise<void> {
     clearInterval(this.reaper);
+    // Invocations still waiting for this machine's cap end now (their requests were answered 504 long ago).
+    this.closed = true;
+    for (const wake of this.waiters.splice(0)) wake();
     await Promise.all([...this.live].map((i) => this.retire(i)));
   }
 
