@@ -8,7 +8,7 @@ import http from 'node:http';
 import { createWeightedPicker, type Random } from '../demo/random';
 import type { LambdaInstance } from './lambda/instance';
 import { type FrontRecord, newRecord, TAG_HEADER } from './network/front';
-import type { PortCounters } from './network/shaper';
+import { type PortCounters, subtractCounters } from './network/shaper';
 import type { Stage } from './stage';
 import { FLEET_MIX, type QueryKind, type Workload } from './workload';
 
@@ -157,17 +157,8 @@ export async function measureFleet(
   }
   await Promise.all(pending);
   const wallSeconds = (performance.now() - start) / 1000;
-  const s3After = stage.s3Total();
-  const s3: PortCounters = {
-    requests: s3After.requests - s3Before.requests,
-    gets: s3After.gets - s3Before.gets,
-    rangeGets: s3After.rangeGets - s3Before.rangeGets,
-    heads: s3After.heads - s3Before.heads,
-    puts: s3After.puts - s3Before.puts,
-    bytesOut: s3After.bytesOut - s3Before.bytesOut,
-    errors: {},
-    targets: {},
-  };
+  const s3 = subtractCounters(stage.s3Total(), s3Before);
+
   return { records, wallSeconds, s3, instances: stage.pool.all.slice(startedBefore) };
 }
 

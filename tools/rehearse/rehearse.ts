@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { ensureSnapshot, readSnapshot, snapshotDirs } from '../bench/api/bench-snapshot';
 import { createRandom } from '../demo/random';
 import { publishDemo, publishFolderSnapshot } from './deploy/publish';
-import { addCounters, emptyCounters } from './network/shaper';
+import { addCounters, emptyCounters, subtractCounters } from './network/shaper';
 import { Client, measureColdAnswers, measureFleet } from './phases';
 import { coldCostPerMillion, coldFigures, costPerMillion, fleetFigures, initFigures } from './report/report';
 import { startStage } from './stage';
@@ -146,8 +146,8 @@ async function main(): Promise<void> {
       say,
     });
     const cpu = process.cpuUsage(cpuBefore);
-    const dynamo = diffTargets(stage.services.dynamoPort.counters.targets, dynamoBefore.targets);
-    const fleetReport = fleetFigures({ ...fleet, dynamo: { ...emptyCounters(), targets: dynamo } }, stage.spec);
+    const dynamo = subtractCounters(stage.services.dynamoPort.counters, dynamoBefore);
+    const fleetReport = fleetFigures({ ...fleet, dynamo }, stage.spec);
     const tmpMax = Math.max(...stage.pool.all.map((i) => i.tmpBytesMax));
     const memMax = Math.max(...stage.pool.all.map((i) => i.memoryMaxBytes));
     const report = {
@@ -212,12 +212,6 @@ function demoWorkload(): Workload {
     changes_since: [],
     vertical_list: ['/api/v1/providers?vertical=glp1&state=TX&limit=50'],
   };
-}
-
-function diffTargets(after: Record<string, number>, before: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(after)) out[k] = v - (before[k] ?? 0);
-  return out;
 }
 
 main().then(

@@ -10,7 +10,7 @@ import { resolveEnvironment } from '../../../tools/rehearse/deploy/synth';
 import type { InvokeOutcome, LambdaInstance } from '../../../tools/rehearse/lambda/instance';
 import type { PoolInvoke } from '../../../tools/rehearse/lambda/pool';
 import { ApiFront, LIMITS, parseResult } from '../../../tools/rehearse/network/front';
-import { Shaper } from '../../../tools/rehearse/network/shaper';
+import { Shaper, subtractCounters } from '../../../tools/rehearse/network/shaper';
 
 const BODY = randomBytes(3 * 1024 * 1024 + 17);
 let upstream: http.Server;
@@ -103,7 +103,9 @@ describe('the shaper', () => {
     const [a, b] = [await shaper.open(), await shaper.open()];
     try {
       await get(`${a.endpoint}/object`, { range: 'bytes=0-9' });
+      const before = structuredClone(b.counters);
       expect((await get(`${b.endpoint}/missing`)).status).toBe(404);
+      expect(subtractCounters(b.counters, before)).toMatchObject({ requests: 1, gets: 1, errors: { 'HTTP 404': 1 } });
       expect(a.counters).toMatchObject({ gets: 1, rangeGets: 1, errors: {} });
       expect(b.counters).toMatchObject({ gets: 1, rangeGets: 0, errors: { 'HTTP 404': 1 } });
     } finally {

@@ -47,6 +47,22 @@ export function addCounters(into: PortCounters, from: PortCounters): void {
   for (const [error, n] of Object.entries(from.errors)) into.errors[error] = (into.errors[error] ?? 0) + n;
 }
 
+/** What passed between two readings of the same counters: `after` less `before`. */
+export function subtractCounters(after: PortCounters, before: PortCounters): PortCounters {
+  const minus = (a: Record<string, number>, b: Record<string, number>) =>
+    Object.fromEntries(Object.entries(a).map(([k, n]) => [k, n - (b[k] ?? 0)]));
+  return {
+    requests: after.requests - before.requests,
+    gets: after.gets - before.gets,
+    rangeGets: after.rangeGets - before.rangeGets,
+    heads: after.heads - before.heads,
+    puts: after.puts - before.puts,
+    bytesOut: after.bytesOut - before.bytesOut,
+    errors: minus(after.errors, before.errors),
+    targets: minus(after.targets, before.targets),
+  };
+}
+
 /** A listening port of a {@link Shaper}. */
 export interface ShapedPort {
   endpoint: string;
