@@ -18,7 +18,8 @@
  * snapshots/<id>/static/coverage.json | coverage.html | sample.json | sample.csv | openapi.json
  * snapshots/<id>/rejects/rejects.csv
  * snapshots/<id>/screens/oig-leie.parquet | fda-letters.parquet   the screening lists the build used (below)
- * snapshots/<id>/npi/bucket=<digits>/records.npi.gz            the NPI lookup records of one NPI prefix (below)
+ * snapshots/<id>/npi/bucket=<digits>/records.npi               the NPI lookup records of one NPI prefix (below)
+ * <key of an identity-index, search or npi object>.blocks    its block digests (below)
  * snapshots/<id>/changes/basis.parquet | month=<YYYY-MM>/data.parquet | month=<YYYY-MM>/npi.bin   the change feed
  *                                                           (data-contracts/changes.ts)
  * ```
@@ -51,7 +52,8 @@
  * with its deactivation date, grouped by the NPI's first digits: as many digits as keep a bucket under
  * {@link NPI_BUCKET_TARGET} NPIs ({@link npiBucketDigits}; every bucket of a snapshot has the same width, 5 digits
  * at national scale: at most 20,000 buckets of about 450 NPIs). A lookup reads one bucket, so at national scale it
- * touches one small object. Each object is a gzipped binary file (format: `platform/npi-index/format.ts`): a
+ * touches one small object. Each object is a binary file (format: `platform/npi-index/format.ts`; gzipped in
+ * layout 3, `records.npi.gz`, stored as it is since layout 4 so that a record is a byte range): a
  * header, an uncompressed fixed-width directory of the bucket's NPIs (10 digits and the end offset of the NPI's
  * record, 16 bytes per NPI, sorted by NPI), then the records in NPI order: version 2 (written since 2026-11-26),
  * one record head per NPI (the answer's JSON record without its constant members, data-contracts/npi-record.ts);
@@ -60,16 +62,26 @@
  * through the page cache, without holding the bucket in the process (`lambdas/query/npi-buckets.ts`), and copies
  * a head into its answer without parsing it. Snapshots built before this format hold gzipped JSON
  * lines (`records.jsonl.gz`); a build that reuses one rewrites its buckets in this format (etl/npi-out.ts).
+ *
+ * Block digests (layout 4): the objects the API reads in place by byte ranges (`identity_index`, `search`, `npi`)
+ * each have a block digests object beside them (`<key>.blocks`, format: `platform/ranged/block-digests.ts`): the
+ * SHA-256 of every 16 KB block and the ranges a reader consults first. The object's manifest entry holds the
+ * digests object's size and SHA-256 (`block_digests`), so the manifest covers every block (docs/read-in-place.md).
  */
 import type { ChangesSpan } from './changes';
 import type { PublishBoundary, Vertical } from './constants';
 
 /**
  * 2: identity partitions carry a serving index (`identity_index` objects). 3: NPI lookup buckets in the binary
- * format (`records.npi.gz`) and the per-state identity search indexes (`search` objects). An API refuses a manifest
- * of another version (its objects are not what it reads), and a reusing build asks for a full build first.
+ * format (`records.npi.gz`) and the per-state identity search indexes (`search` objects). 4: block digests beside
+ * the objects read in place, NPI buckets stored unzipped (`records.npi`). An API reads the versions of
+ * {@link READABLE_LAYOUT_VERSIONS} and refuses the others (their objects are not what it reads); a reusing build
+ * asks for a full build first when the current snapshot is not of {@link LAYOUT_VERSION}.
  */
-export const LAYOUT_VERSION = 3 as const;
+export const LAYOUT_VERSION = 4 as const;
+/** The layouts the API reads: 3 (objects read whole, as before block digests) and 4. */
+export const READABLE_LAYOUT_VERSIONS = [3, 4] as const;
+export type ReadableLayoutVersion = (typeof READABLE_LAYOUT_VERSIONS)[number];
 
 export const POINTER_KEY = 'current.json' as const;
 export const PUBLIC_KEYS = {
@@ -221,7 +233,12 @@ export function npiBucketOf(npi: string, digits: number): string {
 
 export function npiBucketKey(snapshotId: string, bucket: string): string {
   const b = assertSegment(bucket, NPI_BUCKET_PATTERN, 'NPI bucket');
-  return `${snapshotPrefix(snapshotId)}npi/bucket=${b}/records.npi.gz`;
+  return `${snapshotPrefix(snapshotId)}npi/bucket=${b}/records.npi`;
+}
+
+/** The key of the block digests of the object at `key` (layout 4). */
+export function blockDigestsKey(key: string): string {
+  return `${key}.blocks`;
 }
 
 /** One line of an NPI bucket: an active NPI's identity record, or a deactivated NPI. Dates are `YYYY-MM-DD`. */
@@ -323,6 +340,11 @@ export interface ManifestObject {
   npi_bucket?: string;
   /** Change partitions (`YYYY-MM`). */
   month?: string;
+  /**
+   * The block digests object of an object read in place (at {@link blockDigestsKey}): its size and SHA-256. Layout
+   * 4's `identity_index`, `search` and `npi` objects have one.
+   */
+  block_digests?: { bytes: number; sha256: string };
 }
 
 /** Read / accepted / rejected counts for one source file. */
@@ -353,7 +375,7 @@ export interface SnapshotCounts {
 
 /** `snapshots/<id>/manifest.json`: written after every other object of the snapshot. */
 export interface SnapshotManifest {
-  layout_version: typeof LAYOUT_VERSION;
+  layout_version: ReadableLayoutVersion;
   snapshot_id: string;
   /** The snapshot time: `generated_at` of its coverage, `checked_at` of its automated screens. */
   created_at: string;

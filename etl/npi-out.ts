@@ -1,19 +1,15 @@
 /**
  * Writes the NPI lookup buckets (data-contracts/layout.ts, `npi` objects; format: platform/npi-index/format.ts):
  * the `npi_lookup` table's records stream out of DuckDB in NPI order, so each bucket's records arrive together and
- * sorted; one gzipped bucket file per bucket. Only one bucket (a few hundred KB at national scale) is in JS memory
- * at a time.
+ * sorted; one bucket file per bucket, stored as it is (not gzipped: the API reads a record as a byte range of it,
+ * docs/read-in-place.md). Only one bucket (a few hundred KB at national scale) is in JS memory at a time.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { NPI_LOOKUP_BUCKET_VERSION } from '../platform/npi-index/format';
 import { encodeNpiBucket } from '../platform/npi-index/writer';
 import { allOrFirstError } from '../platform/settle';
-
-const gzipAsync = promisify(gzip);
 
 export interface WrittenNpiBucket {
   file: string;
@@ -21,15 +17,14 @@ export interface WrittenNpiBucket {
   rows: number;
 }
 
-/** The gzipped bucket file of `records` (NPI record heads, data-contracts/npi-record.ts, in NPI order). */
-export async function gzippedNpiBucket(records: readonly string[]): Promise<Buffer> {
-  return gzipAsync(encodeNpiBucket(records, NPI_LOOKUP_BUCKET_VERSION), { level: 6 });
+/** The bucket file of `records` (NPI record heads, data-contracts/npi-record.ts, in NPI order). */
+export function npiBucketFile(records: readonly string[]): Buffer {
+  return encodeNpiBucket(records, NPI_LOOKUP_BUCKET_VERSION);
 }
 
 /**
- * Buckets being gzipped and written at once, at most: zlib runs on libuv's threads, so the next buckets stream out
- * of DuckDB meanwhile (gzip level 6 at about 110 MB/s was half of this writer's time when each bucket waited for
- * its own). Bounded, so that the records held are a few buckets' worth.
+ * Buckets being written at once, at most: the writes run on libuv's threads, so the next buckets stream out of
+ * DuckDB meanwhile. Bounded, so that the records held are a few buckets' worth.
  */
 const BUCKETS_IN_FLIGHT = 2;
 
@@ -42,14 +37,14 @@ export async function writeNpiBucketFiles(connection: DuckDBConnection, outDir: 
   let records: string[] = [];
   const flush = async () => {
     if (bucket === null || records.length === 0) return;
-    const file = path.join(outDir, `${bucket}.npi.gz`);
+    const file = path.join(outDir, `${bucket}.npi`);
     const written = { file, bucket, rows: records.length };
     const held = records;
     records = [];
     // In bucket order whatever order the writes end in.
     out.push(written);
     while (inFlight.length >= BUCKETS_IN_FLIGHT) await inFlight.shift();
-    const write = gzippedNpiBucket(held).then((gz) => writeFile(file, gz));
+    const write = writeFile(file, npiBucketFile(held));
     // Handled here too, so that a write failing before its turn to be awaited is not an unhandled rejection.
     write.catch(() => {});
     inFlight.push(write);

@@ -1,11 +1,20 @@
 /**
  * The folder backend of the object store: a local folder laid out exactly like the bucket (the embedded default).
  */
+
+import type { Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { assertSafeKey, isNotFoundError, type ObjectInfo, type ObjectStore, writeFileAtomically } from './object-store';
+import {
+  assertSafeKey,
+  hashing,
+  isNotFoundError,
+  type ObjectInfo,
+  type ObjectStore,
+  writeFileAtomically,
+} from './object-store';
 
 /** A local folder laid out exactly like the bucket. */
 export class FolderObjectStore implements ObjectStore {
@@ -43,10 +52,32 @@ export class FolderObjectStore implements ObjectStore {
     }
   }
 
-  async download(key: string, filePath: string): Promise<ObjectInfo | null> {
+  async getRange(key: string, offset: number, length: number): Promise<Buffer> {
+    const handle = await open(this.pathOf(key), 'r');
+    try {
+      const out = Buffer.allocUnsafe(length);
+      let done = 0;
+      while (done < length) {
+        const { bytesRead } = await handle.read(out, done, length - done, offset + done);
+        if (bytesRead === 0) throw new Error(`${key} is shorter than ${offset + length} bytes`);
+        done += bytesRead;
+      }
+      return out;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  localFile(key: string): string {
+    return this.pathOf(key);
+  }
+
+  async download(key: string, filePath: string, hash?: Hash): Promise<ObjectInfo | null> {
     const info = await this.head(key);
     if (info === null) return null;
-    await writeFileAtomically(filePath, (tmp) => pipeline(createReadStream(this.pathOf(key)), createWriteStream(tmp)));
+    await writeFileAtomically(filePath, (tmp) =>
+      pipeline(createReadStream(this.pathOf(key)), hashing(hash), createWriteStream(tmp)),
+    );
     return info;
   }
 

@@ -6,10 +6,11 @@
  * Writes are atomic per object on both backends: S3 PUTs are, and the folder store writes a temporary file
  * beside the target and renames it over the target.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, type Hash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 export interface ObjectInfo {
@@ -24,8 +25,21 @@ export interface ObjectStore {
   head(key: string): Promise<ObjectInfo | null>;
   /** The whole object in memory, or null when there is no such key. Meant for small JSON objects. */
   getBytes(key: string): Promise<{ body: Buffer; info: ObjectInfo } | null>;
-  /** Streams the object to `filePath` (written atomically). Returns null when there is no such key. */
-  download(key: string, filePath: string): Promise<ObjectInfo | null>;
+  /**
+   * Bytes `[offset, offset + length)` of the object (a ranged GET); throws when there is no such key or the
+   * object is shorter.
+   */
+  getRange(key: string, offset: number, length: number): Promise<Buffer>;
+  /**
+   * The local file that holds the object, when the store is a local folder (its ranges are then positional reads
+   * of that file, no copy); undefined for a remote store.
+   */
+  localFile?(key: string): string;
+  /**
+   * Streams the object to `filePath` (written atomically), feeding every chunk to `hash` when given (a digest taken
+   * while the bytes stream). Returns null when there is no such key.
+   */
+  download(key: string, filePath: string, hash?: Hash): Promise<ObjectInfo | null>;
   put(key: string, body: Buffer | string, contentType: string): Promise<ObjectInfo>;
   /** Streams a local file into the store. */
   upload(key: string, filePath: string, contentType: string): Promise<ObjectInfo>;
@@ -99,4 +113,14 @@ export async function downloadChecked(
     files.push(file);
   }
   return files;
+}
+
+/** A pass-through stream that feeds every chunk to `hash` (a download's digest, taken while it streams). */
+export function hashing(hash: Hash | undefined): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash?.update(chunk);
+      done(null, chunk);
+    },
+  });
 }

@@ -2,6 +2,7 @@
  * The S3 backend of the object store (AWS SDK v3): a bucket, optionally under a key prefix, and the one S3 client
  * per process that it sends through.
  */
+import type { Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -16,7 +17,14 @@ import {
   PutObjectTaggingCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { assertSafeKey, isNotFoundError, type ObjectInfo, type ObjectStore, writeFileAtomically } from './object-store';
+import {
+  assertSafeKey,
+  hashing,
+  isNotFoundError,
+  type ObjectInfo,
+  type ObjectStore,
+  writeFileAtomically,
+} from './object-store';
 
 /**
  * One S3 client per process. A custom `endpoint` (s3rver locally and in tests) switches to path-style
@@ -80,7 +88,23 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async download(key: string, filePath: string): Promise<ObjectInfo | null> {
+  async getRange(key: string, offset: number, length: number): Promise<Buffer> {
+    if (length === 0) return Buffer.alloc(0);
+    const out = await this.client.send(
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: this.keyOf(key),
+        Range: `bytes=${offset}-${offset + length - 1}`,
+      }),
+    );
+    const body = Buffer.from(
+      await (out.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+    );
+    if (body.length !== length) throw new Error(`${key}: asked ${length} bytes at ${offset}, got ${body.length}`);
+    return body;
+  }
+
+  async download(key: string, filePath: string, hash?: Hash): Promise<ObjectInfo | null> {
     let out: GetObjectCommandOutput;
     try {
       out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }));
@@ -88,7 +112,7 @@ export class S3ObjectStore implements ObjectStore {
       if (isNotFoundError(err)) return null;
       throw err;
     }
-    await writeFileAtomically(filePath, (tmp) => pipeline(out.Body as Readable, createWriteStream(tmp)));
+    await writeFileAtomically(filePath, (tmp) => pipeline(out.Body as Readable, hashing(hash), createWriteStream(tmp)));
     return { etag: out.ETag ?? '', size: out.ContentLength ?? 0 };
   }
 

@@ -9,6 +9,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import {
   identityIndexKey,
   identityPartitionKey,
+  LAYOUT_VERSION,
   type ManifestObject,
   npiBucketKey,
   SCREEN_NAMES,
@@ -330,5 +331,12 @@ export async function reuseCurrentLayers(store: ObjectStore): Promise<BaseLayers
     );
   }
   if (!current) throw new EtlInputError(store.location, 'no current snapshot to reuse the identity layer from');
+  if (current.manifest.layout_version !== LAYOUT_VERSION) {
+    throw new EtlInputError(
+      store.location,
+      `the current snapshot has layout ${current.manifest.layout_version}, this build writes ${LAYOUT_VERSION}; ` +
+        'run a full build with the NPPES and NUCC inputs first',
+    );
+  }
   return new ReusedLayers(current);
 }

@@ -1,6 +1,7 @@
 /**
  * Alarms: the API's 5xx rate and p99 latency, Lambda throttles, metering failures (the API failing open), keys-table
- * failures (the API serving cached keys or answering 503), and a failed hourly rebuild. Every alarm notifies one SNS topic.
+ * failures (the API serving cached keys or answering 503), integrity failures (stored bytes that do not match the
+ * manifest, refused with 503), and a failed hourly rebuild. Every alarm notifies one SNS topic.
  */
 import { Duration } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -38,6 +39,16 @@ export const KEYS_UNAVAILABLE = {
   metricName: 'KeysTableUnavailable',
 } as const;
 
+/**
+ * The log field and value the API writes when bytes of the object store do not match the snapshot's manifest, twice
+ * (lambdas/http/app.ts: `metric: 'IntegrityFailure'`; the request got 503 `service_unavailable`), and its metric.
+ */
+export const INTEGRITY_FAILURE = {
+  field: 'metric',
+  value: 'IntegrityFailure',
+  metricName: 'IntegrityFailures',
+} as const;
+
 /** Alarm thresholds. Each is explained in README.md (Deployment). */
 export const ALARM_THRESHOLDS = {
   /** Percent of requests answered 5xx over 5 minutes, in 2 of 3 periods. */
@@ -52,6 +63,8 @@ export const ALARM_THRESHOLDS = {
   meteringFailures: 5,
   /** Failed keys-table reads in 5 minutes: cached keys are being served stale, unknown keys get 503. */
   keysTableFailures: 1,
+  /** Reads refused in 5 minutes because an object's bytes did not match the manifest (docs/read-in-place.md). */
+  integrityFailures: 1,
   /** Failed runs of the hourly rebuild in 2 hours (two runs). */
   rebuildErrors: 1,
 } as const;
@@ -143,6 +156,15 @@ export class Monitoring extends Construct {
         'The API could not read the keys table (DynamoDB errors or timeouts): keys seen in the last 15 minutes are ' +
         'served from the process cache, other keys get 503 service_unavailable.',
       threshold: ALARM_THRESHOLDS.keysTableFailures,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+    });
+
+    this.add('IntegrityFailures', logMetric('IntegrityFailureFilter', INTEGRITY_FAILURE), {
+      description:
+        'Bytes read from the data bucket did not match the snapshot manifest twice (a rewritten or corrupted ' +
+        'object): the requests that needed them got 503 service_unavailable, nothing unverified was served.',
+      threshold: ALARM_THRESHOLDS.integrityFailures,
       evaluationPeriods: 1,
       datapointsToAlarm: 1,
     });

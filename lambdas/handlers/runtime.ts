@@ -10,6 +10,7 @@ import { createDuckDb, type DuckDb, type DuckDbOptions } from '../../platform/du
 import { FolderObjectStore } from '../../platform/folder-store';
 import type { Logger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
+import { createRangedStorage } from '../../platform/ranged/ranged-object';
 import { createS3Client, S3ObjectStore } from '../../platform/s3-store';
 import { CachedKeyLookup } from '../access/cached-key-lookup';
 import { createDynamoClient } from '../access/dynamo';
@@ -26,6 +27,9 @@ import { SearchIndexes } from '../query/search-indexes';
 import { closeSnapshotTables, openSnapshotTables, type SnapshotTables } from '../query/snapshot-tables';
 import { SnapshotCache } from '../storage/snapshot-cache';
 import type { ApiConfig, DataStoreConfig } from './config';
+
+/** Local disk (`/tmp` on Lambda) that blocks read in place may take: beyond it they stay in memory only. */
+export const RANGED_DISK_BYTES = 1024 * 1024 * 1024;
 
 /** The resolved DynamoDB tables (a deployment's, or the local dynalite's). */
 export interface TablesConfig {
@@ -152,6 +156,8 @@ export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRunt
   const snapshots = new SnapshotCache<SnapshotTables>({
     store,
     cacheDir: options.cacheDir,
+    // Verified blocks of the objects read in place: 64 MB of memory, and up to 1 GB of the cache folder's disk.
+    ranged: createRangedStorage({ diskDir: options.cacheDir, diskBytes: RANGED_DISK_BYTES }),
     pointerTtlMs: options.pointerTtlSeconds * 1000,
     open: (files) => openSnapshotTables(files, db, identity, npi, search),
     close: (tables) => closeSnapshotTables(tables),

@@ -23,6 +23,7 @@ import openApiJson from '../../data-contracts/openapi.json';
 import { OPERATION_RULES } from '../../data-contracts/query-parameters';
 import { type OperationId, PAGE_PATHS, ROUTES } from '../../data-contracts/routes';
 import { redactRequestTarget } from '../../platform/logger';
+import { IntegrityError } from '../../platform/ranged/block-digests';
 import { ApiError, internalError } from '../core/api-error';
 import { authenticate, type Credentials } from '../core/authenticate';
 import { getProvider } from '../core/get-provider';
@@ -396,6 +397,14 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
         err.details.rateLimit,
         err.details.retryAfterSeconds,
       );
+    if (isIntegrityFailure(err)) {
+      // Stored bytes that do not match the manifest (fetched twice): never served; the metric raises an alarm.
+      deps.logger.error('integrity_failure', { metric: 'IntegrityFailure', error: err, request_id });
+      const error = new ApiError('service_unavailable', 'The data could not be read intact. Please retry shortly.', {
+        retryAfterSeconds: INTEGRITY_RETRY_AFTER_SECONDS,
+      });
+      return errorResponse(error.status, { ...error.toBody(), request_id }, undefined, INTEGRITY_RETRY_AFTER_SECONDS);
+    }
     // The cause goes to the log, never to the client (STYLE §3).
     deps.logger.error('unhandled_error', { error: err, request_id });
     const error = internalError();
@@ -403,4 +412,15 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   });
 
   return app;
+}
+
+/** Seconds a client is told to wait after a 503 for bytes that failed their integrity check. */
+export const INTEGRITY_RETRY_AFTER_SECONDS = 30;
+
+/** True when `err`, or an error it was caused by, is an {@link IntegrityError}. */
+function isIntegrityFailure(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth += 1) {
+    if (e instanceof IntegrityError) return true;
+  }
+  return false;
 }

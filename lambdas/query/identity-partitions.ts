@@ -26,12 +26,15 @@ import {
   BLOCK_CACHE_BLOCKS,
   BlockCache,
   BufferSource,
+  type ByteSource,
   FileSource,
   HeadInMemorySource,
 } from '../../platform/identity-index/byte-source';
 import { IdentityIndexReader } from '../../platform/identity-index/reader';
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
+import { readInPlace } from '../../platform/ranged/ranged-object';
+import type { IndexFile } from '../storage/snapshot-files';
 
 /** Every this many uses, every partition's use count is halved. */
 export const AGING_USES = 4096;
@@ -50,10 +53,13 @@ export interface IdentityPartitionsOptions {
 
 interface Handle {
   readonly key: string;
-  readonly path: string;
-  readonly file: FileSource;
+  /** The local file of the whole object (null: read in place from the object store, never loaded whole). */
+  readonly path: string | null;
+  readonly file: ByteSource & { close(): void };
+  /** Checks a whole copy read from `path` before the reader uses it (objects with block digests). */
+  readonly verifyWhole: ((bytes: Buffer) => Promise<void>) | null;
   /** The source when the file is not in memory: its meta region in memory when the budget allows. */
-  readonly onDisk: FileSource | HeadInMemorySource;
+  readonly onDisk: ByteSource;
   /** Bytes of the meta region held (0 when it did not fit). */
   readonly metaBytes: number;
   readonly reader: IdentityIndexReader;
@@ -87,10 +93,15 @@ export class IdentityPartitions {
   }
 
   /**
-   * Runs `work` over the reader of partition `key`, whose local file `file()` gives (downloading it if needed).
-   * @example await partitions.use(key, () => files.localPath(key), (reader) => reader.query(q))
+   * Runs `work` over the reader of partition `key`, which `file(cache)` opens: a local file's path, or an
+   * {@link IndexFile} (lambdas/storage/snapshot-files.ts: read in place, ranges fetched between runs of `work`).
+   * @example await partitions.use(key, (cache) => files.openIndex(key, cache), (reader) => reader.query(q))
    */
-  async use<T>(key: string, file: () => Promise<string>, work: (reader: IdentityIndexReader) => T): Promise<T> {
+  async use<T>(
+    key: string,
+    file: (cache: BlockCache) => Promise<string | IndexFile>,
+    work: (reader: IdentityIndexReader) => T,
+  ): Promise<T> {
     const handle = this.handles.get(key) ?? (await this.opening.run(key, () => this.open(key, file)));
     this.handles.delete(key);
     this.handles.set(key, handle);
@@ -98,7 +109,7 @@ export class IdentityPartitions {
     handle.refs += 1;
     try {
       this.promote(handle);
-      return work(handle.reader);
+      return await readInPlace(() => work(handle.reader));
     } finally {
       handle.refs -= 1;
     }
@@ -123,24 +134,29 @@ export class IdentityPartitions {
     };
   }
 
-  private async open(key: string, file: () => Promise<string>): Promise<Handle> {
-    const path = await file();
-    const source = new FileSource(path, this.blocks);
+  private async open(key: string, file: (cache: BlockCache) => Promise<string | IndexFile>): Promise<Handle> {
+    const opened = await file(this.blocks);
+    const { source, path, verifyWhole } =
+      typeof opened === 'string'
+        ? { source: new FileSource(opened, this.blocks), path: opened, verifyWhole: null }
+        : opened;
     let reader: IdentityIndexReader;
     try {
-      reader = IdentityIndexReader.open(source);
+      reader = await readInPlace(() => IdentityIndexReader.open(source));
     } catch (err) {
       source.close();
       throw new Error(`identity index ${key} is unreadable`, { cause: err });
     }
-    // The meta region in memory (a few percent of the file), when the budget holds it beside the others'.
-    const metaBytes = this.makeRoom(reader.metaLength) ? reader.metaLength : 0;
+    // The meta region in memory (a few percent of the file), when the budget holds it beside the others'. A
+    // ranged object holds its meta region already (its prefetch ranges, platform/ranged).
+    const metaBytes = path !== null && this.makeRoom(reader.metaLength) ? reader.metaLength : 0;
     const onDisk = metaBytes > 0 ? new HeadInMemorySource(source.slice(0, metaBytes), source) : source;
     reader.source = onDisk;
     this.reserved += metaBytes;
     const handle: Handle = {
       key,
       path,
+      verifyWhole,
       file: source,
       onDisk,
       metaBytes,
@@ -180,7 +196,7 @@ export class IdentityPartitions {
 
   /** Starts reading the partition into memory when the budget allows (see the module comment). */
   private promote(handle: Handle): void {
-    if (handle.state !== 'disk' || handle.bytes > this.residentBytes) return;
+    if (handle.state !== 'disk' || handle.path === null || handle.bytes > this.residentBytes) return;
     let free = this.residentBytes - this.reserved;
     if (free < handle.bytes) {
       if (this.nowMs() - this.lastSwapMs < SWAP_INTERVAL_MS) return;
@@ -199,19 +215,25 @@ export class IdentityPartitions {
     }
     handle.state = 'loading';
     this.reserved += handle.bytes;
-    readFile(handle.path).then(
-      (bytes) => {
-        if (handle.state !== 'loading') return; // closed meanwhile: its reservation is already returned
-        handle.reader.source = new BufferSource(bytes);
-        handle.state = 'resident';
-      },
-      (err: unknown) => {
-        if (handle.state !== 'loading') return;
-        handle.state = 'disk';
-        this.reserved -= handle.bytes;
-        this.logger.warn('identity_index_load_failed', { key: handle.key, error: String(err) });
-      },
-    );
+    const path = handle.path;
+    readFile(path)
+      .then(async (bytes) => {
+        await handle.verifyWhole?.(bytes);
+        return bytes;
+      })
+      .then(
+        (bytes) => {
+          if (handle.state !== 'loading') return; // closed meanwhile: its reservation is already returned
+          handle.reader.source = new BufferSource(bytes);
+          handle.state = 'resident';
+        },
+        (err: unknown) => {
+          if (handle.state !== 'loading') return;
+          handle.state = 'disk';
+          this.reserved -= handle.bytes;
+          this.logger.warn('identity_index_load_failed', { key: handle.key, error: String(err) });
+        },
+      );
   }
 
   /** Back to positional reads; the bytes go with the last reference. */

@@ -27,8 +27,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import type { NpiLookupLine } from '../../data-contracts/layout';
-import { completeNpiRecord, type NpiRecordBytes, npiRecordOf } from '../../data-contracts/npi-record';
+import type { NpiRecordBytes } from '../../data-contracts/npi-record';
 import { BufferSource, type ByteSource, readFully } from '../../platform/identity-index/byte-source';
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
@@ -39,6 +38,7 @@ import {
   npiRecordsStart,
 } from '../../platform/npi-index/format';
 import { NpiDirectory, NpiIndexReader } from '../../platform/npi-index/reader';
+import { NpiBucketsInPlace, recordOf } from './npi-in-place';
 
 /**
  * Bucket unzips running at once, at most: a batch of 100 NPIs on every connection must not unzip hundreds of
@@ -102,14 +102,6 @@ export interface NpiBucketsOptions {
   logger?: Logger;
 }
 
-/**
- * A record as the lookups answer it: a version 2 bucket's head is completed as it is (no parsing); a version 1
- * bucket's lookup line (a snapshot written before version 2) is parsed and presented.
- */
-function recordOf(bytes: Buffer, version: NpiIndexVersion): NpiRecordBytes {
-  return version === 2 ? completeNpiRecord(bytes) : npiRecordOf(JSON.parse(bytes.toString('utf8')) as NpiLookupLine);
-}
-
 /** A bucket that could not be written to the arena (a full disk): its bytes answer the lookups that waited for it. */
 interface Unplaced {
   readonly body: Buffer;
@@ -150,6 +142,9 @@ export class NpiBuckets {
   private nextGeneration = 1;
   private running = 0;
   private readonly waiting: (() => void)[] = [];
+
+  /** The buckets of layout 4, read in place (no arena): ./npi-in-place.ts. */
+  readonly inPlace = new NpiBucketsInPlace();
 
   constructor(options: NpiBucketsOptions = {}) {
     this.generationBytes = Math.max(1, Math.floor((options.maxArenaBytes ?? DEFAULT_NPI_ARENA_BYTES) / 2));
@@ -194,6 +189,7 @@ export class NpiBuckets {
   /** Drops the buckets whose key starts with `prefix` (a released snapshot's). */
   forget(prefix: string): void {
     for (const key of [...this.placed.keys()]) if (key.startsWith(prefix)) this.drop(key);
+    this.inPlace.forget(prefix);
   }
 
   /** Closes the arena files and deletes them. */
@@ -201,6 +197,7 @@ export class NpiBuckets {
     for (const generation of [this.previous, this.current]) if (generation !== null) this.retire(generation);
     this.previous = null;
     this.current = null;
+    this.inPlace.closeAll();
   }
 
   /** The buckets placed, the arena's bytes and the directory cache's (tests, logs). */

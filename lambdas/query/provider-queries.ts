@@ -128,7 +128,7 @@ export class SnapshotProviderData implements ProviderData {
     const { files } = this.tables;
     return this.tables.identity.use(
       partition.key,
-      () => files.localPath(partition.key),
+      (cache) => files.openIndex(partition.key, cache),
       (reader) =>
         reader.query({
           code: resolution.kind === 'code' ? resolution.code : null,
@@ -150,7 +150,7 @@ export class SnapshotProviderData implements ProviderData {
         ),
       searchState: async (state, q) => {
         const key = searchKeys.get(state);
-        return key === undefined ? null : search.search(key, () => files.localPath(key), q);
+        return key === undefined ? null : search.search(key, (cache) => files.openIndex(key, cache), q);
       },
     });
   }
@@ -165,16 +165,19 @@ export class SnapshotProviderData implements ProviderData {
       const key = npiBucketKeys.get(npiBucketOf(npi, digits));
       // No bucket object: no NPI of that prefix in the snapshot.
       if (key === undefined) continue;
-      // A bucket in the arena answers at once; the others are fetched and placed side by side.
-      const held = buckets.placedRecord(key, npi);
+      // A bucket read in place (layout 4) or in the arena answers at once when its bytes are here; the others are
+      // fetched side by side.
+      const inPlace = files.readsInPlace(key);
+      const held = inPlace ? buckets.inPlace.heldRecord(key, npi) : buckets.placedRecord(key, npi);
       if (held !== undefined) found[i] = held;
       else
         loads.push(
-          buckets
-            .find(key, () => files.localPath(key), npi)
-            .then((record) => {
-              found[i] = record;
-            }),
+          (inPlace
+            ? buckets.inPlace.find(key, (cache) => files.openIndex(key, cache), npi)
+            : buckets.find(key, () => files.localPath(key), npi)
+          ).then((record) => {
+            found[i] = record;
+          }),
         );
     }
     if (loads.length > 0) await Promise.all(loads);

@@ -7,9 +7,11 @@
  * One instance serves every snapshot of the process (keys hold the snapshot id); `forget` closes a released
  * snapshot's files.
  */
-import { BlockCache, FileSource } from '../../platform/identity-index/byte-source';
+import { BlockCache, type ByteSource, FileSource } from '../../platform/identity-index/byte-source';
 import { InFlight } from '../../platform/in-flight';
+import { readInPlace } from '../../platform/ranged/ranged-object';
 import { SearchIndexReader, type SearchQuery, type SearchResult } from '../../platform/search-index/reader';
+import type { IndexFile } from '../storage/snapshot-files';
 
 /** Files open at once, at most (the 56 states and territories of one snapshot, and some of the next). */
 export const MAX_OPEN_SEARCH_FILES = 64;
@@ -18,7 +20,7 @@ export const SEARCH_BLOCK_CACHE_BLOCKS = 128;
 
 interface Open {
   readonly reader: SearchIndexReader;
-  readonly file: FileSource;
+  readonly file: ByteSource & { close(): void };
   closed: boolean;
 }
 
@@ -31,18 +33,29 @@ export class SearchIndexes {
   constructor(private readonly maxOpen = MAX_OPEN_SEARCH_FILES) {}
 
   /**
-   * Runs `query` on search index object `key`, whose local file `file()` gives (downloading it if needed). The
-   * search itself is synchronous, so a file evicted while this call waited is reopened, never read closed.
-   * @example await indexes.search(key, () => files.localPath(key), query);
+   * Runs `query` on search index object `key`, which `file(cache)` opens: a local file's path, or an
+   * {@link IndexFile} read in place (ranges fetched between runs of the search). A file evicted while this call
+   * waited is reopened, never read closed.
+   * @example await indexes.search(key, (cache) => files.openIndex(key, cache), query);
    */
-  async search(key: string, file: () => Promise<string>, query: SearchQuery): Promise<SearchResult> {
+  async search(
+    key: string,
+    file: (cache: BlockCache) => Promise<string | IndexFile>,
+    query: SearchQuery,
+  ): Promise<SearchResult> {
     for (;;) {
       const entry = await this.entry(key, file);
-      if (!entry.closed) return entry.reader.search(query);
+      if (entry.closed) continue;
+      try {
+        return await readInPlace(() => entry.reader.search(query));
+      } catch (err) {
+        // Closed while its blocks were fetched: open it again.
+        if (!entry.closed) throw err;
+      }
     }
   }
 
-  private async entry(key: string, file: () => Promise<string>): Promise<Open> {
+  private async entry(key: string, file: (cache: BlockCache) => Promise<string | IndexFile>): Promise<Open> {
     const held = this.open.get(key);
     if (held !== undefined) {
       this.open.delete(key);
@@ -50,9 +63,10 @@ export class SearchIndexes {
       return held;
     }
     const opened = await this.opening.run(key, async () => {
-      const source = new FileSource(await file(), this.blocks);
+      const found = await file(this.blocks);
+      const source = typeof found === 'string' ? new FileSource(found, this.blocks) : found.source;
       try {
-        return { reader: SearchIndexReader.open(source), file: source, closed: false };
+        return { reader: await readInPlace(() => SearchIndexReader.open(source)), file: source, closed: false };
       } catch (error) {
         source.close();
         throw error;

@@ -18,6 +18,7 @@ import { isSnapshotId, POINTER_KEY, type SnapshotPointer } from '../../data-cont
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
+import { createRangedStorage, type RangedStorage } from '../../platform/ranged/ranged-object';
 import { readManifest, readPointer } from '../../platform/snapshot-protocol';
 import { type SnapshotFiles, SnapshotFilesImpl } from './snapshot-files';
 
@@ -40,6 +41,8 @@ export interface SnapshotCacheOptions<T> {
   pointerTtlMs?: number;
   /** Builds the per-snapshot state once, when a snapshot becomes current (e.g. in-memory tables). */
   open: (files: SnapshotFiles) => Promise<T>;
+  /** Memory and local disk of ranged reads (platform/ranged). Default 64 MB of memory, no disk. */
+  ranged?: RangedStorage;
   /** Frees the per-snapshot state once no request holds the snapshot any more. */
   close?: (state: T, files: SnapshotFiles) => Promise<void>;
   /** Clock in epoch milliseconds; tests inject one. Default `Date.now`. */
@@ -72,6 +75,7 @@ export class SnapshotCache<T> {
   /** The one pointer read in progress, shared by concurrent callers. */
   private readonly pointerReads = new InFlight<'pointer', void>();
   private readonly ttlMs: number;
+  private readonly ranged: RangedStorage;
   private readonly nowMs: () => number;
   private readonly logger: Logger;
   private closed = false;
@@ -80,6 +84,7 @@ export class SnapshotCache<T> {
     this.ttlMs = Math.max(0, options.pointerTtlMs ?? DEFAULT_POINTER_TTL_SECONDS * 1000);
     this.nowMs = options.nowMs ?? Date.now;
     this.logger = options.logger ?? silentLogger;
+    this.ranged = options.ranged ?? createRangedStorage();
   }
 
   /** The id of the snapshot that new requests get, or null before the first load. */
@@ -165,6 +170,7 @@ export class SnapshotCache<T> {
       manifest,
       this.options.store,
       path.join(this.options.cacheDir, manifest.snapshot_id),
+      this.ranged,
     );
     const state = await this.options.open(files);
     return { files, state, leases: 0, retired: false };

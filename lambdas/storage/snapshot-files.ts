@@ -1,16 +1,35 @@
 /**
- * One snapshot's objects on local disk, fetched on demand: into `<cacheDir>/<snapshot id>/`, named by a hash of
- * key and ETag, written atomically by the object store (temp file + rename). Concurrent requests for one object
- * share one download (platform/in-flight); a failed download is not remembered. Only keys of the snapshot's
- * manifest are ever fetched: no path is built from anything else.
+ * One snapshot's objects, as the query layer reads them, every byte verified against the snapshot's manifest
+ * (docs/read-in-place.md):
+ * - objects read whole (the vertical layer, the taxonomy, the change feed, static objects) are fetched on demand
+ *   into `<cacheDir>/<snapshot id>/`, named by a hash of key and the manifest's SHA-256, their SHA-256 taken while
+ *   they stream and compared before the file takes its name; small ones are held in memory, checked the same way;
+ * - objects read in place (layout 4's `identity_index`, `search` and `npi` objects, with block digests) are opened
+ *   as byte sources: a remote object's ranges are fetched and verified block by block (platform/ranged); a local
+ *   folder's file is read where it is, each block checked the first time it is read.
+ * A mismatch is fetched once more, then thrown as an `IntegrityError` (the API's 503). Concurrent requests for one
+ * object share one download (platform/in-flight); a failed download is not remembered. Only keys of the
+ * snapshot's manifest are ever fetched: no path is built from anything else.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ManifestObject, SnapshotManifest } from '../../data-contracts/layout';
+import { blockDigestsKey, type ManifestObject, type SnapshotManifest } from '../../data-contracts/layout';
+import { type BlockCache, type ByteSource, FileSource } from '../../platform/identity-index/byte-source';
 import { InFlight } from '../../platform/in-flight';
 import type { ObjectStore } from '../../platform/object-store';
+import { BlockDigests, IntegrityError } from '../../platform/ranged/block-digests';
+import { createRangedStorage, RangedObject, type RangedStorage } from '../../platform/ranged/ranged-object';
 
+/** A data object opened for reading in place. */
+export interface IndexFile {
+  readonly source: ByteSource & { close(): void };
+  /** The local file that holds the whole object (read into memory when it is worth it), or null for ranged reads. */
+  readonly path: string | null;
+  /** Checks a whole copy of the object read from `path` (block by block, yielding between blocks). */
+  readonly verifyWhole: ((bytes: Buffer) => Promise<void>) | null;
+}
 /** One immutable snapshot: its manifest and on-demand access to its objects. */
 export interface SnapshotFiles {
   readonly id: string;
@@ -26,6 +45,13 @@ export interface SnapshotFiles {
   localPath(key: string): Promise<string>;
   /** The bytes of a small object of this snapshot (static JSON/CSV), kept in memory for the snapshot's life. */
   readSmall(key: string): Promise<Buffer>;
+  /** True when `key` is read in place (it has block digests); else it is read whole through {@link localPath}. */
+  readsInPlace(key: string): boolean;
+  /**
+   * Opens a data object of this snapshot for reading: in place when it has block digests (its prefetch ranges
+   * fetched first), else downloaded whole and verified; `cache` is the caller's block cache for local files.
+   */
+  openIndex(key: string, cache: BlockCache): Promise<IndexFile>;
 }
 
 /** {@link SnapshotFiles} over an object store, cached under `dir`. */
@@ -39,10 +65,16 @@ export class SnapshotFilesImpl implements SnapshotFiles {
   private readonly small = new Map<string, Buffer>();
   private readonly smallReads = new InFlight<string, Buffer>();
 
+  /** Verified block digests of the objects opened so far. */
+  private readonly digests = new Map<string, BlockDigests>();
+  private readonly digestReads = new InFlight<string, BlockDigests>();
+
   constructor(
     readonly manifest: SnapshotManifest,
     private readonly store: ObjectStore,
     readonly dir: string,
+    /** The process's block cache and local disk for ranged reads. */
+    private readonly ranged: RangedStorage = createRangedStorage(),
   ) {
     this.id = manifest.snapshot_id;
     this.byKey = new Map(manifest.objects.map((o) => [o.key, o]));
@@ -69,15 +101,85 @@ export class SnapshotFilesImpl implements SnapshotFiles {
   }
 
   readSmall(key: string): Promise<Buffer> {
-    this.objectOf(key);
+    const object = this.objectOf(key);
     const known = this.small.get(key);
     if (known !== undefined) return Promise.resolve(known);
     return this.smallReads.run(key, async () => {
+      const body = await this.readVerified(key, object.bytes, object.sha256);
+      this.small.set(key, body);
+      return body;
+    });
+  }
+
+  readsInPlace(key: string): boolean {
+    return this.objectOf(key).block_digests !== undefined;
+  }
+
+  async openIndex(key: string, cache: BlockCache): Promise<IndexFile> {
+    const object = this.objectOf(key);
+    if (object.block_digests === undefined) {
+      const file = await this.localPath(key);
+      return { source: new FileSource(file, cache), path: file, verifyWhole: null };
+    }
+    const digests = await this.blockDigestsOf(object);
+    const verifyWhole = (bytes: Buffer) => verifyBlocks(key, digests, bytes);
+    const local = this.store.localFile?.(key);
+    if (local !== undefined) {
+      const verifier = (index: number, block: Buffer) =>
+        digests.verify(index, block) ? null : new IntegrityError(key, `block ${index} does not match its digest`);
+      const source = new FileSource(local, cache, verifier);
+      if (source.size !== object.bytes) {
+        source.close();
+        throw new IntegrityError(key, `${source.size} bytes, the manifest says ${object.bytes}`);
+      }
+      return { source, path: local, verifyWhole };
+    }
+    const blocksDir = path.join(this.dir, 'blocks');
+    mkdirSync(blocksDir, { recursive: true });
+    const source = new RangedObject(
+      key,
+      digests,
+      (offset, length) => this.store.getRange(key, offset, length),
+      this.ranged,
+      this.ranged.disk.dir === null ? null : path.join(blocksDir, cacheName(key, object.sha256)),
+    );
+    try {
+      await source.open();
+    } catch (err) {
+      source.close();
+      throw err;
+    }
+    return { source, path: null, verifyWhole: null };
+  }
+
+  /** The block digests of `object`, read whole and checked against the manifest (once per snapshot). */
+  private blockDigestsOf(object: ManifestObject): Promise<BlockDigests> {
+    const known = this.digests.get(object.key);
+    if (known !== undefined) return Promise.resolve(known);
+    const ref = object.block_digests as NonNullable<ManifestObject['block_digests']>;
+    return this.digestReads.run(object.key, async () => {
+      const key = blockDigestsKey(object.key);
+      const body = await this.readVerified(key, ref.bytes, ref.sha256);
+      let digests: BlockDigests;
+      try {
+        digests = BlockDigests.parse(body, object.bytes);
+      } catch (err) {
+        throw new IntegrityError(key, err instanceof Error ? err.message : String(err));
+      }
+      this.digests.set(object.key, digests);
+      return digests;
+    });
+  }
+
+  /** An object read whole into memory and checked against `sha256`: fetched once more on a mismatch. */
+  private async readVerified(key: string, bytes: number, sha256: string): Promise<Buffer> {
+    for (let attempt = 0; ; attempt += 1) {
       const found = await this.store.getBytes(key);
       if (found === null) throw new Error(`object ${key} of the manifest is missing from the store`);
-      this.small.set(key, found.body);
-      return found.body;
-    });
+      const body = found.body;
+      if (body.length === bytes && createHash('sha256').update(body).digest('hex') === sha256) return body;
+      if (attempt >= 1) throw new IntegrityError(key, 'its bytes do not match the manifest (fetched twice)');
+    }
   }
 
   private objectOf(key: string): ManifestObject {
@@ -87,19 +189,46 @@ export class SnapshotFilesImpl implements SnapshotFiles {
   }
 
   private async fetch(object: ManifestObject): Promise<string> {
-    const info = await this.store.head(object.key);
-    if (info === null) throw new Error(`object ${object.key} of the manifest is missing from the store`);
-    const file = path.join(this.dir, `${cacheName(object.key, info.etag)}${path.extname(object.key)}`);
-    // A file of the same key and ETag from an earlier process (a warm Lambda's /tmp, a restarted local server).
+    const file = path.join(this.dir, `${cacheName(object.key, object.sha256)}${path.extname(object.key)}`);
+    // A file of this key and digest from an earlier process (a warm Lambda's /tmp, a restarted local server): it
+    // took its name only once its digest matched.
     const existing = await stat(file).catch(() => null);
     if (existing !== null && existing.size === object.bytes) return file;
     await mkdir(this.dir, { recursive: true });
-    const downloaded = await this.store.download(object.key, file);
-    if (downloaded === null) throw new Error(`object ${object.key} vanished during download`);
+    const partial = `${file}.partial`;
+    try {
+      for (let attempt = 0; ; attempt += 1) {
+        const hash = createHash('sha256');
+        const downloaded = await this.store.download(object.key, partial, hash);
+        if (downloaded === null) throw new Error(`object ${object.key} vanished during download`);
+        const size = (await stat(partial)).size;
+        if (size === object.bytes && hash.digest('hex') === object.sha256) break;
+        if (attempt >= 1) throw new IntegrityError(object.key, 'its bytes do not match the manifest (fetched twice)');
+      }
+      await rename(partial, file);
+    } finally {
+      await rm(partial, { force: true });
+    }
     return file;
   }
 }
 
-function cacheName(key: string, etag: string): string {
-  return createHash('sha256').update(`${key}\n${etag}`).digest('hex').slice(0, 40);
+/** Bytes of whole-copy verification between two yields to the event loop. */
+const VERIFY_SLICE_BYTES = 1024 * 1024;
+
+/** Checks every block of a whole copy of an object against its digests, yielding now and then. */
+async function verifyBlocks(key: string, digests: BlockDigests, bytes: Buffer): Promise<void> {
+  if (bytes.length !== digests.header.object_bytes) throw new IntegrityError(key, 'its size differs from its digests');
+  const perSlice = Math.max(1, Math.floor(VERIFY_SLICE_BYTES / digests.blockBytes));
+  for (let i = 0; i < digests.blocks; i += 1) {
+    const at = i * digests.blockBytes;
+    if (!digests.verify(i, bytes.subarray(at, at + digests.lengthOf(i)))) {
+      throw new IntegrityError(key, `block ${i} does not match its digest`);
+    }
+    if ((i + 1) % perSlice === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+function cacheName(key: string, sha256: string): string {
+  return createHash('sha256').update(`${key}\n${sha256}`).digest('hex').slice(0, 40);
 }

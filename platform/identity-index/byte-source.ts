@@ -15,6 +15,11 @@ export interface ByteSource {
   read(offset: number, length: number): Buffer;
   /** The u32 (little-endian) at `offset`. */
   u32(offset: number): number;
+  /**
+   * Says which ranges the reader reads next, so that a source that fetches them (platform/ranged) fetches them in
+   * one round; sources that hold their bytes ignore it.
+   */
+  need?(ranges: readonly (readonly [offset: number, length: number])[]): void;
   /** `Buffer.compare(bytes at offset, needle)`: -1, 0 or 1, without a view of the bytes. */
   compareAt(offset: number, length: number, needle: Buffer): number;
 }
@@ -123,6 +128,13 @@ const SPARE_BLOCKS = 8;
 const BLOCKS_PER_FILE = 2 ** 26;
 let nextFileKey = 1;
 
+/** A new file key of the process's block caches (block keys are `file * 2^26 + block`). */
+export function newFileKey(): number {
+  const key = nextFileKey;
+  nextFileKey += 1;
+  return key;
+}
+
 /** Blocks of a server's block cache: 4 MB (README, "Memory and sizing": part of the native reserve). */
 export const BLOCK_CACHE_BLOCKS = 256;
 
@@ -139,15 +151,24 @@ export const SHARED_BLOCK_CACHE = new BlockCache(BLOCK_CACHE_BLOCKS);
  */
 export class FileSource implements ByteSource {
   readonly size: number;
-  private readonly fileKey = nextFileKey++;
+  private readonly fileKey = newFileKey();
   private fd: number | null;
+  /** Blocks already checked against `verify` (each is checked the first time it is read from the file). */
+  private readonly verified: Uint8Array | null;
 
+  /**
+   * `verify`, when given, checks each block (of {@link FILE_BLOCK_BYTES}) the first time it is read from the file
+   * and throws what it returns for a block that does not match (a data object with block digests,
+   * platform/ranged/block-digests.ts).
+   */
   constructor(
     file: string,
     private readonly cache: BlockCache = SHARED_BLOCK_CACHE,
+    private readonly verify: BlockVerifier | null = null,
   ) {
     this.fd = openSync(file, 'r');
     this.size = fstatSync(this.fd).size;
+    this.verified = verify === null ? null : new Uint8Array(Math.ceil(this.size / FILE_BLOCK_BYTES));
   }
 
   slice(offset: number, length: number): Buffer {
@@ -210,9 +231,18 @@ export class FileSource implements ByteSource {
     if (known !== undefined) return known;
     const start = index * FILE_BLOCK_BYTES;
     const block = this.size - start >= FILE_BLOCK_BYTES ? this.cache.take() : Buffer.allocUnsafeSlow(this.size - start);
-    this.readInto(block, start);
+    readFully(this.fd as number, block, start, 'index file');
+    this.checkBlock(index, block);
     this.cache.set(key, block);
     return block;
+  }
+
+  /** Checks block `index` against the verifier the first time it is read (its bytes in `block`). */
+  private checkBlock(index: number, block: Buffer): void {
+    if (this.verified === null || this.verified[index] === 1) return;
+    const error = (this.verify as BlockVerifier)(index, block);
+    if (error !== null) throw error;
+    this.verified[index] = 1;
   }
 
   private check(offset: number, length: number): void {
@@ -223,9 +253,19 @@ export class FileSource implements ByteSource {
   }
 
   private readInto(out: Buffer, offset: number): void {
+    if (this.verified !== null && out.length > 0) {
+      // Bytes read past the cache are verified through their blocks, each once.
+      const last = Math.floor((offset + out.length - 1) / FILE_BLOCK_BYTES);
+      for (let i = Math.floor(offset / FILE_BLOCK_BYTES); i <= last; i += 1) {
+        if (this.verified[i] !== 1) this.blockAt(i * FILE_BLOCK_BYTES);
+      }
+    }
     readFully(this.fd as number, out, offset, 'index file');
   }
 }
+
+/** Checks block `index` of a file: null when it matches, else the error to throw. */
+export type BlockVerifier = (index: number, block: Buffer) => Error | null;
 
 /** Fills `out` from file descriptor `fd` at `offset` with positional reads; throws when the file ends first. */
 export function readFully(fd: number, out: Buffer, offset: number, what: string): void {

@@ -21,6 +21,8 @@ export class HeapValues {
     base: number,
     limit: number,
     read: (offset: number, length: number) => Buffer,
+    /** Told every range before they are read one by one (a source that fetches them does so in one round). */
+    need?: (ranges: (readonly [number, number])[]) => void,
   ) {
     const n = starts.length;
     let min = Number.POSITIVE_INFINITY;
@@ -38,6 +40,13 @@ export class HeapValues {
       this.buffers = null;
       for (let i = 0; i < n; i += 1) this.at[i] = lengths[i] === 0 ? 0 : (starts[i] as number) - min;
     } else {
+      if (need !== undefined) {
+        const ranges: (readonly [number, number])[] = [];
+        for (let i = 0; i < n; i += 1) {
+          if (lengths[i] !== 0) ranges.push([base + (starts[i] as number), lengths[i] as number]);
+        }
+        need(ranges);
+      }
       this.span = null;
       this.buffers = Array.from({ length: n }, (_, i) =>
         lengths[i] === 0 ? EMPTY : read(base + (starts[i] as number), lengths[i] as number),

@@ -48,6 +48,8 @@ export class IdentityIndexPage implements IdentityRows {
   private readonly recordAt: Uint32Array;
   /** The names (length 0: NULL). */
   private readonly names: HeapValues;
+  /** The origin record (in `records`) of each flagged row of a city list's page, read with the page. */
+  private readonly origins: Map<number, number> | null;
 
   /** `records` are record numbers in `part`'s records. */
   constructor(
@@ -71,6 +73,10 @@ export class IdentityIndexPage implements IdentityRows {
     this.recordSpan =
       n > 0 && spanBytes <= SPAN_READ_BYTES ? source.slice(recordBase + min * RECORD.bytes, spanBytes) : null;
     this.recordBuffers = this.recordSpan === null ? [] : null;
+    // Scattered records: a source that fetches its bytes (platform/ranged) gets them all in one round.
+    if (this.recordSpan === null && n > 0) {
+      source.need?.(Array.from(records, (r) => [recordBase + r * RECORD.bytes, RECORD.bytes] as const));
+    }
     const nameStart = new Uint32Array(n);
     const nameLength = new Uint32Array(n);
     for (let i = 0; i < n; i += 1) {
@@ -89,9 +95,29 @@ export class IdentityIndexPage implements IdentityRows {
       nameStart[i] = buf.readUInt32LE(at + RECORD.nameStart);
       nameLength[i] = buf.readUInt32LE(at + RECORD.nameLength);
     }
-    this.names = new HeapValues(nameStart, nameLength, sections[part.names][0], SPAN_READ_BYTES, (offset, length) =>
-      source.slice(offset, length),
+    this.names = new HeapValues(
+      nameStart,
+      nameLength,
+      sections[part.names][0],
+      SPAN_READ_BYTES,
+      (offset, length) => source.slice(offset, length),
+      source.need?.bind(source),
     );
+    // The clustered city lists' `oig` entries are keyed by their origin record: read now, with the page, so that
+    // writing the page later reads nothing but the meta region.
+    this.origins = null;
+    if (part.origin !== null) {
+      const originBase = sections[part.origin][0];
+      const flagged: number[] = [];
+      for (let i = 0; i < n; i += 1) {
+        const { buf, at } = this.recordOf(i);
+        if (((buf[at + RECORD.flags] as number) & FLAG_OIG) !== 0) flagged.push(i);
+      }
+      if (flagged.length > 0) {
+        source.need?.(flagged.map((i) => [originBase + 4 * (records[i] as number), 4] as const));
+        this.origins = new Map(flagged.map((i) => [i, source.u32(originBase + 4 * (records[i] as number))]));
+      }
+    }
   }
 
   row(i: number): IdentityRow {
@@ -145,10 +171,9 @@ export class IdentityIndexPage implements IdentityRows {
   /** The `oig_*` cells of row `i` (flagged as having them), found by its record number in `records`. */
   private oigOf(i: number): OigCells | null {
     const record = this.records[i] as number;
-    const { origin } = this.part;
-    return this.reader.oigOf(
-      origin === null ? record : this.reader.source.u32(this.reader.sections[origin][0] + 4 * record),
-    );
+    if (this.part.origin === null) return this.reader.oigOf(record);
+    const origin = this.origins?.get(i);
+    return origin === undefined ? null : this.reader.oigOf(origin);
   }
 
   private recordOf(i: number): { buf: Buffer; at: number } {

@@ -90,8 +90,13 @@ class SearchPage implements IdentityRows {
       starts[i] = bytes.readUInt32LE((at[i] as number) + ENTRY.nameStart);
       lengths[i] = bytes.readUInt16LE((at[i] as number) + ENTRY.nameLength);
     }
-    this.names = new HeapValues(starts, lengths, names, NAME_SPAN_BYTES, (offset, length) =>
-      reader.bytesAt(offset, length),
+    this.names = new HeapValues(
+      starts,
+      lengths,
+      names,
+      NAME_SPAN_BYTES,
+      (offset, length) => reader.bytesAt(offset, length),
+      (ranges) => reader.need(ranges),
     );
   }
 
@@ -304,6 +309,11 @@ export class SearchIndexReader {
   /** @internal `length` bytes of the index at `offset`. */
   bytesAt(offset: number, length: number): Buffer {
     return this.source.slice(offset, length);
+  }
+
+  /** @internal Tells the source the ranges read next (ByteSource.need). */
+  need(ranges: (readonly [number, number])[]): void {
+    this.source.need?.(ranges);
   }
 
   /**

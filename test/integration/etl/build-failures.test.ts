@@ -33,6 +33,9 @@ class FailingStore implements ObjectStore {
   getBytes(key: string) {
     return this.inner.getBytes(key);
   }
+  getRange(key: string, offset: number, length: number) {
+    return this.inner.getRange(key, offset, length);
+  }
   download(key: string, filePath: string) {
     return this.inner.download(key, filePath);
   }

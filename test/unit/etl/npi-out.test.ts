@@ -1,10 +1,9 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { makeNpi } from '../../../data-contracts/npi-check';
-import { gzippedNpiBucket, writeNpiBucketFiles } from '../../../etl/npi-out';
+import { npiBucketFile, writeNpiBucketFiles } from '../../../etl/npi-out';
 import { BufferSource } from '../../../platform/identity-index/byte-source';
 import { NpiIndexReader } from '../../../platform/npi-index/reader';
 
@@ -14,8 +13,8 @@ const recordOf = (npi: string) =>
 describe('NPI bucket files', () => {
   const npis = [makeNpi('100000000'), makeNpi('100000007'), makeNpi('100000123')];
 
-  it('gzips the bucket format, version 2 (record heads)', async () => {
-    const reader = NpiIndexReader.open(new BufferSource(gunzipSync(await gzippedNpiBucket(npis.map(recordOf)))));
+  it('writes the bucket format, version 2 (record heads), as it is (a record is a byte range)', () => {
+    const reader = NpiIndexReader.open(new BufferSource(npiBucketFile(npis.map(recordOf))));
     expect(reader.version).toBe(2);
     expect(npis.map((n) => (reader.find(n) as { npi: string } | null)?.npi)).toEqual(npis);
   });
@@ -25,7 +24,7 @@ describe('writeNpiBucketFiles', () => {
   let instance: DuckDBInstance;
   let connection: DuckDBConnection;
   let dir: string;
-  // 12 buckets of 50 NPIs (more buckets than are gzipped at once), inserted out of NPI order.
+  // 12 buckets of 50 NPIs (more buckets than are written at once), inserted out of NPI order.
   const all = Array.from({ length: 600 }, (_, i) => makeNpi(String(100000000 + (i % 12) * 1000 + Math.floor(i / 12))));
 
   beforeAll(async () => {
@@ -57,7 +56,7 @@ describe('writeNpiBucketFiles', () => {
     const buckets = [...new Set(all.map((n) => n.slice(0, 6)))].sort();
     expect(written.map((w) => w.bucket)).toEqual(buckets);
     for (const w of written) {
-      const reader = NpiIndexReader.open(new BufferSource(gunzipSync(await readFile(w.file))));
+      const reader = NpiIndexReader.open(new BufferSource(await readFile(w.file)));
       const expected = all.filter((n) => n.startsWith(w.bucket)).sort();
       expect(reader.count).toBe(expected.length);
       expect(w.rows).toBe(expected.length);
@@ -68,7 +67,7 @@ describe('writeNpiBucketFiles', () => {
   it('fails when a bucket cannot be written, after every other write has ended', async () => {
     // A folder where the fifth bucket's file goes: its write fails (EISDIR) while others are in flight.
     const fifth = [...new Set(all.map((n) => n.slice(0, 6)))].sort()[4] as string;
-    await mkdir(path.join(dir, `${fifth}.npi.gz`));
+    await mkdir(path.join(dir, `${fifth}.npi`));
     await expect(writeNpiBucketFiles(connection, dir)).rejects.toThrow(/EISDIR/);
   });
 });

@@ -3,15 +3,14 @@
  * (deleted once the snapshot is built) and the synthetic glp1 feed, then read back (pointer, manifest, and the
  * largest identity partition for the single-partition scenarios).
  */
+
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { SnapshotManifest, SnapshotPointer } from '../../../data-contracts/layout';
+import { LAYOUT_VERSION, type SnapshotManifest, type SnapshotPointer } from '../../../data-contracts/layout';
 import { buildSnapshot } from '../../../etl/build';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
-
 import { FolderObjectStore } from '../../../platform/folder-store';
 import { IDENTITY_INDEX_VERSION, magicVersion } from '../../../platform/identity-index/format';
 import { NPI_LOOKUP_BUCKET_VERSION, npiIndexVersionOf } from '../../../platform/npi-index/format';
@@ -19,6 +18,7 @@ import { sqlStringLiteral } from '../../../platform/sql';
 import { deriveChangedNppes } from '../../bench-data/derive-changed-nppes';
 import { generateVerticalFeed } from '../../bench-data/generate-feed';
 import { generateNppesFile } from '../../bench-data/generate-nppes';
+import { storedNpiBucket } from './npi-scenarios';
 
 /** What a snapshot build took, kept in `build.json` next to the snapshot. */
 export interface BuildInfo {
@@ -82,11 +82,13 @@ export async function ensureSnapshot(
     const stale =
       info?.changes === undefined || !hasRosterIndex
         ? 'has no change feed'
-        : indexVersion !== IDENTITY_INDEX_VERSION
-          ? `has identity indexes of version ${indexVersion}, not ${IDENTITY_INDEX_VERSION}`
-          : npiVersion !== NPI_LOOKUP_BUCKET_VERSION
-            ? `has NPI buckets of version ${npiVersion}, not ${NPI_LOOKUP_BUCKET_VERSION}`
-            : null;
+        : manifest.layout_version !== LAYOUT_VERSION
+          ? `is of layout ${manifest.layout_version}, not ${LAYOUT_VERSION}`
+          : indexVersion !== IDENTITY_INDEX_VERSION
+            ? `has identity indexes of version ${indexVersion}, not ${IDENTITY_INDEX_VERSION}`
+            : npiVersion !== NPI_LOOKUP_BUCKET_VERSION
+              ? `has NPI buckets of version ${npiVersion}, not ${NPI_LOOKUP_BUCKET_VERSION}`
+              : null;
     if (stale !== null) {
       say(`the cached snapshot in ${path.relative(repoRoot, dirs.data)} ${stale}: rebuilding it`);
       await rm(dirs.root, { recursive: true, force: true });
@@ -197,7 +199,7 @@ async function identityIndexVersion(dataDir: string, manifest: SnapshotManifest)
 async function npiBucketVersion(dataDir: string, manifest: SnapshotManifest): Promise<number | null> {
   const bucket = manifest.objects.find((o) => o.kind === 'npi');
   if (bucket === undefined) return null;
-  return npiIndexVersionOf(gunzipSync(await readFile(path.join(dataDir, bucket.key))));
+  return npiIndexVersionOf(storedNpiBucket(bucket.key, await readFile(path.join(dataDir, bucket.key))));
 }
 
 export async function readSnapshot(dataDir: string): Promise<{ pointer: SnapshotPointer; manifest: SnapshotManifest }> {

@@ -41,9 +41,9 @@ export interface ColdIdentity {
 export interface NpiIndexSize {
   buckets: number;
   npis: number;
-  /** Bytes of the gzipped objects (what is stored and transferred). */
-  gzBytes: number;
-  /** Bytes of the unzipped bucket files (what the API writes to local disk and reads). */
+  /** Bytes of the stored objects (gzipped before layout 4, as they are since). */
+  storedBytes: number;
+  /** Bytes of the bucket files (what the API reads). */
   rawBytes: number;
 }
 
@@ -217,8 +217,8 @@ export function printReport(input: ReportInput, verdicts: Verdicts): void {
   if (npi !== null && npi.npis > 0) {
     const perMillion = (bytes: number) => fmt((bytes / MB) * (1_000_000 / npi.npis), 1);
     say(
-      `NPI index: ${thousands(npi.buckets)} buckets, ${thousands(npi.npis)} NPIs; gzipped ${fmt(npi.gzBytes / MB, 1)} MB ` +
-        `(${perMillion(npi.gzBytes)} MB per million NPIs), unzipped ${fmt(npi.rawBytes / MB, 1)} MB ` +
+      `NPI index: ${thousands(npi.buckets)} buckets, ${thousands(npi.npis)} NPIs; stored ${fmt(npi.storedBytes / MB, 1)} MB ` +
+        `(${perMillion(npi.storedBytes)} MB per million NPIs), unzipped ${fmt(npi.rawBytes / MB, 1)} MB ` +
         `(${perMillion(npi.rawBytes)} MB per million NPIs)`,
     );
   }

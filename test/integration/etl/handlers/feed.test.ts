@@ -149,10 +149,16 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
     await store.put(pointer.manifest_key, JSON.stringify({ ...manifest, layout_version: 2 }), 'application/json');
     try {
       await expect(runFeedBuild({ prefix: PREFIX }, { store, workDir })).rejects.toThrow(
-        /layout_version 2, expected 3.*run a full build/,
+        /layout_version 2, expected one of 3, 4.*run a full build/,
       );
       expect(await pointerText()).toBe(before);
       expect(await snapshotIds()).toEqual(ids);
+      // Layout 3 is still read by the API, but its NPI buckets are not what this build writes: a full build first.
+      await store.put(pointer.manifest_key, JSON.stringify({ ...manifest, layout_version: 3 }), 'application/json');
+      await expect(runFeedBuild({ prefix: PREFIX }, { store, workDir })).rejects.toThrow(
+        /has layout 3, this build writes 4.*run a full build/,
+      );
+      expect(await pointerText()).toBe(before);
     } finally {
       await store.put(pointer.manifest_key, JSON.stringify(manifest), 'application/json');
     }

@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LAYOUT_VERSION, manifestKey, POINTER_KEY, taxonomyKey } from '../../../../data-contracts/layout';
 import { SnapshotCache } from '../../../../lambdas/storage/snapshot-cache';
 import { FolderObjectStore } from '../../../../platform/folder-store';
 import type { LogFields, Logger } from '../../../../platform/logger';
+import { IntegrityError } from '../../../../platform/ranged/block-digests';
 
 let dir: string;
 let store: FolderObjectStore;
@@ -20,7 +22,7 @@ async function publish(id: string, to: FolderObjectStore = store): Promise<void>
     created_at: '2026-06-15T00:00:00Z',
     sources: {},
     counts: { identity: 0, tracked: 0, verified: 0, taxonomies: 0, rejects: 0 },
-    objects: [{ key, kind: 'taxonomy', bytes: 13, sha256: 'x' }],
+    objects: [{ key, kind: 'taxonomy', bytes: 13, sha256: createHash('sha256').update('parquet bytes').digest('hex') }],
   };
   await to.put(manifestKey(id), JSON.stringify(manifest), 'application/json');
   await to.put(POINTER_KEY, JSON.stringify({ snapshot_id: id, manifest_key: manifestKey(id) }), 'application/json');
@@ -52,9 +54,9 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'pf-cache-unit-'));
   store = new FolderObjectStore(path.join(dir, 'store'));
   const download = store.download.bind(store);
-  store.download = (key, file) => {
+  store.download = (key, file, hash) => {
     downloads += 1;
-    return download(key, file);
+    return download(key, file, hash);
   };
 });
 afterAll(async () => {
@@ -113,12 +115,12 @@ describe('the snapshot cache', () => {
     await publish(C, own);
     const download = own.download.bind(own);
     let failures = 1;
-    own.download = (key, file) => {
+    own.download = (key, file, hash) => {
       if (failures > 0) {
         failures -= 1;
         return Promise.reject(new Error('connection reset'));
       }
-      return download(key, file);
+      return download(key, file, hash);
     };
     const cache = new SnapshotCache({ store: own, cacheDir: path.join(dir, 'cache-retry'), open: async () => null });
     const lease = await cache.acquire();
@@ -126,6 +128,32 @@ describe('the snapshot cache', () => {
     const file = await lease.files.localPath(taxonomyKey(C));
     expect(existsSync(file)).toBe(true);
     expect(await lease.files.localPath(taxonomyKey(C))).toBe(file);
+    lease.release();
+    await cache.close();
+  });
+
+  it('refuses an object whose bytes differ from the manifest, fetched twice, and serves it once it is right', async () => {
+    const D = '20260901T000000Z-dddddd';
+    const own = new FolderObjectStore(path.join(dir, 'tamper-store'));
+    await publish(D, own);
+    const key = taxonomyKey(D);
+    // Same size, one byte changed: only the digest tells.
+    await own.put(key, 'parquet bytez', 'application/octet-stream');
+    let fetches = 0;
+    const download = own.download.bind(own);
+    own.download = (k, file, hash) => {
+      fetches += 1;
+      return download(k, file, hash);
+    };
+    const cache = new SnapshotCache({ store: own, cacheDir: path.join(dir, 'cache-tamper'), open: async () => null });
+    const lease = await cache.acquire();
+    await expect(lease.files.localPath(key)).rejects.toBeInstanceOf(IntegrityError);
+    expect(fetches).toBe(2);
+    await expect(lease.files.readSmall(key)).rejects.toThrow('do not match the manifest');
+    // Nothing of the bad bytes is kept: once the object is right again, it is fetched and served.
+    await own.put(key, 'parquet bytes', 'application/octet-stream');
+    expect((await readFile(await lease.files.localPath(key))).toString()).toBe('parquet bytes');
+    expect((await lease.files.readSmall(key)).toString()).toBe('parquet bytes');
     lease.release();
     await cache.close();
   });
