@@ -26,6 +26,9 @@ import {
   writeFileAtomically,
 } from './object-store';
 
+/** Connections to S3 at once, at most, per process. */
+export const S3_MAX_SOCKETS = 256;
+
 /**
  * One S3 client per process. A custom `endpoint` (s3rver locally and in tests) switches to path-style
  * addressing and static credentials, which local S3 servers need.
@@ -33,6 +36,12 @@ import {
 export function createS3Client(options: { region?: string; endpoint?: string } = {}): S3Client {
   return new S3Client({
     region: options.region ?? 'us-east-1',
+    // Ranged reads come many at a time (a batch of 100 NPIs opens up to 100 buckets at once): more sockets than the
+    // SDK's default 50, each kept alive for the next read. (Shorthand since SDK v3.521.0.)
+    requestHandler: {
+      httpAgent: { keepAlive: true, maxSockets: S3_MAX_SOCKETS },
+      httpsAgent: { keepAlive: true, maxSockets: S3_MAX_SOCKETS },
+    },
     ...(options.endpoint
       ? {
           endpoint: options.endpoint,

@@ -147,11 +147,17 @@ export class SnapshotCache<T> {
       return;
     }
     try {
+      const started = performance.now();
       const entry = await this.load(pointer);
       const previous = this.current;
       this.current = entry;
       this.checkedAtMs = this.nowMs();
-      this.logger.info('snapshot_loaded', { snapshot_id: entry.files.id, previous: previous?.files.id ?? null });
+      this.logger.info('snapshot_loaded', {
+        snapshot_id: entry.files.id,
+        previous: previous?.files.id ?? null,
+        load_ms: Math.round(performance.now() - started),
+        manifest_objects: entry.files.manifest.objects.length,
+      });
       if (previous) this.retire(previous);
       else void this.removeStrayFolders(entry.files.id);
     } catch (err) {

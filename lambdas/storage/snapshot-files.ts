@@ -121,9 +121,14 @@ export class SnapshotFilesImpl implements SnapshotFiles {
       const file = await this.localPath(key);
       return { source: new FileSource(file, cache), path: file, verifyWhole: null };
     }
-    const digests = await this.blockDigestsOf(object);
-    const verifyWhole = (bytes: Buffer) => verifyBlocks(key, digests, bytes);
     const local = this.store.localFile?.(key);
+    // A remote object's head is fetched beside its digests (one round instead of two): the header and
+    // directories every reader consults first start there; it is checked once the digests are here.
+    const [digests, head] = await Promise.all([
+      this.blockDigestsOf(object),
+      local === undefined ? this.store.getRange(key, 0, Math.min(object.bytes, HEAD_BYTES)) : null,
+    ]);
+    const verifyWhole = (bytes: Buffer) => verifyBlocks(key, digests, bytes);
     if (local !== undefined) {
       const verifier = (index: number, block: Buffer) =>
         digests.verify(index, block) ? null : new IntegrityError(key, `block ${index} does not match its digest`);
@@ -144,6 +149,7 @@ export class SnapshotFilesImpl implements SnapshotFiles {
       this.ranged.disk.dir === null ? null : path.join(blocksDir, cacheName(key, object.sha256)),
     );
     try {
+      if (head !== null) source.offer(0, head);
       await source.open();
     } catch (err) {
       source.close();
@@ -212,6 +218,9 @@ export class SnapshotFilesImpl implements SnapshotFiles {
     return file;
   }
 }
+
+/** Bytes of a remote object's head fetched beside its block digests (an NPI bucket's directory fits). */
+const HEAD_BYTES = 64 * 1024;
 
 /** Bytes of whole-copy verification between two yields to the event loop. */
 const VERIFY_SLICE_BYTES = 1024 * 1024;

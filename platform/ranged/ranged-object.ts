@@ -148,6 +148,23 @@ export class RangedObject implements ByteSource {
     }
   }
 
+  /**
+   * Takes bytes fetched before the digests were known (the object's head, fetched beside them): each whole block
+   * in them that matches its digest is kept and pinned; the others are left to be fetched (and checked) again.
+   */
+  offer(offset: number, bytes: Buffer): void {
+    if (offset % this.blockBytes !== 0) return;
+    const first = offset / this.blockBytes;
+    for (let i = first; (i - first) * this.blockBytes < bytes.length && i < this.digests.blocks; i += 1) {
+      const at = (i - first) * this.blockBytes;
+      const block = bytes.subarray(at, at + this.digests.lengthOf(i));
+      if (!this.digests.verify(i, block)) continue;
+      const kept = Buffer.from(block);
+      this.pinned.set(i, kept);
+      this.writeToDisk(i, kept);
+    }
+  }
+
   get pinnedBytes(): number {
     let bytes = 0;
     for (const block of this.pinned.values()) bytes += block.length;

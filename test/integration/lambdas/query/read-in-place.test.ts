@@ -1,16 +1,20 @@
 import { open } from 'node:fs/promises';
+import type { IdentityRows } from '../../../../data-contracts/identity-json';
 /**
  * Reading in place (docs/read-in-place.md), through the real API over the demo snapshot built by the real ETL from
  * the committed samples, on the folder store and on s3rver through the real S3 client:
- * - every object read in place has block digests in the manifest, and the answers are the same whichever store;
+ * - every object read in place has block digests in the manifest; a reader over its ranges answers every query of
+ *   the real samples as a brute-force reader of the whole file does;
  * - a byte changed in a stored object (an identity index block, an NPI bucket's record, a search index, a block
  *   digests object, a static JSON) is never served: the request that needs it gets 503 `service_unavailable` with
  *   `Retry-After`, the log has the `IntegrityFailure` metric line, and the rest of the snapshot keeps answering.
  */
 import { blockDigestsKey, type ManifestObject, type SnapshotManifest } from '../../../../data-contracts/layout';
-import { BufferSource } from '../../../../platform/identity-index/byte-source';
-import { IdentityIndexReader } from '../../../../platform/identity-index/reader';
+import { BlockCache, BufferSource } from '../../../../platform/identity-index/byte-source';
+import { type IdentityIndexQuery, IdentityIndexReader } from '../../../../platform/identity-index/reader';
 import { NpiIndexReader } from '../../../../platform/npi-index/reader';
+import { readInPlace } from '../../../../platform/ranged/ranged-object';
+import { SearchIndexReader } from '../../../../platform/search-index/reader';
 import { readManifest, readPointer } from '../../../../platform/snapshot-protocol';
 import { type ApiTestEnv, startApiTestEnv } from '../../../helpers/api-test-env';
 
@@ -77,6 +81,8 @@ describe.each(['folder', 's3'] as const)('reading in place, %s store', (storage)
   let env: ApiTestEnv;
   let manifest: SnapshotManifest;
   let auth: Record<string, string>;
+  /** The objects the tamper test changed (and their block digests' data objects). */
+  const tampered = new Set<string>();
 
   beforeAll(async () => {
     env = await startApiTestEnv({ storage });
@@ -110,6 +116,7 @@ describe.each(['folder', 's3'] as const)('reading in place, %s store', (storage)
     const index = IdentityIndexReader.open(new BufferSource(await bytesOf(env, identity.key)));
     const code = index.text('codes', 1) as string;
     await tamper(env, identity.key, index.sections.records[0]);
+    tampered.add(identity.key);
     // The largest bucket's last record: far from the records answered above (and from its directory).
     const bucket = manifest.objects
       .filter((o) => o.kind === 'npi')
@@ -117,8 +124,10 @@ describe.each(['folder', 's3'] as const)('reading in place, %s store', (storage)
     const npis = NpiIndexReader.open(new BufferSource(await bytesOf(env, bucket.key)));
     const lastNpi = npis.npiAt(npis.count - 1);
     await tamper(env, bucket.key, -2);
+    tampered.add(bucket.key);
     const search = manifest.objects.find((o) => o.kind === 'search' && o.state === 'CA') as ManifestObject;
     await tamper(env, blockDigestsKey(search.key), -1);
+    tampered.add(search.key);
     const coverage = manifest.objects.find((o) => o.kind === 'static' && o.key.endsWith('/coverage.json'));
     await tamper(env, (coverage as ManifestObject).key, 10);
 
@@ -132,6 +141,75 @@ describe.each(['folder', 's3'] as const)('reading in place, %s store', (storage)
       const res = await env.get(target, auth);
       const body = strip(await res.text());
       expect({ target, status: res.status, body }).toEqual({ target, ...before.get(target) });
+    }
+  });
+
+  it('reads every other index of the real samples as the whole file does (a brute-force reader)', async () => {
+    const lease = await env.runtime.snapshots.acquire();
+    try {
+      const rows = (page: IdentityRows) => Array.from({ length: page.length }, (_, i) => page.row(i));
+      for (const object of manifest.objects.filter((o) => o.kind === 'identity_index' && !tampered.has(o.key))) {
+        const whole = IdentityIndexReader.open(new BufferSource(await bytesOf(env, object.key)));
+        const opened = await lease.files.openIndex(object.key, new BlockCache(4));
+        const reader = await readInPlace(() => IdentityIndexReader.open(opened.source));
+        const codes = whole.source.u32(whole.sections.codes[0]);
+        const asked: IdentityIndexQuery[] = [];
+        for (const code of [null, ...Array.from({ length: codes }, (_, i) => whole.text('codes', i + 1))]) {
+          for (const state of [null, 'TX', 'CA']) {
+            asked.push(
+              { code, state, city: null, limit: 50, offset: 0 },
+              { code, state, city: null, limit: 3, offset: 2 },
+            );
+          }
+          // Each place of the code's first rows: the clustered city lists.
+          for (const row of rows(whole.query({ code, state: null, city: null, limit: 5, offset: 0 }).rows)) {
+            if (typeof row.state === 'string' && typeof row.city === 'string') {
+              asked.push({ code, state: row.state, city: row.city.toLowerCase(), limit: 50, offset: 0 });
+            }
+          }
+        }
+        for (const q of asked) {
+          const expected = whole.query(q);
+          const got = await readInPlace(() => {
+            const r = reader.query(q);
+            return { total: r.total, rows: rows(r.rows) };
+          });
+          expect(got).toEqual({ total: expected.total, rows: rows(expected.rows) });
+        }
+        opened.source.close();
+      }
+      for (const object of manifest.objects.filter((o) => o.kind === 'npi' && !tampered.has(o.key))) {
+        const whole = NpiIndexReader.open(new BufferSource(await bytesOf(env, object.key)));
+        const opened = await lease.files.openIndex(object.key, new BlockCache(4));
+        const reader = await readInPlace(() => NpiIndexReader.open(opened.source));
+        for (let i = 0; i < whole.count; i += 1) {
+          const npi = whole.npiAt(i);
+          const got = await readInPlace(() => reader.findBytes(npi));
+          expect(got?.toString('hex')).toBe(whole.findBytes(npi)?.toString('hex'));
+        }
+        opened.source.close();
+      }
+      for (const object of manifest.objects.filter((o) => o.kind === 'search' && !tampered.has(o.key))) {
+        const whole = SearchIndexReader.open(new BufferSource(await bytesOf(env, object.key)));
+        const opened = await lease.files.openIndex(object.key, new BlockCache(4));
+        const reader = await readInPlace(() => SearchIndexReader.open(opened.source));
+        const asked = [
+          ...['sm', 'jo', 'ma', 'a', 'the', 'zz'].map((name) => ({ name, postalCode: null })),
+          ...['77030', '90210', '10001'].map((postalCode) => ({ name: null, postalCode })),
+        ];
+        for (const { name, postalCode } of asked) {
+          const q = { name, postalCode, entityType: null, city: null, taxonomy: null, limit: 20, offset: 0 };
+          const expected = whole.search(q);
+          const got = await readInPlace(() => {
+            const r = reader.search(q);
+            return { total: r.total, rows: rows(r.rows) };
+          });
+          expect(got).toEqual({ total: expected.total, rows: rows(expected.rows) });
+        }
+        opened.source.close();
+      }
+    } finally {
+      lease.release();
     }
   });
 });
