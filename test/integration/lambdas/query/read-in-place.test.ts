@@ -1,5 +1,3 @@
-import { open } from 'node:fs/promises';
-import type { IdentityRows } from '../../../../data-contracts/identity-json';
 /**
  * Reading in place (docs/read-in-place.md), through the real API over the demo snapshot built by the real ETL from
  * the committed samples, on the folder store and on s3rver through the real S3 client:
@@ -9,6 +7,8 @@ import type { IdentityRows } from '../../../../data-contracts/identity-json';
  *   digests object, a static JSON) is never served: the request that needs it gets 503 `service_unavailable` with
  *   `Retry-After`, the log has the `IntegrityFailure` metric line, and the rest of the snapshot keeps answering.
  */
+import { open } from 'node:fs/promises';
+import type { IdentityRows } from '../../../../data-contracts/identity-json';
 import { blockDigestsKey, type ManifestObject, type SnapshotManifest } from '../../../../data-contracts/layout';
 import { BlockCache, BufferSource } from '../../../../platform/identity-index/byte-source';
 import { type IdentityIndexQuery, IdentityIndexReader } from '../../../../platform/identity-index/reader';
