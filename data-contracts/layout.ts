@@ -241,6 +241,14 @@ export function blockDigestsKey(key: string): string {
   return `${key}.blocks`;
 }
 
+/**
+ * Every stored key of a manifest's objects: each object's, and its block digests' (which its entry covers). What
+ * copies a snapshot copies.
+ */
+export function storedKeysOf(objects: readonly Pick<ManifestObject, 'key' | 'block_digests'>[]): string[] {
+  return objects.flatMap((o) => (o.block_digests === undefined ? [o.key] : [o.key, blockDigestsKey(o.key)]));
+}
+
 /** One line of an NPI bucket: an active NPI's identity record, or a deactivated NPI. Dates are `YYYY-MM-DD`. */
 export type NpiLookupLine = NpiActiveLine | NpiDeactivatedLine;
 

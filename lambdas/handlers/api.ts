@@ -22,10 +22,12 @@ const tables = config.access.tables;
 // loadConfig refused the local tables above, so this is always a deployment's.
 if (tables.kind !== 'deployed') throw new Error('deployed tables are required');
 
-const ready = createApiRuntime(runtimeOptionsFrom(config, tables, logger)).then((runtime) => ({
-  runtime,
-  handle: createLambdaHandler(runtime.app),
-}));
+const ready = createApiRuntime(runtimeOptionsFrom(config, tables, logger)).then((runtime) => {
+  // The current snapshot's pointer and manifest are read now, during init, not by the first request (which shares
+  // the read if it comes first). A failure here is the first request's to report.
+  runtime.snapshots.refresh().catch(() => undefined);
+  return { runtime, handle: createLambdaHandler(runtime.app) };
+});
 // A failed cold start must not become an unhandled rejection before the first invocation awaits it.
 ready.catch((err: unknown) => logger.error('cold_start_failed', { error: err }));
 

@@ -9,9 +9,10 @@ import { CHANGES_RETENTION_MONTHS, type ChangeKind, type ChangesSpan } from '../
 import type { ManifestObject, SnapshotManifest } from '../../data-contracts/layout';
 import type { DuckDb, SqlRow } from '../../platform/duckdb';
 import type { SqlValue } from '../../platform/duckdb-bind';
-import { FileSource } from '../../platform/identity-index/byte-source';
+import { BlockCache, type ByteSource } from '../../platform/identity-index/byte-source';
 import { InFlight } from '../../platform/in-flight';
 import { NpiIndexReader } from '../../platform/npi-index/reader';
+import { readInPlace } from '../../platform/ranged/ranged-object';
 import { sqlStringLiteral } from '../../platform/sql';
 import type { SnapshotFiles } from '../storage/snapshot-files';
 import type { ChangeRow, ChangesQuery, Page } from './types';
@@ -48,10 +49,15 @@ const COLUMNS = [
 /** A step's rows in a stable order: the step, then NPI (identity first), entity, kind and field. */
 const ORDER = 'to_as_of, npi NULLS LAST, entity_id NULLS FIRST, kind, field NULLS FIRST';
 
+/** Blocks of the cache for the months' NPI indexes read from local files: 1 MB. */
+const CHANGES_BLOCK_CACHE_BLOCKS = 64;
+
 /** Reads a page of a snapshot's kept changes. */
 export class SnapshotChanges {
   /** The open roster indexes of the snapshot's months, by key (closed with the snapshot). */
-  private readonly indexes = new Map<string, { reader: NpiIndexReader; source: FileSource }>();
+  private readonly indexes = new Map<string, { reader: NpiIndexReader; source: ByteSource & { close(): void } }>();
+  /** Blocks of the months' indexes read from local files. */
+  private readonly blocks = new BlockCache(CHANGES_BLOCK_CACHE_BLOCKS);
   private readonly opening = new InFlight<string, NpiIndexReader>();
   private closed = false;
 
@@ -136,9 +142,11 @@ export class SnapshotChanges {
     const found: ChangeRow[] = [];
     for (const object of objects) {
       const reader = await this.indexOf(object.key);
-      for (const npi of asked) {
-        const record = reader.find(npi) as { rows: ChangeRow[] } | null;
-        if (record === null) continue;
+      // Every asked NPI's record at once: read in place, they come in one round.
+      const records = await readInPlace(() => reader.recordsOf(asked));
+      for (const bytes of records) {
+        if (bytes === null) continue;
+        const record = JSON.parse(bytes.toString('utf8')) as { rows: ChangeRow[] };
         for (const row of record.rows) {
           if (row.to_as_of <= query.after) continue;
           if (kinds !== null && !kinds.has(row.kind)) continue;
@@ -156,8 +164,14 @@ export class SnapshotChanges {
     const open = this.indexes.get(key);
     if (open !== undefined) return open.reader;
     return this.opening.run(key, async () => {
-      const source = new FileSource(await this.files.localPath(key));
-      const reader = NpiIndexReader.open(source);
+      const { source } = await this.files.openIndex(key, this.blocks);
+      let reader: NpiIndexReader;
+      try {
+        reader = await readInPlace(() => NpiIndexReader.open(source));
+      } catch (err) {
+        source.close();
+        throw err;
+      }
       if (this.closed) source.close();
       else this.indexes.set(key, { reader, source });
       return reader;

@@ -100,7 +100,7 @@ export class SnapshotProviderData implements ProviderData {
   async listVertical(query: VerticalListQuery): Promise<Page<VerticalRow>> {
     // Verticals that are not live are in the enum but return no data (spec §1).
     if (VERTICAL_STATUS[query.vertical] !== 'live') return { total: 0, rows: [] };
-    const layer = this.tables.vertical[query.boundary];
+    const layer = (await this.tables.vertical())[query.boundary];
     const matches = this.matchCache.matches(layer, query);
     const rows: VerticalRow[] = [];
     const end = Math.min(matches.length, query.offset + query.limit);
@@ -109,7 +109,7 @@ export class SnapshotProviderData implements ProviderData {
   }
 
   async findVertical(id: string, boundary: PublishBoundary): Promise<VerticalRow | null> {
-    const layer = this.tables.vertical[boundary];
+    const layer = (await this.tables.vertical())[boundary];
     // entity_id first: a slug equal to another record's entity_id never shadows that record.
     const row = layer.byEntityId.get(id) ?? layer.bySlug.get(id) ?? null;
     if (row === null || !LIVE_VERTICALS.includes(row.vertical as (typeof LIVE_VERTICALS)[number])) return null;

@@ -1,18 +1,20 @@
 /**
  * Per-snapshot state of the query layer, built once when a snapshot becomes current:
- * - the vertical layer (small: thousands of rows) read once with DuckDB from its Parquet partitions into JS
- *   arrays, one per boundary, sorted by name then entity_id, with entity_id/slug indexes: list and detail
+ * - the vertical layer (small: thousands of rows) read once, on the first query that needs it (not at the snapshot's
+ *   load: a cold instance's first identity, search or NPI answer does not wait for it), with DuckDB from its Parquet
+ *   partitions into JS arrays, one per boundary, sorted by name then entity_id, with entity_id/slug indexes: list and detail
  *   queries are then typed filters over memory (a DuckDB round trip costs 3 to 10 ms per query on 2 vCPUs,
  *   the in-memory filter well under 1 ms, see tools/bench/api-bench.ts);
  * - the NUCC taxonomy map in JS maps, so a taxonomy parameter resolves without a query;
  * - the identity partitions by classification key: each partition's serving index (written by the ETL) is opened on
- *   its first query and read without DuckDB, from its local file or from memory within the process's budget
- *   (`identity-partitions.ts`).
+ *   its first query and read without DuckDB, in place (verified byte ranges of the object, docs/read-in-place.md)
+ *   or from memory within the process's budget (`identity-partitions.ts`).
  */
 import { LIVE_VERTICALS, type PublishBoundary } from '../../data-contracts/constants';
 import { snapshotPrefix, UNMAPPED_CLASSIFICATION_KEY, VERTICAL_TABLE } from '../../data-contracts/layout';
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { DuckDb, SqlRow } from '../../platform/duckdb';
+import { InFlight } from '../../platform/in-flight';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
 import { StringIntern } from '../../platform/string-intern';
 import type { SnapshotFiles } from '../storage/snapshot-files';
@@ -44,7 +46,11 @@ export interface VerticalLayer {
 /** The query layer's state of one snapshot. */
 export interface SnapshotTables {
   readonly files: SnapshotFiles;
-  readonly vertical: Record<PublishBoundary, VerticalLayer>;
+  /**
+   * The vertical layer, loaded on the first query that needs it (once per snapshot; a failed load is tried again):
+   * an identity, search or NPI query on a cold instance never waits for it.
+   */
+  vertical(): Promise<Record<PublishBoundary, VerticalLayer>>;
   /** Identity partition (the manifest key of its serving index, and its rows) per classification key. */
   readonly identityPartitions: ReadonlyMap<string, IdentityPartition>;
   /** The process's open identity indexes (shared by every snapshot). */
@@ -81,7 +87,8 @@ interface TaxonomyEntry {
 export const VERTICAL_COLUMNS = Object.keys(VERTICAL_TABLE) as (keyof typeof VERTICAL_TABLE)[];
 
 /**
- * Loads one snapshot's vertical layer and taxonomy map. Identity partitions are loaded later, by the queries.
+ * Loads one snapshot's taxonomy map. The vertical layer and the identity partitions are loaded later, by the queries
+ * that need them.
  */
 export async function openSnapshotTables(
   files: SnapshotFiles,
@@ -90,23 +97,15 @@ export async function openSnapshotTables(
   npi: NpiBuckets = new NpiBuckets(),
   search: SearchIndexes = new SearchIndexes(),
 ): Promise<SnapshotTables> {
-  // One read serves both boundaries: a `tracked` partition holds every record of its vertical and state, the
-  // `verified` one the verified subset of the same rows (etl/parquet-out.ts), so the verified layer is the tracked
-  // rows filtered by publish_tier. A vertical with verified partitions only (none tracked) is read from those.
-  const live = files
-    .objectsOf('vertical')
-    .filter((o) => o.vertical !== undefined && LIVE_VERTICALS.includes(o.vertical));
-  const trackedVerticals = new Set(live.filter((o) => o.boundary === 'tracked').map((o) => o.vertical));
-  const objects = live.filter(
-    (o) => o.boundary === 'tracked' || (o.boundary === 'verified' && !trackedVerticals.has(o.vertical)),
-  );
-  const paths = await Promise.all(objects.map((o) => files.localPath(o.key)));
-  const rows = await loadVerticalRows(db, paths);
-  const vertical: Record<PublishBoundary, VerticalLayer> = {
-    tracked: verticalLayer(rows),
-    // Defence in depth: the verified layer keeps verified records only, whatever a partition holds.
-    verified: verticalLayer(rows.filter((r) => r.publish_tier === 'verified')),
-  };
+  let loaded: Record<PublishBoundary, VerticalLayer> | null = null;
+  const loads = new InFlight<'vertical', Record<PublishBoundary, VerticalLayer>>();
+  const vertical = () =>
+    loaded !== null
+      ? Promise.resolve(loaded)
+      : loads.run('vertical', async () => {
+          loaded = await loadVerticalLayer(files, db);
+          return loaded;
+        });
 
   const taxonomy = await loadTaxonomy(files, db);
   const identityPartitions = new Map<string, IdentityPartition>();
@@ -138,6 +137,27 @@ export async function closeSnapshotTables(tables: SnapshotTables): Promise<void>
   tables.npi.forget(snapshotPrefix(tables.files.id));
   tables.search.forget(snapshotPrefix(tables.files.id));
   tables.changes.close();
+}
+
+/** The vertical layer of a snapshot, both boundaries, from its vertical partitions. */
+async function loadVerticalLayer(files: SnapshotFiles, db: DuckDb): Promise<Record<PublishBoundary, VerticalLayer>> {
+  // One read serves both boundaries: a `tracked` partition holds every record of its vertical and state, the
+  // `verified` one the verified subset of the same rows (etl/parquet-out.ts), so the verified layer is the tracked
+  // rows filtered by publish_tier. A vertical with verified partitions only (none tracked) is read from those.
+  const live = files
+    .objectsOf('vertical')
+    .filter((o) => o.vertical !== undefined && LIVE_VERTICALS.includes(o.vertical));
+  const trackedVerticals = new Set(live.filter((o) => o.boundary === 'tracked').map((o) => o.vertical));
+  const objects = live.filter(
+    (o) => o.boundary === 'tracked' || (o.boundary === 'verified' && !trackedVerticals.has(o.vertical)),
+  );
+  const paths = await Promise.all(objects.map((o) => files.localPath(o.key)));
+  const rows = await loadVerticalRows(db, paths);
+  return {
+    tracked: verticalLayer(rows),
+    // Defence in depth: the verified layer keeps verified records only, whatever a partition holds.
+    verified: verticalLayer(rows.filter((r) => r.publish_tier === 'verified')),
+  };
 }
 
 /**

@@ -219,8 +219,8 @@ export class SnapshotFilesImpl implements SnapshotFiles {
   }
 }
 
-/** Bytes of a remote object's head fetched beside its block digests (an NPI bucket's directory fits). */
-const HEAD_BYTES = 64 * 1024;
+/** Bytes of a remote object's head fetched beside its block digests: one block (a national NPI bucket's directory fits). */
+const HEAD_BYTES = 16 * 1024;
 
 /** Bytes of whole-copy verification between two yields to the event loop. */
 const VERIFY_SLICE_BYTES = 1024 * 1024;

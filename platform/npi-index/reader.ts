@@ -64,6 +64,22 @@ export class NpiIndexReader {
     return this.source.slice(NPI_INDEX_HEADER_BYTES + i * NPI_ENTRY_BYTES, NPI_DIGITS).toString('latin1');
   }
 
+  /**
+   * The records of `npis` (null for an NPI not in the bucket), in order: the directory searched first, then every
+   * record read, so that a source that fetches its bytes (platform/ranged) is told all of them at once.
+   */
+  recordsOf(npis: readonly string[]): (Buffer | null)[] {
+    const at = npis.map((npi) => this.indexOf(npi));
+    const ranges: [number, number][] = [];
+    for (const i of at) {
+      if (i < 0) continue;
+      const [start, end] = recordSpan(this.source, NPI_INDEX_HEADER_BYTES, i);
+      ranges.push([this.recordsAt + start, end - start]);
+    }
+    this.source.need?.(ranges);
+    return at.map((i) => (i < 0 ? null : this.recordBytes(i)));
+  }
+
   /** The record's JSON bytes at position `i`: one read of exactly those bytes. */
   recordBytes(i: number): Buffer {
     if (!(i >= 0 && i < this.count)) throw new RangeError(`no record ${i} in a bucket of ${this.count}`);

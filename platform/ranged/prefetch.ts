@@ -11,10 +11,10 @@ import { SearchIndexReader } from '../search-index/reader';
 import type { ByteRange } from './block-digests';
 
 /** The kinds of object read in place. */
-export type RangedKind = 'identity_index' | 'search' | 'npi';
+export type RangedKind = 'identity_index' | 'search' | 'npi' | 'changes_npi';
 
 export function isRangedKind(kind: string): kind is RangedKind {
-  return kind === 'identity_index' || kind === 'search' || kind === 'npi';
+  return kind === 'identity_index' || kind === 'search' || kind === 'npi' || kind === 'changes_npi';
 }
 
 /** The ranges of `source` (an object of `kind`) that its reader reads when it opens and on every query. */
@@ -24,6 +24,7 @@ export function prefetchRangesOf(kind: RangedKind, source: ByteSource): ByteRang
       // The meta region: header, code ranges, directory, dictionaries and OIG entries (identity-index/format.ts).
       return [[0, IdentityIndexReader.open(source).metaLength]];
     case 'npi':
+    case 'changes_npi':
       // Header and directory (npi-index/format.ts); the records are read one range each.
       return [[0, npiRecordsStart(NpiIndexReader.open(source).count)]];
     case 'search': {

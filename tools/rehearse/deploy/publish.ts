@@ -11,7 +11,13 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ENV } from '../../../data-contracts/env';
-import { manifestKey as manifestKeyOf, POINTER_KEY, PUBLIC_KEYS } from '../../../data-contracts/layout';
+import {
+  type ManifestObject,
+  manifestKey as manifestKeyOf,
+  POINTER_KEY,
+  PUBLIC_KEYS,
+  storedKeysOf,
+} from '../../../data-contracts/layout';
 import { createS3Client, S3ObjectStore } from '../../../platform/s3-store';
 import { CONTENT_TYPES, parsePointer, readPointer } from '../../../platform/snapshot-protocol';
 import { REHEARSAL_REGION } from './services';
@@ -76,7 +82,7 @@ export async function publishFolderSnapshot(
   try {
     const manifestKey = manifestKeyOf(pointer.snapshot_id);
     const manifest = JSON.parse(await readFile(path.join(dataDir, manifestKey), 'utf8')) as {
-      objects: { key: string; bytes?: number }[];
+      objects: Pick<ManifestObject, 'key' | 'bytes' | 'block_digests'>[];
     };
     const bytes = manifest.objects.reduce((sum, o) => sum + (o.bytes ?? 0), 0);
     const current = await readPointer(store).catch(() => null);
@@ -86,7 +92,7 @@ export async function publishFolderSnapshot(
     say(`publishing snapshot ${pointer.snapshot_id} to s3rver: ${manifest.objects.length} objects, ${mb(bytes)} MB`);
     const keys = options.everything
       ? (await listFiles(dataDir)).filter((key) => key !== POINTER_KEY)
-      : [...manifest.objects.map((o) => o.key), manifestKey, ...Object.values(PUBLIC_KEYS)];
+      : [...storedKeysOf(manifest.objects), manifestKey, ...Object.values(PUBLIC_KEYS)];
     let next = 0;
     const lane = async () => {
       for (let i = next++; i < keys.length; i = next++) {
