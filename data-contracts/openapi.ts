@@ -258,6 +258,7 @@ const coverageOperation = {
     '400': errorResponse('BadRequest'),
     '431': errorResponse('RequestTooLarge'),
     '500': errorResponse('InternalError'),
+    '503': errorResponse('ServiceUnavailable'),
   },
 };
 
@@ -286,6 +287,7 @@ const sampleOperation = {
     '400': errorResponse('BadRequest'),
     '431': errorResponse('RequestTooLarge'),
     '500': errorResponse('InternalError'),
+    '503': errorResponse('ServiceUnavailable'),
   },
 };
 
@@ -595,7 +597,7 @@ export const openApiDocument = {
         schema: { type: 'string', pattern: '^Bearer( |$)' },
       },
       'Retry-After': intHeader(
-        'On 429: seconds until the quota resets. On 503: seconds to wait before retrying (the keys table is unavailable).',
+        'On 429: seconds until the quota resets. On 503: seconds to wait before retrying (the keys table is unavailable, or data could not be read intact).',
       ),
       AssetETag: {
         description: 'A hash of the bytes (before content coding): send it in `If-None-Match` to get 304.',
@@ -646,9 +648,11 @@ export const openApiDocument = {
         codesWithStatus(431),
       ),
       ServiceUnavailable: errorResponseOf(
-        'The API keys cannot be checked at the moment (the keys table is unavailable) and this key has no recent ' +
-          'answer in the serving process: retry after `Retry-After` seconds. Keys seen in the last 15 minutes keep ' +
-          'working through such an outage. Nothing is counted.',
+        'Retry after `Retry-After` seconds. Either the API keys cannot be checked at the moment (the keys table is ' +
+          'unavailable) and this key has no recent answer in the serving process (keys seen in the last 15 minutes ' +
+          'keep working through such an outage; nothing is counted), or the data this request needs could not be ' +
+          'read intact: every byte the API serves is checked against the snapshot manifest, and bytes that do not ' +
+          'match (twice) are never served.',
         codesWithStatus(503),
         retryAfter,
       ),

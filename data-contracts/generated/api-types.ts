@@ -741,7 +741,7 @@ export type components = {
                 };
             };
         };
-        /** @description The API keys cannot be checked at the moment (the keys table is unavailable) and this key has no recent answer in the serving process: retry after `Retry-After` seconds. Keys seen in the last 15 minutes keep working through such an outage. Nothing is counted. */
+        /** @description Retry after `Retry-After` seconds. Either the API keys cannot be checked at the moment (the keys table is unavailable) and this key has no recent answer in the serving process (keys seen in the last 15 minutes keep working through such an outage; nothing is counted), or the data this request needs could not be read intact: every byte the API serves is checked against the snapshot manifest, and bytes that do not match (twice) are never served. */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -782,7 +782,7 @@ export type components = {
         "X-Request-Id": string;
         /** @description On 401: `Bearer realm="provider-facts"`: send the key as `Authorization: Bearer <key>`. */
         "WWW-Authenticate": string;
-        /** @description On 429: seconds until the quota resets. On 503: seconds to wait before retrying (the keys table is unavailable). */
+        /** @description On 429: seconds until the quota resets. On 503: seconds to wait before retrying (the keys table is unavailable, or data could not be read intact). */
         "Retry-After": number;
         /** @description A hash of the bytes (before content coding): send it in `If-None-Match` to get 304. */
         AssetETag: string;
@@ -1071,6 +1071,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSample: {
@@ -1155,6 +1156,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOpenApi: {

@@ -401,6 +401,7 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
       // Stored bytes that do not match the manifest (fetched twice): never served; the metric raises an alarm.
       deps.logger.error('integrity_failure', { metric: 'IntegrityFailure', error: err, request_id });
       const error = new ApiError('service_unavailable', 'The data could not be read intact. Please retry shortly.', {
+        hint: `Retry after ${INTEGRITY_RETRY_AFTER_SECONDS} s; the failure was logged and nothing unverified was served.`,
         retryAfterSeconds: INTEGRITY_RETRY_AFTER_SECONDS,
       });
       return errorResponse(error.status, { ...error.toBody(), request_id }, undefined, INTEGRITY_RETRY_AFTER_SECONDS);

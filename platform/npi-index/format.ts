@@ -16,10 +16,12 @@
  * over the fixed-width directory (a bucket of 1,024 NPIs is a 16 KB directory: one or two cached blocks) and one
  * read of exactly the record's bytes. No newline or separator is needed between records.
  *
- * The stored object is this file gzipped (`records.npi.gz`, a small transfer); the API unzips it once per process
- * to a local file and reads that file with positional reads (the page cache holds the hot parts, not the process).
+ * Since layout 4 the stored object is this file as it is (`records.npi`): the API reads its directory and then each
+ * record as a verified byte range (docs/read-in-place.md). Layout 3 stored it gzipped (`records.npi.gz`): the API
+ * unzips such a bucket once per process to a local file and reads that file with positional reads.
  */
 
+import { gunzipSync } from 'node:zlib';
 import { VersionedMagic } from '../versioned-magic';
 
 /**
@@ -57,4 +59,9 @@ export const NPI_ENTRY_END_AT = 12;
 /** Offset of the records section of a bucket of `count` NPIs. */
 export function npiRecordsStart(count: number): number {
   return NPI_INDEX_HEADER_BYTES + count * NPI_ENTRY_BYTES;
+}
+
+/** A bucket's bytes from its stored object: gzipped before layout 4 (`records.npi.gz`), as it is since. */
+export function storedNpiBucket(key: string, stored: Buffer): Buffer {
+  return key.endsWith('.gz') ? gunzipSync(stored) : stored;
 }

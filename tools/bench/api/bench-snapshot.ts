@@ -13,12 +13,11 @@ import { buildSnapshot } from '../../../etl/build';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
 import { FolderObjectStore } from '../../../platform/folder-store';
 import { IDENTITY_INDEX_VERSION, magicVersion } from '../../../platform/identity-index/format';
-import { NPI_LOOKUP_BUCKET_VERSION, npiIndexVersionOf } from '../../../platform/npi-index/format';
+import { NPI_LOOKUP_BUCKET_VERSION, npiIndexVersionOf, storedNpiBucket } from '../../../platform/npi-index/format';
 import { sqlStringLiteral } from '../../../platform/sql';
 import { deriveChangedNppes } from '../../bench-data/derive-changed-nppes';
 import { generateVerticalFeed } from '../../bench-data/generate-feed';
 import { generateNppesFile } from '../../bench-data/generate-nppes';
-import { storedNpiBucket } from './npi-scenarios';
 
 /** What a snapshot build took, kept in `build.json` next to the snapshot. */
 export interface BuildInfo {

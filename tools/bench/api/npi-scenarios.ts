@@ -5,11 +5,12 @@
  * the server with one lookup per bucket (each bucket is unzipped once per process). The buckets are read with the API's
  * own reader (platform/npi-index/reader.ts), which also gives the index's size.
  */
+
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import type { SnapshotManifest } from '../../../data-contracts/layout';
 import { BufferSource } from '../../../platform/identity-index/byte-source';
+import { storedNpiBucket } from '../../../platform/npi-index/format';
 import { NpiIndexReader } from '../../../platform/npi-index/reader';
 import type { Random } from '../../demo/random';
 import { GOALS } from './goals';
@@ -81,9 +82,4 @@ export async function buildNpiScenarios(
     size,
     sample: drawn[0] ?? null,
   };
-}
-
-/** A bucket's bytes from its stored object: gzipped before layout 4 (`records.npi.gz`), as it is since. */
-export function storedNpiBucket(key: string, stored: Buffer): Buffer {
-  return key.endsWith('.gz') ? gunzipSync(stored) : stored;
 }
