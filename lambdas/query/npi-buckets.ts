@@ -28,7 +28,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type { NpiRecordBytes } from '../../data-contracts/npi-record';
-import { BufferSource, type ByteSource, readFully } from '../../platform/identity-index/byte-source';
+import { BufferSource, readFully, SlicedSource } from '../../platform/identity-index/byte-source';
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
 import {
@@ -370,30 +370,20 @@ export class NpiBuckets {
 }
 
 /** A bucket's bytes in an arena file, read positionally (the checks of a bucket just placed). */
-class ArenaSource implements ByteSource {
+class ArenaSource extends SlicedSource {
   constructor(
     private readonly fd: number,
     private readonly base: number,
     readonly size: number,
-  ) {}
+  ) {
+    super();
+  }
 
   slice(offset: number, length: number): Buffer {
     if (offset < 0 || length < 0 || offset + length > this.size) throw new RangeError('NPI bucket: read out of bounds');
     const out = Buffer.allocUnsafe(length);
     readFully(this.fd, out, this.base + offset, 'NPI arena');
     return out;
-  }
-
-  read(offset: number, length: number): Buffer {
-    return this.slice(offset, length);
-  }
-
-  u32(offset: number): number {
-    return this.slice(offset, 4).readUInt32LE(0);
-  }
-
-  compareAt(offset: number, length: number, needle: Buffer): number {
-    return Buffer.compare(this.slice(offset, length), needle);
   }
 }
 

@@ -24,6 +24,24 @@ export interface ByteSource {
   compareAt(offset: number, length: number, needle: Buffer): number;
 }
 
+/** A source whose reads all go through {@link slice} (a view or a copy of the bytes). */
+export abstract class SlicedSource implements ByteSource {
+  abstract readonly size: number;
+  abstract slice(offset: number, length: number): Buffer;
+
+  read(offset: number, length: number): Buffer {
+    return this.slice(offset, length);
+  }
+
+  u32(offset: number): number {
+    return this.slice(offset, 4).readUInt32LE(0);
+  }
+
+  compareAt(offset: number, length: number, needle: Buffer): number {
+    return Buffer.compare(this.slice(offset, length), needle);
+  }
+}
+
 /** A file held in memory. */
 export class BufferSource implements ByteSource {
   readonly size: number;

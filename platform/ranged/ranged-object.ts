@@ -12,7 +12,7 @@
  * {@link RangedObject.need}, so that they come in one round.
  */
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { BlockCache, type ByteSource, newFileKey } from '../identity-index/byte-source';
+import { BlockCache, newFileKey, SlicedSource } from '../identity-index/byte-source';
 import { InFlight } from '../in-flight';
 import { type BlockDigests, type ByteRange, DIGEST_BLOCK_BYTES, IntegrityError } from './block-digests';
 
@@ -110,7 +110,7 @@ export function createRangedStorage(
 /** Counters of a process's ranged reads (logs and tests). */
 export const rangedCounters = { gets: 0, bytes: 0, mismatches: 0 };
 
-export class RangedObject implements ByteSource {
+export class RangedObject extends SlicedSource {
   readonly size: number;
   private readonly fileKey = newFileKey();
   private readonly blockBytes: number;
@@ -136,6 +136,7 @@ export class RangedObject implements ByteSource {
     private readonly storage: RangedStorage,
     private readonly diskPath: string | null,
   ) {
+    super();
     this.size = digests.header.object_bytes;
     this.blockBytes = digests.blockBytes;
     this.onDisk = new Uint8Array(digests.blocks);
@@ -198,18 +199,6 @@ export class RangedObject implements ByteSource {
       written += block.copy(out, written, start, end);
     }
     return out;
-  }
-
-  read(offset: number, length: number): Buffer {
-    return this.slice(offset, length);
-  }
-
-  u32(offset: number): number {
-    return this.slice(offset, 4).readUInt32LE(0);
-  }
-
-  compareAt(offset: number, length: number, needle: Buffer): number {
-    return Buffer.compare(this.slice(offset, length), needle);
   }
 
   /** Throws {@link MissingBlocks} with every block of `ranges` that is not here: a reader's next reads, in one round. */
