@@ -22,7 +22,7 @@
  * snapshot's buckets (their bytes go with their generation).
  */
 import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, rmSync, write } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -66,18 +66,39 @@ export const UNZIP_CHUNK_BYTES = 64 * 1024;
 /** Unzips a gzipped bucket file, handing its bytes to `sink` in order, one chunk at a time (awaited). */
 export type UnzipBucket = (gz: string, sink: (chunk: Buffer) => Promise<void>) => Promise<void>;
 
-/** The default {@link UnzipBucket}: streamed through gunzip off the main thread. */
+/**
+ * The default {@link UnzipBucket}: streamed through gunzip off the main thread; a bucket stored as it is (layout 4,
+ * placed in the arena by a local server) is streamed as it is.
+ */
 export const unzipBucket: UnzipBucket = async (gz, sink) => {
-  await pipeline(createReadStream(gz), createGunzip({ chunkSize: UNZIP_CHUNK_BYTES }), async (chunks) => {
+  const copy = async (chunks: AsyncIterable<unknown>) => {
     for await (const chunk of chunks) await sink(chunk as Buffer);
-  });
+  };
+  if (await isGzipped(gz)) {
+    await pipeline(createReadStream(gz), createGunzip({ chunkSize: UNZIP_CHUNK_BYTES }), copy);
+  } else {
+    await pipeline(createReadStream(gz, { highWaterMark: UNZIP_CHUNK_BYTES }), copy);
+  }
 };
+
+/** True when `file` starts with gzip's magic bytes. */
+async function isGzipped(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(head, 0, 2, 0);
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
+}
 
 /**
  * A bucket's unzipped size, from its gzip trailer (ISIZE: the size modulo 2^32; a bucket is far smaller), so that
  * its place in the arena is reserved before it is streamed there. Checked against the bytes streamed.
  */
 async function unzippedSize(gz: string): Promise<number> {
+  if (!(await isGzipped(gz))) return (await stat(gz)).size;
   const handle = await open(gz, 'r');
   try {
     const { size } = await handle.stat();

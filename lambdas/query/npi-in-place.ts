@@ -18,8 +18,12 @@ import { OpenIndexes, type OpenIndexFile } from './open-indexes';
 
 /** Buckets open at once, at most (file descriptors count against Lambda's 1,024 with the identity indexes'). */
 export const MAX_OPEN_NPI_BUCKETS = 256;
-/** Blocks of the local files' block cache: 2 MB (part of the native reserve, memory-budget.ts). */
-export const NPI_BLOCK_CACHE_BLOCKS = 128;
+/**
+ * Blocks of the local files' block cache: 16 MB, what the arena's directory cache held (part of the native reserve,
+ * memory-budget.ts): the directories of about a million NPIs, so that uniform lookups over a thousand buckets do not
+ * read each directory again from the file.
+ */
+export const NPI_BLOCK_CACHE_BLOCKS = 1024;
 
 export class NpiBucketsInPlace {
   private readonly buckets: OpenIndexes<NpiIndexReader>;

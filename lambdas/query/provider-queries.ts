@@ -167,7 +167,9 @@ export class SnapshotProviderData implements ProviderData {
       if (key === undefined) continue;
       // A bucket read in place (layout 4) or in the arena answers at once when its bytes are here; the others are
       // fetched side by side.
-      const inPlace = files.readsInPlace(key);
+      // A local folder's buckets go to the arena (one open file for all, placed once per process): a process
+      // cannot keep thousands of bucket files open, and opening one per lookup costs more than one copy.
+      const inPlace = files.readsInPlace(key) && !files.isLocal;
       const held = inPlace ? buckets.inPlace.heldRecord(key, npi) : buckets.placedRecord(key, npi);
       if (held !== undefined) found[i] = held;
       else

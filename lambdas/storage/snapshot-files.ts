@@ -45,6 +45,8 @@ export interface SnapshotFiles {
   localPath(key: string): Promise<string>;
   /** The bytes of a small object of this snapshot (static JSON/CSV), kept in memory for the snapshot's life. */
   readSmall(key: string): Promise<Buffer>;
+  /** True when the store is a local folder (its objects are files: reading in place is a positional read). */
+  readonly isLocal: boolean;
   /** True when `key` is read in place (it has block digests); else it is read whole through {@link localPath}. */
   readsInPlace(key: string): boolean;
   /**
@@ -57,6 +59,7 @@ export interface SnapshotFiles {
 /** {@link SnapshotFiles} over an object store, cached under `dir`. */
 export class SnapshotFilesImpl implements SnapshotFiles {
   readonly id: string;
+  readonly isLocal: boolean;
   private readonly byKey: Map<string, ManifestObject>;
   /** Local paths of the objects downloaded so far. */
   private readonly paths = new Map<string, string>();
@@ -68,6 +71,8 @@ export class SnapshotFilesImpl implements SnapshotFiles {
   /** Verified block digests of the objects opened so far. */
   private readonly digests = new Map<string, BlockDigests>();
   private readonly digestReads = new InFlight<string, BlockDigests>();
+  /** The blocks of local files checked so far, by key (one byte per block). */
+  private readonly verifiedBlocks = new Map<string, Uint8Array>();
 
   constructor(
     readonly manifest: SnapshotManifest,
@@ -77,6 +82,7 @@ export class SnapshotFilesImpl implements SnapshotFiles {
     private readonly ranged: RangedStorage = createRangedStorage(),
   ) {
     this.id = manifest.snapshot_id;
+    this.isLocal = store.localFile !== undefined;
     this.byKey = new Map(manifest.objects.map((o) => [o.key, o]));
   }
 
@@ -132,7 +138,13 @@ export class SnapshotFilesImpl implements SnapshotFiles {
     if (local !== undefined) {
       const verifier = (index: number, block: Buffer) =>
         digests.verify(index, block) ? null : new IntegrityError(key, `block ${index} does not match its digest`);
-      const source = new FileSource(local, cache, verifier);
+      let verified = this.verifiedBlocks.get(key);
+      if (verified === undefined) {
+        verified = new Uint8Array(digests.blocks);
+        this.verifiedBlocks.set(key, verified);
+      }
+      // The blocks checked once stay checked for the snapshot's life, however often the file is closed and opened.
+      const source = new FileSource(local, cache, verifier, verified);
       if (source.size !== object.bytes) {
         source.close();
         throw new IntegrityError(key, `${source.size} bytes, the manifest says ${object.bytes}`);

@@ -183,10 +183,13 @@ export class FileSource implements ByteSource {
     file: string,
     private readonly cache: BlockCache = SHARED_BLOCK_CACHE,
     private readonly verify: BlockVerifier | null = null,
+    /** Which blocks are verified already, kept by the caller across opens of the same file (one byte per block). */
+    verified?: Uint8Array,
   ) {
     this.fd = openSync(file, 'r');
     this.size = fstatSync(this.fd).size;
-    this.verified = verify === null ? null : new Uint8Array(Math.ceil(this.size / FILE_BLOCK_BYTES));
+    const blocks = Math.ceil(this.size / FILE_BLOCK_BYTES);
+    this.verified = verify === null ? null : verified?.length === blocks ? verified : new Uint8Array(blocks);
   }
 
   slice(offset: number, length: number): Buffer {
