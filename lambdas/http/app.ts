@@ -399,7 +399,7 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
       );
     if (isIntegrityFailure(err)) {
       // Stored bytes that do not match the manifest (fetched twice): never served; the metric raises an alarm.
-      deps.logger.error('integrity_failure', { metric: 'IntegrityFailure', error: err, request_id });
+      deps.logger.error('integrity_failure', { metric: INTEGRITY_FAILURE_METRIC, error: err, request_id });
       const error = new ApiError('service_unavailable', 'The data could not be read intact. Please retry shortly.', {
         hint: `Retry after ${INTEGRITY_RETRY_AFTER_SECONDS} s; the failure was logged and nothing unverified was served.`,
         retryAfterSeconds: INTEGRITY_RETRY_AFTER_SECONDS,
@@ -414,6 +414,9 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
 
   return app;
 }
+
+/** The `metric` field of the log line of a request refused for bytes that failed their check (infra alarms on it). */
+export const INTEGRITY_FAILURE_METRIC = 'IntegrityFailure' as const;
 
 /** Seconds a client is told to wait after a 503 for bytes that failed their integrity check. */
 export const INTEGRITY_RETRY_AFTER_SECONDS = 30;

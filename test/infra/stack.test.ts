@@ -15,11 +15,17 @@ import { DEFAULT_CONFIG } from '../../infra/config';
 import { API_CACHE_DIR, API_TABLE_ACTIONS } from '../../infra/constructs/api';
 import { SNAPSHOT_RETENTION_TAG } from '../../infra/constructs/data-store';
 import { ETL_SIZING } from '../../infra/constructs/etl-jobs';
-import { KEYS_UNAVAILABLE, METERING_FAILURE, METRIC_NAMESPACE } from '../../infra/constructs/monitoring';
+import {
+  INTEGRITY_FAILURE,
+  KEYS_UNAVAILABLE,
+  METERING_FAILURE,
+  METRIC_NAMESPACE,
+} from '../../infra/constructs/monitoring';
 import { API_ROUTE_PATHS, CONTRACT_PATHS, DEFAULT_ROUTE_KEY, routeKeyOf, servingRouteKey } from '../../infra/routes';
 import { OUTPUT_NAMES } from '../../infra/stack';
 import { KEYS_UNAVAILABLE_METRIC } from '../../lambdas/access/cached-key-lookup';
 import { METERING_FAILURE_METRIC } from '../../lambdas/access/metering';
+import { INTEGRITY_FAILURE_METRIC } from '../../lambdas/http/app';
 import { actionsOf, logicalIdWhere, statementsOfRole, synthStack, tempOutdir } from './helpers';
 
 let template: Template;
@@ -477,9 +483,9 @@ describe('CloudFront', () => {
 });
 
 describe('alarms', () => {
-  it('has the eight alarms, each notifying the alarm topic', () => {
+  it('has the nine alarms, each notifying the alarm topic', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(8);
+    expect(alarms).toHaveLength(9);
     const topicId = logicalIdWhere(template, 'AWS::SNS::Topic', () => true);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
   });
@@ -516,6 +522,7 @@ describe('alarms', () => {
   it.each([
     ['MeteringFailure', METERING_FAILURE, METERING_FAILURE_METRIC],
     ['KeysTableUnavailable', KEYS_UNAVAILABLE, KEYS_UNAVAILABLE_METRIC],
+    ['IntegrityFailure', INTEGRITY_FAILURE, INTEGRITY_FAILURE_METRIC],
   ])('counts %s log lines of the API and alarms on them', (_name, line, written) => {
     // The filter matches the value the API writes.
     expect(line.value).toBe(written);
