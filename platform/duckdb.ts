@@ -8,13 +8,13 @@
  * As a second fence, the instance may only read inside the cache folder (`allowed_directories` with
  * `enable_external_access = false`): https://duckdb.org/docs/stable/operations_manual/securing_duckdb/overview
  */
-import {
-  type DuckDBConnection,
+import type {
+  DuckDBConnection,
   DuckDBInstance,
-  type DuckDBPreparedStatement,
-  type DuckDBResult,
-  type DuckDBVector,
-  JsonDuckDBValueConverter,
+  DuckDBPreparedStatement,
+  DuckDBResult,
+  DuckDBValueConverter,
+  DuckDBVector,
 } from '@duckdb/node-api';
 import { bindParams, type SqlValue } from './duckdb-bind';
 import { sqlStringLiteral } from './sql';
@@ -82,6 +82,9 @@ export interface DuckDb {
  * Extensions are never installed or auto-loaded: Parquet support is built into the binding.
  */
 export async function createDuckDb(options: DuckDbOptions = {}): Promise<DuckDb> {
+  // Imported here, not at module load: loading the native binding is a good part of a cold start, and a process
+  // whose requests never need SQL (NPI lookups, searches) never pays it (see createLazyDuckDb).
+  const { DuckDBInstance, JsonDuckDBValueConverter } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(':memory:', {
     threads: String(options.threads ?? 2),
     memory_limit: options.memoryLimit ?? '128MB',
@@ -107,7 +110,33 @@ export async function createDuckDb(options: DuckDbOptions = {}): Promise<DuckDb>
     await first.run(`SET allowed_directories = [${sqlStringLiteral(dir)}]`);
     await first.run('SET enable_external_access = false');
   }
-  return new PooledDuckDb(instance, connections);
+  return new PooledDuckDb(instance, connections, JsonDuckDBValueConverter as DuckDBValueConverter<SqlRow[string]>);
+}
+
+/**
+ * A {@link DuckDb} created on its first use (then as {@link createDuckDb} creates it): a cold instance starts
+ * without loading DuckDB, and only the requests that run SQL wait for it. A failed creation is tried again.
+ */
+export function createLazyDuckDb(options: DuckDbOptions = {}): DuckDb {
+  let db: Promise<DuckDb> | null = null;
+  const get = () => {
+    db ??= createDuckDb(options).catch((err: unknown) => {
+      db = null;
+      throw err;
+    });
+    return db;
+  };
+  return {
+    query: async (sql, params) => (await get()).query(sql, params),
+    queryColumns: async (sql, types, params) => (await get()).queryColumns(sql, types, params),
+    execute: async (sql) => (await get()).execute(sql),
+    close: () => {
+      void db?.then(
+        (opened) => opened.close(),
+        () => undefined,
+      );
+    },
+  };
 }
 
 class PooledDuckDb implements DuckDb {
@@ -118,6 +147,7 @@ class PooledDuckDb implements DuckDb {
   constructor(
     private readonly instance: DuckDBInstance,
     private readonly all: DuckDBConnection[],
+    private readonly converter: DuckDBValueConverter<SqlRow[string]>,
   ) {
     this.idle = [...all];
   }
@@ -131,7 +161,7 @@ class PooledDuckDb implements DuckDb {
       for (;;) {
         const chunk = await result.fetchChunk();
         if (chunk === null || chunk.rowCount === 0) break;
-        appendRowObjects(rows, names, chunk.convertColumns(JsonDuckDBValueConverter) as SqlRow[string][][]);
+        appendRowObjects(rows, names, chunk.convertColumns(this.converter) as SqlRow[string][][]);
       }
       return rows;
     });

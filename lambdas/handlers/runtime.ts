@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Hono } from 'hono';
 import type { MemoryPlan } from '../../data-contracts/memory-budget';
-import { createDuckDb, type DuckDb, type DuckDbOptions } from '../../platform/duckdb';
+import { createLazyDuckDb, type DuckDb, type DuckDbOptions } from '../../platform/duckdb';
 import { FolderObjectStore } from '../../platform/folder-store';
 import type { Logger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
@@ -137,7 +137,8 @@ export function createObjectStore(config: DataStoreConfig): ObjectStore {
  */
 export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRuntime> {
   const store = 'kind' in options.store ? createObjectStore(options.store) : options.store;
-  const db = await createDuckDb({
+  // Created on the first query that runs SQL (the taxonomy map, the vertical layer, the change feed's months).
+  const db = createLazyDuckDb({
     memoryLimit: `${options.memory.duckdbMb}MB`,
     ...options.duckdb,
     allowedDirectory: options.cacheDir,

@@ -121,6 +121,7 @@ export class SnapshotProviderData implements ProviderData {
   }
 
   async listIdentity(query: IdentityListQuery): Promise<{ total: number; rows: IdentityRows }> {
+    await this.tables.ensureTaxonomy();
     const resolution = this.tables.resolveTaxonomy(query.taxonomy);
     if (resolution.kind === 'unknown') return { total: 0, rows: identityRowsOf([]) };
     const partition = this.tables.identityPartitions.get(resolution.classificationKey);
@@ -140,7 +141,8 @@ export class SnapshotProviderData implements ProviderData {
     );
   }
 
-  searchIdentity(query: IdentitySearchQuery): Promise<{ total: number; rows: IdentityRows }> {
+  async searchIdentity(query: IdentitySearchQuery): Promise<{ total: number; rows: IdentityRows }> {
+    await this.tables.ensureTaxonomy();
     const { files, search, searchKeys } = this.tables;
     return searchIdentity(query, {
       resolveTaxonomy: (taxonomy) => this.tables.resolveTaxonomy(taxonomy),

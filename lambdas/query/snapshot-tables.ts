@@ -70,6 +70,12 @@ export interface SnapshotTables {
   readonly npiBucketKeys: ReadonlyMap<string, string>;
   /** The change feed's kept changes. */
   readonly changes: SnapshotChanges;
+  /**
+   * Loads the taxonomy map (once per snapshot; started when the snapshot loads, awaited by the identity queries that
+   * need it, so that an NPI answer on a cold instance does not wait for it). A failed load is tried again.
+   */
+  ensureTaxonomy(): Promise<void>;
+  /** Resolves a taxonomy parameter; the map must be loaded ({@link ensureTaxonomy}). */
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
 }
 
@@ -87,8 +93,8 @@ interface TaxonomyEntry {
 export const VERTICAL_COLUMNS = Object.keys(VERTICAL_TABLE) as (keyof typeof VERTICAL_TABLE)[];
 
 /**
- * Loads one snapshot's taxonomy map. The vertical layer and the identity partitions are loaded later, by the queries
- * that need them.
+ * Opens one snapshot's tables: the taxonomy map starts loading (not awaited); the vertical layer and the identity
+ * partitions are loaded later, by the queries that need them.
  */
 export async function openSnapshotTables(
   files: SnapshotFiles,
@@ -107,7 +113,13 @@ export async function openSnapshotTables(
           return loaded;
         });
 
-  const taxonomy = await loadTaxonomy(files, db);
+  let taxonomy: TaxonomyMaps | null = null;
+  const taxonomyLoads = new InFlight<'taxonomy', TaxonomyMaps>();
+  const ensureTaxonomy = async () => {
+    taxonomy ??= await taxonomyLoads.run('taxonomy', () => loadTaxonomy(files, db));
+  };
+  // Started now, not awaited: usually loaded before the first identity query asks for it.
+  ensureTaxonomy().catch(() => undefined);
   const identityPartitions = new Map<string, IdentityPartition>();
   for (const object of files.objectsOf('identity_index')) {
     if (object.classification_key) {
@@ -127,7 +139,11 @@ export async function openSnapshotTables(
       files.objectsOf('npi').flatMap((o) => (o.npi_bucket ? [[o.npi_bucket, o.key] as const] : [])),
     ),
     changes: new SnapshotChanges(files, db),
-    resolveTaxonomy: (value) => resolveTaxonomy(value, taxonomy),
+    ensureTaxonomy,
+    resolveTaxonomy: (value) => {
+      if (taxonomy === null) throw new Error('the taxonomy map is not loaded yet (ensureTaxonomy)');
+      return resolveTaxonomy(value, taxonomy);
+    },
   };
 }
 
