@@ -6,6 +6,7 @@
  * which only the HTTP server answers: node-adapter.test.ts); and random requests to every route only ever answer
  * a documented status.
  */
+
 import fc from 'fast-check';
 import type { Hono } from 'hono';
 import { ERROR_STATUS, TRANSPORT_ERROR_CODES } from '../../data-contracts/constants';
@@ -17,6 +18,7 @@ import { CachedKeyLookup } from '../../lambdas/access/cached-key-lookup';
 import type { CoreDeps } from '../../lambdas/core/ports';
 import { createApp } from '../../lambdas/http/app';
 import type { ProviderData } from '../../lambdas/query/types';
+import { IntegrityError } from '../../platform/ranged/block-digests';
 import { FAKE_KEYS, FAKE_VERTICAL_ROWS, type FakeOptions, fakeDeps } from '../helpers/api-fake-deps';
 
 const BASE = '/api/v1';
@@ -54,8 +56,11 @@ const ROWS = [
   { ...(FAKE_VERTICAL_ROWS[0] as (typeof FAKE_VERTICAL_ROWS)[number]), entity_id: 'dental-0001', slug: 'smile' },
 ].map((row) => (row.entity_id === 'dental-0001' ? { ...row, vertical: 'dental' as const } : row));
 
-/** Options of {@link depsOf}: every snapshot read fails (`broken`), the keys table is down (`keysDown`). */
-type DepsOptions = FakeOptions & { broken?: boolean; keysDown?: boolean };
+/**
+ * Options of {@link depsOf}: every snapshot read fails (`broken`), or fails its integrity check (`tampered`), the
+ * keys table is down (`keysDown`).
+ */
+type DepsOptions = FakeOptions & { broken?: boolean; tampered?: boolean; keysDown?: boolean };
 
 /** The fake dependencies with NPI records, and optionally every snapshot read or the keys table failing. */
 function depsOf(options: DepsOptions = {}): CoreDeps {
@@ -73,6 +78,7 @@ function depsOf(options: DepsOptions = {}): CoreDeps {
       withSnapshot: (work) =>
         deps.snapshots.withSnapshot((data: ProviderData) => {
           if (options.broken) throw new Error('the snapshot store is down');
+          if (options.tampered) throw new IntegrityError('static/coverage.json', 'its bytes do not match the manifest');
           return work({
             ...data,
             findNpis: async (npis) =>
@@ -133,11 +139,13 @@ const SCENARIOS: Record<OperationId, Scenario[]> = {
     { status: 200, path: '/coverage' },
     { status: 400, path: '/coverage?zip=1' },
     { status: 500, path: '/coverage', deps: { broken: true } },
+    { status: 503, path: '/coverage', deps: { tampered: true } },
   ],
   getSample: [
     { status: 200, path: '/sample' },
     { status: 400, path: '/sample?format=xml' },
     { status: 500, path: '/sample', deps: { broken: true } },
+    { status: 503, path: '/sample', deps: { tampered: true } },
   ],
   getOpenApi: [
     { status: 200, path: '/openapi.json' },
