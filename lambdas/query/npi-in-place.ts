@@ -57,11 +57,6 @@ export class NpiBucketsInPlace {
   closeAll(): void {
     this.buckets.closeAll();
   }
-
-  /** Buckets open now (tests). */
-  get openBuckets(): number {
-    return this.buckets.size;
-  }
 }
 
 /** The record of `npi` in a bucket, as the lookups answer it. */

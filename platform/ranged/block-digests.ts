@@ -81,6 +81,19 @@ export class BlockDigests {
   }
 
   /**
+   * The first of blocks `first`, `first + 1`, ... that `bytes` (those blocks, one after the other from its start)
+   * does not match, or null when every one matches.
+   */
+  firstMismatch(bytes: Buffer, first: number): number | null {
+    const { block_bytes } = this.header;
+    for (let i = first; (i - first) * block_bytes < bytes.length; i += 1) {
+      const at = (i - first) * block_bytes;
+      if (!this.verify(i, bytes.subarray(at, at + this.lengthOf(i)))) return i;
+    }
+    return null;
+  }
+
+  /**
    * Parses a block digests object already checked against the manifest's SHA-256 of it; throws when it does not
    * describe an object of `objectBytes` bytes.
    */

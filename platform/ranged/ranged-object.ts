@@ -107,9 +107,6 @@ export function createRangedStorage(
   };
 }
 
-/** Counters of a process's ranged reads (logs and tests). */
-export const rangedCounters = { gets: 0, bytes: 0, mismatches: 0 };
-
 export class RangedObject extends SlicedSource {
   readonly size: number;
   private readonly fileKey = newFileKey();
@@ -164,12 +161,6 @@ export class RangedObject extends SlicedSource {
       this.pinned.set(i, kept);
       this.writeToDisk(i, kept);
     }
-  }
-
-  get pinnedBytes(): number {
-    let bytes = 0;
-    for (const block of this.pinned.values()) bytes += block.length;
-    return bytes;
   }
 
   slice(offset: number, length: number): Buffer {
@@ -292,23 +283,12 @@ export class RangedObject extends SlicedSource {
     const length = Math.min(this.size, (last + 1) * this.blockBytes) - offset;
     for (let attempt = 0; ; attempt += 1) {
       const bytes = await this.fetchRange(offset, length);
-      rangedCounters.gets += 1;
-      rangedCounters.bytes += bytes.length;
-      const bad = bytes.length !== length ? first : this.firstMismatch(bytes, first, last);
+      const bad = bytes.length !== length ? first : this.digests.firstMismatch(bytes, first);
       if (bad === null) return this.keep(bytes, first, last);
-      rangedCounters.mismatches += 1;
       if (attempt >= 1) {
         throw new IntegrityError(this.key, `block ${bad} does not match its digest (fetched twice)`);
       }
     }
-  }
-
-  private firstMismatch(bytes: Buffer, first: number, last: number): number | null {
-    for (let i = first; i <= last; i += 1) {
-      const at = (i - first) * this.blockBytes;
-      if (!this.digests.verify(i, bytes.subarray(at, at + this.digests.lengthOf(i)))) return i;
-    }
-    return null;
   }
 
   /** Puts verified blocks in the memory cache and, when there is room, in the local file; returns them. */
