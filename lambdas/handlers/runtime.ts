@@ -158,7 +158,7 @@ export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRunt
     store,
     cacheDir: options.cacheDir,
     // Verified blocks of the objects read in place: 64 MB of memory, and up to 1 GB of the cache folder's disk.
-    ranged: createRangedStorage({ diskDir: options.cacheDir, diskBytes: RANGED_DISK_BYTES }),
+    ranged: createRangedStorage({ diskBytes: RANGED_DISK_BYTES }),
     pointerTtlMs: options.pointerTtlSeconds * 1000,
     open: (files) => openSnapshotTables(files, db, identity, npi, search),
     close: (tables) => closeSnapshotTables(tables),

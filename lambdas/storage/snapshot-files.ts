@@ -158,7 +158,7 @@ export class SnapshotFilesImpl implements SnapshotFiles {
       digests,
       (offset, length) => this.store.getRange(key, offset, length),
       this.ranged,
-      this.ranged.disk.dir === null ? null : path.join(blocksDir, cacheName(key, object.sha256)),
+      this.ranged.disk.limitBytes === 0 ? null : path.join(blocksDir, cacheName(key, object.sha256)),
     );
     try {
       if (head !== null) source.offer(0, head);

@@ -61,20 +61,18 @@ export async function readInPlace<T>(work: () => T): Promise<T> {
 }
 
 /**
- * Local disk for verified blocks, shared by every ranged object of the process: at most `limitBytes`. When full,
- * blocks stay in memory only (the disk is a second chance, never a requirement).
+ * Local disk for verified blocks, shared by every ranged object of the process: at most `limitBytes` (0: none; each
+ * object's blocks go to the file its owner names). When full, blocks stay in memory only (the disk is a second
+ * chance, never a requirement).
  */
 export class DiskBlocks {
   usedBytes = 0;
 
-  constructor(
-    readonly dir: string | null,
-    readonly limitBytes: number,
-  ) {}
+  constructor(readonly limitBytes: number) {}
 
   /** Takes room for `bytes`; false when there is none. */
   take(bytes: number): boolean {
-    if (this.dir === null || this.usedBytes + bytes > this.limitBytes) return false;
+    if (this.usedBytes + bytes > this.limitBytes) return false;
     this.usedBytes += bytes;
     return true;
   }
@@ -94,16 +92,14 @@ export interface RangedStorage {
 export const RANGED_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
- * A process's storage for ranged reads: `cacheBytes` of memory and, when `diskDir` is given, up to `diskBytes` of
+ * A process's storage for ranged reads: `cacheBytes` of memory and up to `diskBytes` (default none) of
  * local disk.
  */
-export function createRangedStorage(
-  options: { cacheBytes?: number; diskDir?: string | null; diskBytes?: number } = {},
-): RangedStorage {
+export function createRangedStorage(options: { cacheBytes?: number; diskBytes?: number } = {}): RangedStorage {
   const blocks = Math.max(16, Math.floor((options.cacheBytes ?? RANGED_CACHE_BYTES) / DIGEST_BLOCK_BYTES));
   return {
     cache: new BlockCache(blocks),
-    disk: new DiskBlocks(options.diskDir ?? null, options.diskBytes ?? 0),
+    disk: new DiskBlocks(options.diskBytes ?? 0),
   };
 }
 

@@ -59,7 +59,6 @@ function ranged(
     });
   const storage = createRangedStorage({
     cacheBytes: (options.cacheBlocks ?? 16) * 16 * 1024,
-    diskDir: dir,
     diskBytes: (options.diskBlocks ?? 4) * blockBytes,
   });
   const object = new RangedObject(
