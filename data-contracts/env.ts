@@ -28,6 +28,11 @@ export const ENV = {
   meterTimeoutMs: 'PF_METER_TIMEOUT_MS',
   /** Seconds a key lookup is cached in a process. Default 5. */
   keyCacheSeconds: 'PF_KEY_CACHE_SECONDS',
+  /**
+   * The secret CloudFront sends in the `x-pf-origin-verify` header (data-contracts/edge.ts). When set, a call without
+   * it is refused with 403 `cdn_required` before any other work; unset (the local server, tests), nothing is checked.
+   */
+  originVerifySecret: 'PF_ORIGIN_VERIFY_SECRET',
   /** Local server port. Default 8787. */
   port: 'PORT',
   /** `1` turns on the benchmark's in-memory ceiling route in the LOCAL server only (never in the Lambda). */

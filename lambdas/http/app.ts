@@ -19,6 +19,7 @@ import { ServerResponse } from 'node:http';
 import type { Context, Handler, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { API_BASE_PATH } from '../../data-contracts/constants';
+import { COVERAGE_PAGE_CSP, FAVICON_CACHE_CONTROL, FAVICON_PATH } from '../../data-contracts/edge';
 import openApiJson from '../../data-contracts/openapi.json';
 import { OPERATION_RULES } from '../../data-contracts/query-parameters';
 import { type OperationId, PAGE_PATHS, ROUTES } from '../../data-contracts/routes';
@@ -362,8 +363,11 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   // shared link may carry some); the CDN's copy ignores them too.
   api.get(PAGE_PATHS.coverage, async () => {
     const page = await getCoveragePage({}, deps);
-    return htmlResponse(page.body, { cacheControl: PUBLIC_CACHE });
+    return htmlResponse(page.body, { cacheControl: PUBLIC_CACHE, csp: COVERAGE_PAGE_CSP });
   });
+
+  // A browser opening any page of this origin asks for its icon: 204, kept a day (the CDN answers the same).
+  app.get(FAVICON_PATH, () => new Response(null, { status: 204, headers: { 'Cache-Control': FAVICON_CACHE_CONTROL } }));
 
   if (options.benchCeiling) {
     app.get('/__bench/ceiling', () => jsonResponse(200, CEILING_BODY, { cacheControl: NO_STORE }));

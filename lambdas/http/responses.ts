@@ -60,8 +60,13 @@ export function jsonResponse(
 }
 
 /** An HTML page (the ETL's pages: no script, nothing loaded from elsewhere). */
-export function htmlResponse(body: Uint8Array, options: { cacheControl: string }): Response {
-  return respond(200, body, { 'Content-Type': HTML_TYPE, 'Cache-Control': options.cacheControl });
+export function htmlResponse(body: Uint8Array, options: { cacheControl: string; csp: string }): Response {
+  return respond(200, body, {
+    'Content-Type': HTML_TYPE,
+    'Cache-Control': options.cacheControl,
+    'Content-Security-Policy': options.csp,
+    'X-Content-Type-Options': 'nosniff',
+  });
 }
 
 /** A CSV attachment. */
