@@ -244,7 +244,7 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
       assertKnownParameters(parameterNames(c), rules.queryParameters);
       return deps.snapshots.withSnapshot(async (data) => {
         const version = { snapshotId: data.snapshotId, asOf: data.asOf };
-        const etag = entityTag({ version, path: c.req.path, query, principal });
+        const etag = entityTag({ version, path: c.req.path, query: c.req.queries(), principal });
         const headers = dataVersionHeaders(version, etag);
         // Not metered: the key was checked, no data is served (README "Data versions and caching").
         if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return notModifiedResponse(headers);

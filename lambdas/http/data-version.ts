@@ -2,7 +2,8 @@
  * Answers tied to a data version: every keyed answer names the snapshot it was read from and the data's as-of
  * time (the snapshot time: the manifest's `created_at`, the coverage's `generated_at`), in the JSON envelope
  * (`snapshot_id`, `as_of`) and in the headers `X-Snapshot-Id` and `X-Data-As-Of`, with an `ETag` that names the
- * representation: snapshot, contract revision, route, normalised query (without the key), the caller's variant
+ * representation: snapshot, contract revision, route, every value of every query parameter (in request order per
+ * parameter; never the key), the caller's variant
  * (plan, and the bound vertical of a builder key) and the format. The per-call usage numbers are not part of it,
  * so the tag is weak (`W/"…"`) where they appear in the body (JSON of the metered plans).
  */
@@ -26,22 +27,33 @@ export interface TagInput {
   version: DataVersion;
   /** The request path; a trailing slash is dropped (both forms are one route). */
   path: string;
-  /** The first value of each query parameter, as the use cases read them. */
-  query: Readonly<Record<string, string | undefined>>;
+  /**
+   * Every value of each query parameter, in request order (`c.req.queries()`): a use case may read more than the
+   * first (the change feed's `kind`), so two requests that differ in any value never share a tag.
+   */
+  query: Readonly<Record<string, readonly string[] | undefined>>;
   principal: Pick<Principal, 'plan' | 'vertical'>;
 }
 
 /**
- * The entity tag of a keyed answer. Empty parameters count as absent and `key` never counts, so the same request
- * by any key of the same plan, by any of the three key forms, gets the same tag.
- * @example entityTag({ version, path: '/api/v1/providers', query: { vertical: 'glp1' }, principal }) // 'W/"…"'
+ * The entity tag of a keyed answer. A parameter whose only value is empty counts as absent (the use cases read it
+ * so), and `key` never counts, so the same request by any key of the same plan, by any of the three key forms, gets
+ * the same tag. Repeated values are kept in order, empty ones included: `kind=a&kind=b`, `kind=a` and
+ * `state=&state=CA` each get their own.
+ * @example entityTag({ version, path: '/api/v1/providers', query: { vertical: ['glp1'] }, principal }) // 'W/"…"'
  */
 export function entityTag(input: TagInput): string {
   const { version, query, principal } = input;
-  const format = query.format || 'json';
-  const params = Object.entries(query)
-    .filter(([name, value]) => name !== 'key' && name !== 'format' && value !== undefined && value !== '')
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const format = query.format?.[0] || 'json';
+  const params: [string, readonly string[]][] = [];
+  for (const [name, values] of Object.entries(query)) {
+    if (name === 'key' || values === undefined || values.length === 0) continue;
+    if (values.length === 1 && values[0] === '') continue;
+    // The first format is the answer's format (below); any other value of it still names another request.
+    if (name === 'format' && values.length === 1) continue;
+    params.push([name, values]);
+  }
+  params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const rules = PLAN_RULES[principal.plan];
   const variant = rules.verticalBound ? `${principal.plan}:${principal.vertical ?? ''}` : principal.plan;
   const path = input.path.length > 1 ? input.path.replace(/\/+$/, '') : input.path;

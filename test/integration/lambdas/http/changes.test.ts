@@ -247,4 +247,18 @@ describe('GET /changes over three snapshots of the real samples', () => {
     });
     expect(again.status).toBe(304);
   });
+
+  it('gives a repeated kind its own tag: a tag of one kind never answers 304 for two', async () => {
+    const auth = bearer(env.keys.enterprise);
+    const one = await env.get(`/api/v1/changes?since=${a}&kind=oig_excluded`, auth);
+    const oneTag = String(one.headers.get('etag'));
+    const oneTotal = ((await one.json()) as { pagination: { total: number } }).pagination.total;
+    const twoPath = `/api/v1/changes?since=${a}&kind=oig_excluded&kind=npi_deactivated`;
+    const two = await env.get(twoPath, { ...auth, 'if-none-match': oneTag });
+    expect(two.status).toBe(200);
+    expect(two.headers.get('etag')).not.toBe(oneTag);
+    expect(((await two.json()) as { pagination: { total: number } }).pagination.total).toBeGreaterThan(oneTotal);
+    const again = await env.get(twoPath, { ...auth, 'if-none-match': String(two.headers.get('etag')) });
+    expect(again.status).toBe(304);
+  });
 });
