@@ -8,7 +8,7 @@ import type { Logger } from '../../platform/logger';
 import { silentLogger } from '../../platform/logger';
 import { ApiError } from '../core/api-error';
 import type { KeyLookup, KeyRecord } from '../core/ports';
-import { type ApiKeyRecord, hashKey } from './api-key';
+import { type ApiKeyRecord, hashKey, isWellFormedKey } from './api-key';
 
 /** The metric name that a log-based metric filter matches on `keys_table_unavailable` lines (infra/monitoring). */
 export const KEYS_UNAVAILABLE_METRIC = 'KeysTableUnavailable' as const;
@@ -19,7 +19,9 @@ export interface CachedKeyLookupOptions {
   ttlSeconds?: number;
   /**
    * How long after its last successful read a key record keeps answering while the table cannot be read
-   * (stale-if-error). Default 900 s (15 minutes); 0 turns it off.
+   * (stale-if-error). Default 300 s (5 minutes), at most {@link MAX_STALE_IF_ERROR_SECONDS}; 0 turns it off. It is
+   * also the worst case of a revocation during a keys-table incident: a key revoked just after its last read keeps
+   * working in this process until the window ends.
    */
   staleIfErrorSeconds?: number;
   /**
@@ -29,8 +31,14 @@ export interface CachedKeyLookupOptions {
   retryAfterSeconds?: number;
   /** A table read slower than this counts as a failure. Default 1,000 ms. */
   timeoutMs?: number;
-  /** Most entries kept; the oldest is dropped first. Default 10,000. */
+  /** Most keys that exist (records of any status) kept; the least recently read is dropped first. Default 10,000. */
   maxEntries?: number;
+  /**
+   * Most well-formed keys the table does not know kept, apart from the records: no number of unknown keys can push a
+   * real key out (and with it its stale-if-error cover). Default 10,000. Malformed keys are never stored: they are
+   * refused without a read.
+   */
+  maxMisses?: number;
   /** Clock in epoch milliseconds; tests inject one. Default `Date.now`. */
   nowMs?: () => number;
   /** Where table failures are logged (the `KeysTableUnavailable` metric). Default: nowhere. */
@@ -53,10 +61,15 @@ export function keysUnavailableError(retryAfterSeconds: number): ApiError {
   });
 }
 
+/** The longest stale-if-error window a lookup accepts (5 minutes): the documented worst case of a revocation. */
+export const MAX_STALE_IF_ERROR_SECONDS = 300;
+
 /**
  * A {@link KeyLookup} with an in-process TTL cache in front of another lookup (the `KeyStore`). Misses are
- * cached too, so a flood of bad keys costs one read per key per TTL. Entries are addressed by the key's hash,
- * so no plaintext key stays in memory. Concurrent lookups of the same key share one read.
+ * cached too, in a bounded store of their own, so a flood of unknown keys costs one read per key per TTL and never
+ * evicts a real key; a malformed key (not `pf_` and 43 base64url characters) is refused without a read and without
+ * an entry. Entries are addressed by the key's hash, so no plaintext key stays in memory. Concurrent lookups of
+ * the same key share one read.
  *
  * When the table fails (an error, or no answer within `timeoutMs`), a key whose record was read in the last
  * `staleIfErrorSeconds` keeps its last answer (an active key keeps working, a revoked one stays refused), and
@@ -69,13 +82,17 @@ export function keysUnavailableError(retryAfterSeconds: number): ApiError {
  * const keys = new CachedKeyLookup(new KeyStore({ client, tableName }), { ttlSeconds: 5, logger });
  */
 export class CachedKeyLookup<R extends KeyRecord = ApiKeyRecord> implements KeyLookup<R> {
+  /** Keys that exist, any status. */
   private readonly entries = new Map<string, CacheEntry<R>>();
+  /** Well-formed keys the table does not know. */
+  private readonly misses = new Map<string, CacheEntry<R>>();
   private readonly reads = new InFlight<string, R | null>();
   private readonly ttlMs: number;
   private readonly staleMs: number;
   private readonly retryAfterSeconds: number;
   private readonly timeoutMs: number;
   private readonly maxEntries: number;
+  private readonly maxMisses: number;
   private readonly nowMs: () => number;
   private readonly logger: Logger;
 
@@ -84,22 +101,33 @@ export class CachedKeyLookup<R extends KeyRecord = ApiKeyRecord> implements KeyL
     options: CachedKeyLookupOptions = {},
   ) {
     this.ttlMs = Math.max(0, (options.ttlSeconds ?? 5) * 1000);
-    this.staleMs = Math.max(0, (options.staleIfErrorSeconds ?? 900) * 1000);
+    const staleSeconds = options.staleIfErrorSeconds ?? MAX_STALE_IF_ERROR_SECONDS;
+    if (!(staleSeconds >= 0 && staleSeconds <= MAX_STALE_IF_ERROR_SECONDS)) {
+      throw new RangeError(`staleIfErrorSeconds must be 0 to ${MAX_STALE_IF_ERROR_SECONDS}, got ${staleSeconds}`);
+    }
+    this.staleMs = staleSeconds * 1000;
     this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds ?? 1));
     this.timeoutMs = Math.max(1, options.timeoutMs ?? 1000);
     this.maxEntries = Math.max(1, options.maxEntries ?? 10_000);
+    this.maxMisses = Math.max(1, options.maxMisses ?? 10_000);
     this.nowMs = options.nowMs ?? Date.now;
     this.logger = options.logger ?? silentLogger;
   }
 
-  /** Number of cached answers (for tests and metrics). */
+  /** Number of cached records of keys that exist (for tests and metrics). */
   get size(): number {
     return this.entries.size;
   }
 
+  /** Number of cached misses (well-formed keys the table does not know). */
+  get missCount(): number {
+    return this.misses.size;
+  }
+
   async findByKey(rawKey: string): Promise<R | null> {
+    if (!isWellFormedKey(rawKey)) return null;
     const id = hashKey(rawKey);
-    const cached = this.entries.get(id);
+    const cached = this.entries.get(id) ?? this.misses.get(id);
     if (cached && cached.expiresAtMs > this.nowMs()) return cached.record;
     // An expired entry stays until the read settles: it is the stale answer if the table fails.
 
@@ -117,12 +145,15 @@ export class CachedKeyLookup<R extends KeyRecord = ApiKeyRecord> implements KeyL
 
   /** Forgets one key at once (after a revoke in the same process). */
   invalidate(rawKey: string): void {
-    this.entries.delete(hashKey(rawKey));
+    const id = hashKey(rawKey);
+    this.entries.delete(id);
+    this.misses.delete(id);
   }
 
   /** Forgets everything. */
   clear(): void {
     this.entries.clear();
+    this.misses.clear();
   }
 
   private async readSource(rawKey: string): Promise<R | null> {
@@ -140,8 +171,10 @@ export class CachedKeyLookup<R extends KeyRecord = ApiKeyRecord> implements KeyL
   /** The stale answer of a key while the table fails, or 503 when there is none within the bound. */
   private answerWithoutTable(id: string, err: unknown): R | null {
     const now = this.nowMs();
+    // A miss never answers stale: only a record does (an active key keeps working, a revoked one stays refused).
+    this.misses.delete(id);
     const entry = this.entries.get(id);
-    const stale = entry !== undefined && entry.record !== null && now - entry.readAtMs <= this.staleMs;
+    const stale = entry !== undefined && now - entry.readAtMs <= this.staleMs;
     this.logger.warn('keys_table_unavailable', {
       metric: KEYS_UNAVAILABLE_METRIC,
       served: stale ? 'stale' : 'refused',
@@ -160,14 +193,26 @@ export class CachedKeyLookup<R extends KeyRecord = ApiKeyRecord> implements KeyL
   private remember(id: string, record: R | null): void {
     if (this.ttlMs === 0 && this.staleMs === 0) return;
     const now = this.nowMs();
-    // Map keeps insertion order: deleting first moves a refreshed key to the young end.
-    this.entries.delete(id);
-    this.entries.set(id, { record, expiresAtMs: now + this.ttlMs, readAtMs: now });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done) break;
-      this.entries.delete(oldest.value);
+    const entry = { record, expiresAtMs: now + this.ttlMs, readAtMs: now };
+    if (record === null) {
+      // A key that no longer exists leaves the records; a miss is only worth its TTL.
+      this.entries.delete(id);
+      if (this.ttlMs > 0) remember(this.misses, id, entry, this.maxMisses);
+    } else {
+      this.misses.delete(id);
+      remember(this.entries, id, entry, this.maxEntries);
     }
+  }
+}
+
+/** Stores `entry` at the young end of `map` (a Map keeps insertion order) and drops the oldest beyond `max`. */
+function remember<V>(map: Map<string, V>, id: string, entry: V, max: number): void {
+  map.delete(id);
+  map.set(id, entry);
+  while (map.size > max) {
+    const oldest = map.keys().next();
+    if (oldest.done) break;
+    map.delete(oldest.value);
   }
 }
 

@@ -49,7 +49,7 @@ export interface RuntimeOptions {
   keyCacheSeconds: number;
   /**
    * How long a key read from the keys table keeps answering while the table cannot be read (stale-if-error).
-   * Default 900 s (`CachedKeyLookup`).
+   * Default and maximum 300 s (`CachedKeyLookup`).
    */
   keyStaleSeconds?: number;
   logger: Logger;

@@ -79,10 +79,11 @@ describe('CachedKeyLookup', () => {
     expect(source.reads).toBe(2);
   });
 
-  it('keeps at most maxEntries answers, dropping the oldest first', async () => {
+  it('keeps at most maxEntries records, dropping the least recently read first', async () => {
     const source = fakeSource();
     const cache = new CachedKeyLookup(source, { ttlSeconds: 60, maxEntries: 3, nowMs });
     const keys = Array.from({ length: 4 }, () => generateApiKey());
+    for (const key of keys) source.records.set(key, recordFor(key));
     for (const key of keys) await cache.findByKey(key);
     expect(cache.size).toBe(3);
     expect(source.reads).toBe(4);
@@ -91,6 +92,36 @@ describe('CachedKeyLookup', () => {
     expect(source.reads).toBe(4);
     await cache.findByKey(keys[0] as string);
     expect(source.reads).toBe(5);
+  });
+
+  it('keeps misses apart and bounded: a flood of unknown keys never evicts a real one', async () => {
+    const source = fakeSource();
+    const cache = new CachedKeyLookup(source, { ttlSeconds: 60, maxEntries: 3, maxMisses: 100, nowMs });
+    const real = generateApiKey();
+    source.records.set(real, recordFor(real));
+    await cache.findByKey(real);
+    for (let i = 0; i < 10_001; i += 1) expect(await cache.findByKey(generateApiKey())).toBeNull();
+    expect(cache.size).toBe(1);
+    expect(cache.missCount).toBe(100);
+    const reads = source.reads;
+    expect((await cache.findByKey(real))?.status).toBe('active');
+    expect(source.reads).toBe(reads);
+  });
+
+  it('refuses a malformed key without a read and without an entry', async () => {
+    const source = fakeSource();
+    const cache = new CachedKeyLookup(source, { nowMs });
+    for (const junk of ['x', 'pf_short', `pf_${'a'.repeat(44)}`, `${generateApiKey()} `, 'Bearer pf_x'.repeat(100)]) {
+      expect(await cache.findByKey(junk)).toBeNull();
+    }
+    expect(source.reads).toBe(0);
+    expect(cache.size + cache.missCount).toBe(0);
+  });
+
+  it('accepts a stale-if-error window of at most 5 minutes', () => {
+    const source = fakeSource();
+    expect(() => new CachedKeyLookup(source, { staleIfErrorSeconds: 301 })).toThrow(RangeError);
+    expect(() => new CachedKeyLookup(source, { staleIfErrorSeconds: 300 })).not.toThrow();
   });
 
   it('shares one read between concurrent lookups of the same key', async () => {
@@ -144,20 +175,20 @@ describe('CachedKeyLookup', () => {
       return source;
     }
 
-    it('keeps a key seen valid authenticating up to the stale bound, then refuses it with 503', async () => {
+    it('keeps a key seen valid authenticating up to the stale bound (5 minutes), then refuses it with 503', async () => {
       const source = flakySource();
       const lines: string[] = [];
       const logger = createJsonLogger({ write: (l) => lines.push(l) });
-      const cache = new CachedKeyLookup(source, { ttlSeconds: 5, staleIfErrorSeconds: 900, nowMs, logger });
+      const cache = new CachedKeyLookup(source, { ttlSeconds: 5, nowMs, logger });
       const key = generateApiKey();
       source.records.set(key, recordFor(key));
       await cache.findByKey(key);
       source.down = true;
-      for (const step of [6_000, 60_000, 600_000, 233_000]) {
+      for (const step of [6_000, 60_000, 200_000, 34_000]) {
         clock += step;
         expect((await cache.findByKey(key))?.status).toBe('active');
       }
-      // 900 s after the last good read: no longer vouched for.
+      // Just over 300 s after the last good read: no longer vouched for (the worst case of a revocation).
       clock += 1_001;
       await expect(cache.findByKey(key)).rejects.toMatchObject({ code: 'service_unavailable' });
       const logged = lines.map((l) => JSON.parse(l));
