@@ -81,8 +81,12 @@ export const ERROR_STATUS = {
   key_required: 401,
   invalid_key: 401,
   vertical_not_permitted: 403,
+  /** A call to the API's origin that did not come through the CDN, where the deployment requires it (any route). */
+  cdn_required: 403,
   not_found: 404,
   quota_exceeded: 429,
+  /** Refused at the edge by the web ACL: no well-formed key, or a volume from one address no plan allows (any route). */
+  rate_limited: 429,
   /** Refused by the HTTP server before routing: the request line and headers are over its limit (16 KB). */
   request_too_large: 431,
   internal_error: 500,
@@ -93,6 +97,12 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 /** The codes the HTTP server answers before a route sees the request (no operation produces them). */
 export const TRANSPORT_ERROR_CODES = ['malformed_request', 'request_too_large'] as const satisfies readonly ErrorCode[];
+
+/**
+ * The codes the edge answers whatever the route: the web ACL's block (CloudFront) and the origin check (the function,
+ * where the deployment sets a secret). Every operation documents them; the local server never produces them.
+ */
+export const EDGE_ERROR_CODES = ['cdn_required', 'rate_limited'] as const satisfies readonly ErrorCode[];
 
 /** NPIs per batch lookup (`GET /npi?numbers=`). */
 export const NPI_BATCH_MAX = 100 as const;

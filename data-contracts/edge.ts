@@ -12,6 +12,12 @@ import { API_KEY_PREFIX } from './tables';
  */
 export const ORIGIN_VERIFY_HEADER = 'x-pf-origin-verify' as const;
 
+/** The message and hint of the 403 `cdn_required` of a call without the origin header. */
+export const CDN_REQUIRED = {
+  error: 'This address only serves calls made through the API\u2019s CDN.',
+  hint: 'Call the API at its public address (the CloudFront distribution or the custom domain).',
+} as const;
+
 /**
  * A well-formed API key as it may appear in a request: `pf_` and 43 base64url characters (lambdas/access/api-key.ts).
  * The web ACL's keyless rule matches its absence in the three places a key may come from.

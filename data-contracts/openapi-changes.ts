@@ -5,6 +5,7 @@
 import { CHANGE_FIELDS, CHANGE_KINDS, CHANGES_RETENTION_MONTHS } from './changes';
 import { NPI_BATCH_MAX, OIG_EXCLUDED_NOTE, PAGE_LIMIT, VERTICALS } from './constants';
 import {
+  CHECK_ORDER,
   DATA_VERSION_RULES,
   dataVersionHeaders,
   dataVersionProperties,
@@ -29,7 +30,7 @@ const CHANGES_RULES =
   'for about 10.5% of its records, so `oig_removed` is never a clearance and exclusions without an NPI never ' +
   'appear. Paid values: a free key sees a `signal_changed` entry with `old` and `new` locked. A key bound to one ' +
   'vertical sees the identity changes and its own vertical\u2019s changes (another `vertical` is 403). Quota: one ' +
-  `call per 200, like a list. ${DATA_VERSION_RULES}`;
+  `call per 200, like a list. ${CHECK_ORDER} ${DATA_VERSION_RULES}`;
 
 const STEP_A = { snapshot: '20261001T000000Z-a1b2c3d4', as_of: '2026-10-01T00:00:00Z' };
 const STEP_B = { snapshot: '20261101T000000Z-ez401deg', as_of: '2026-11-01T00:00:00Z' };

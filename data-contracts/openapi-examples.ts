@@ -13,6 +13,7 @@ import {
   SAMPLE_SIZE,
   VERTICALS,
 } from './constants';
+import { CDN_REQUIRED, EDGE_BLOCK } from './edge';
 
 const SNAPSHOT = { snapshot_id: '20261101T000000Z-ez401deg', as_of: '2026-11-01T00:00:00Z' } as const;
 const REQUEST_ID = '6f1c2a8e-3b7d-4e5f-9a10-2c4d6e8f0a1b';
@@ -290,6 +291,8 @@ const ERROR_BODIES: Record<
     plan: 'builder',
     usage: { used: 5000, quota: 5000 },
   },
+  cdn_required: { ...CDN_REQUIRED },
+  rate_limited: { error: EDGE_BLOCK.body.error, hint: EDGE_BLOCK.body.hint },
   request_too_large: {
     error: 'The request line and headers are too large.',
     hint: 'Keep the URL and headers under 16 KB (8 KB through the CDN); ask for up to 100 NPIs per call.',

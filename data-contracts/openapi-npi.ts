@@ -4,6 +4,7 @@
  */
 import { NPI_BATCH_MAX } from './constants';
 import {
+  CHECK_ORDER,
   DATA_VERSION_RULES,
   dataVersionHeaders,
   dataVersionProperties,
@@ -23,7 +24,7 @@ const NPI_RULES =
   'its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything ' +
   'but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, ' +
   'the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per ' +
-  '200 or 410 (both serve data); 400, 401, 404 and 500 are not counted.';
+  `200 or 410 (both serve data); 400, 401, 403, 404, 429, 500 and 503 are not counted. ${CHECK_ORDER}`;
 
 const EXAMPLE_ACTIVE = {
   tier: 'free',
@@ -89,6 +90,7 @@ const npiOperation = {
     '304': notModified,
     '400': errorResponse('BadRequest'),
     '401': errorResponse('Unauthorized'),
+    '403': errorResponse('EdgeForbidden'),
     '404': errorResponse('NotFound'),
     '410': {
       description: 'A deactivated NPI: its deactivation date and the OIG screen.',
@@ -127,9 +129,11 @@ const batchOperation = {
   description:
     `One entry per NPI asked, in the order asked (duplicates included), each with its \`status\`. ` +
     `More than ${NPI_BATCH_MAX} NPIs, or none: 400 \`invalid_parameter\`. A malformed NPI does not refuse the ` +
-    'batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status; when the month has fewer ' +
-    'calls left than the batch asks, the whole batch is refused with 429 and nothing is counted. ' +
-    DATA_VERSION_RULES,
+    'batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status (the same NPIs cost the ' +
+    'same through `/providers?npi=`); the charge is made before the lookup: when the month has fewer calls left ' +
+    'than the batch asks, the whole batch is refused with 429, nothing is counted and nothing is read, and if the ' +
+    'lookup then fails (500, 503) the calls are given back. ' +
+    `${CHECK_ORDER} ${DATA_VERSION_RULES}`,
   tags: ['npi'],
   parameters: [
     {
@@ -167,6 +171,7 @@ const batchOperation = {
     '304': notModified,
     '400': errorResponse('BadRequest'),
     '401': errorResponse('Unauthorized'),
+    '403': errorResponse('EdgeForbidden'),
     '429': errorResponse('QuotaExceeded'),
     '431': errorResponse('RequestTooLarge'),
     '500': errorResponse('InternalError'),

@@ -58,3 +58,10 @@ export const pagingParameters = [
     schema: { type: 'integer', minimum: 0, default: 0 },
   },
 ] as const;
+
+/** The order of a keyed call's checks (lambdas/core/charge-call.ts), said once for every keyed operation. */
+export const CHECK_ORDER =
+  'Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving ' +
+  'instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data ' +
+  'touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the ' +
+  'charge (429 `quota_exceeded` when the quota is used up; a batch\u2019s charge comes before its query).';

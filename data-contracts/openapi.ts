@@ -38,6 +38,7 @@ import {
 } from './openapi-examples';
 import { npiOperations, npiSchemas } from './openapi-npi';
 import {
+  CHECK_ORDER,
   DATA_VERSION_RULES,
   dataVersionHeaders,
   dataVersionProperties,
@@ -58,9 +59,12 @@ const TRACKED_RULES =
 
 const QUOTA_RULES =
   'Quota: only calls that serve data (200) are counted, one each, against the key\u2019s UTC-month counter; ' +
-  'the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, ' +
-  '401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served ' +
-  'without rate-limit headers.';
+  'the free plan is counted and enforced too, enterprise is unmetered. An NPI roster (`npi=`) counts one call per ' +
+  'NPI its page can hold, `min(limit, NPIs asked - offset)`, at least 1: walking a roster of n NPIs costs n calls ' +
+  'however it is paged, as the same NPIs through `/npi?numbers=` do; it is charged before the query (429 without ' +
+  'any work when fewer calls are left) and given back if the query then fails. Calls answered 304, or refused ' +
+  'with 400, 401, 403, 404, 429, 500 or 503, are not counted. Metering fails open: when the counter is unavailable ' +
+  `the call is served without rate-limit headers. ${CHECK_ORDER}`;
 
 const IDENTITY_SEARCH_RULES =
   'Identity search rules (every answer stays fast on the national registry of 9 million NPIs): `npi` combines ' +
@@ -256,6 +260,8 @@ const coverageOperation = {
       content: { 'application/json': { schema: ref('CoverageStats'), example: COVERAGE_EXAMPLE } },
     },
     '400': errorResponse('BadRequest'),
+    '403': errorResponse('EdgeForbidden'),
+    '429': errorResponse('EdgeRateLimited'),
     '431': errorResponse('RequestTooLarge'),
     '500': errorResponse('InternalError'),
     '503': errorResponse('ServiceUnavailable'),
@@ -285,6 +291,8 @@ const sampleOperation = {
       },
     },
     '400': errorResponse('BadRequest'),
+    '403': errorResponse('EdgeForbidden'),
+    '429': errorResponse('EdgeRateLimited'),
     '431': errorResponse('RequestTooLarge'),
     '500': errorResponse('InternalError'),
     '503': errorResponse('ServiceUnavailable'),
@@ -303,6 +311,8 @@ const openapiOperation = {
       content: { 'application/json': { schema: { type: 'object' }, example: OPENAPI_EXAMPLE } },
     },
     '400': errorResponse('BadRequest'),
+    '403': errorResponse('EdgeForbidden'),
+    '429': errorResponse('EdgeRateLimited'),
     '431': errorResponse('RequestTooLarge'),
   },
 };
@@ -334,6 +344,8 @@ const docsOperation = {
     },
     '304': assetNotModified,
     '400': errorResponse('BadRequest'),
+    '403': errorResponse('EdgeForbidden'),
+    '429': errorResponse('EdgeRateLimited'),
     '431': errorResponse('RequestTooLarge'),
   },
 };
@@ -359,6 +371,8 @@ const docsScriptOperation = {
     },
     '304': assetNotModified,
     '400': errorResponse('BadRequest'),
+    '403': errorResponse('EdgeForbidden'),
+    '429': errorResponse('EdgeRateLimited'),
     '431': errorResponse('RequestTooLarge'),
   },
 };
@@ -491,6 +505,15 @@ const errorResponseOf = (
 });
 
 const codesWithStatus = (status: number) => ERROR_CODES.filter((c) => ERROR_STATUS[c] === status);
+
+/** What the edge's 429 is, on every route (the web ACL's rules, infra/). */
+const EDGE_RATE_LIMITED =
+  'At the edge, on any route: `rate_limited`, from the web ACL, for requests from one address without a ' +
+  'well-formed API key, or for a volume from one address that no plan allows, with `Retry-After`. Keyed calls ' +
+  'within their monthly quota have no per-second cap; the deployment\u2019s capacity guards answer outside this ' +
+  'contract: the API stage\u2019s throttle with 429 `{"message":"Too Many Requests"}` and the function\u2019s ' +
+  'concurrency limit with 500 `{"message":"Internal Server Error"}` (API Gateway\u2019s own bodies, no `code`): ' +
+  'retry those with back-off.';
 
 export const openApiDocument = {
   openapi: '3.1.0',
@@ -636,12 +659,25 @@ export const openApiDocument = {
       Unauthorized: errorResponseOf('Missing or invalid API key.', codesWithStatus(401), {
         'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' },
       }),
-      Forbidden: errorResponseOf('The plan does not permit the request.', codesWithStatus(403)),
+      Forbidden: errorResponseOf(
+        'The plan does not permit the request (`vertical_not_permitted`), or the call reached the API\u2019s origin ' +
+          'without coming through its CDN (`cdn_required`, any route, where the deployment requires it).',
+        codesWithStatus(403),
+      ),
+      EdgeForbidden: errorResponseOf(
+        'The call reached the API\u2019s origin without coming through its CDN (where the deployment requires it).',
+        ['cdn_required'],
+      ),
+      EdgeRateLimited: errorResponseOf(EDGE_RATE_LIMITED, ['rate_limited'], retryAfter),
       NotFound: errorResponseOf('No active provider matches.', codesWithStatus(404)),
-      QuotaExceeded: errorResponseOf('Monthly quota reached.', codesWithStatus(429), {
-        ...rateLimitHeaders,
-        ...retryAfter,
-      }),
+      QuotaExceeded: errorResponseOf(
+        `Monthly quota reached (\`quota_exceeded\`). ${EDGE_RATE_LIMITED}`,
+        codesWithStatus(429),
+        {
+          ...rateLimitHeaders,
+          ...retryAfter,
+        },
+      ),
       InternalError: errorResponseOf('Unexpected server error; no internal detail is returned.', codesWithStatus(500)),
       RequestTooLarge: errorResponseOf(
         'Refused before any route: the request line and headers are over 16 KB.',
@@ -649,7 +685,7 @@ export const openApiDocument = {
       ),
       ServiceUnavailable: errorResponseOf(
         'Retry after `Retry-After` seconds. Either the API keys cannot be checked at the moment (the keys table is ' +
-          'unavailable) and this key has no recent answer in the serving process (keys seen in the last 15 minutes ' +
+          'unavailable) and this key has no recent answer in the serving process (keys seen in the last 5 minutes ' +
           'keep working through such an outage; nothing is counted), or the data this request needs could not be ' +
           'read intact: every byte the API serves is checked against the snapshot manifest, and bytes that do not ' +
           'match (twice) are never served.',

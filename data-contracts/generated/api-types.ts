@@ -9,7 +9,7 @@ export type paths = {
         };
         /**
          * List providers (vertical path or identity path)
-         * @description With `vertical`: the verified vertical layer (ProviderListResponse). Without `vertical`: identity rows from NPPES (IdentityListResponse), selected by `taxonomy` (a list), or by an identity search: `npi` (a roster), or `name` or `postal_code` within one `state`. One of these is required (400 `invalid_parameter` otherwise). Identity search rules (every answer stays fast on the national registry of 9 million NPIs): `npi` combines with any identity filter; `name` and `postal_code` need `state` (a search reads that state’s index); `entity_type` only narrows a `name`, `postal_code` or `npi` search; `taxonomy` and `city` narrow any search. Other shapes are refused with 400 `invalid_parameter` and a hint; the search filters do not combine with `vertical`. A search answers one row per NPI: the taxonomy shown is the one the `taxonomy` filter matched, else the NPI’s primary taxonomy. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path), by NPI (taxonomy list and roster) or by the search name then NPI (name and postal-code searches). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description With `vertical`: the verified vertical layer (ProviderListResponse). Without `vertical`: identity rows from NPPES (IdentityListResponse), selected by `taxonomy` (a list), or by an identity search: `npi` (a roster), or `name` or `postal_code` within one `state`. One of these is required (400 `invalid_parameter` otherwise). Identity search rules (every answer stays fast on the national registry of 9 million NPIs): `npi` combines with any identity filter; `name` and `postal_code` need `state` (a search reads that state’s index); `entity_type` only narrows a `name`, `postal_code` or `npi` search; `taxonomy` and `city` narrow any search. Other shapes are refused with 400 `invalid_parameter` and a hint; the search filters do not combine with `vertical`. A search answers one row per NPI: the taxonomy shown is the one the `taxonomy` filter matched, else the NPI’s primary taxonomy. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path), by NPI (taxonomy list and roster) or by the search name then NPI (name and postal-code searches). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. An NPI roster (`npi=`) counts one call per NPI its page can hold, `min(limit, NPIs asked - offset)`, at least 1: walking a roster of n NPIs costs n calls however it is paged, as the same NPIs through `/npi?numbers=` do; it is charged before the query (429 without any work when fewer calls are left) and given back if the query then fails. Calls answered 304, or refused with 400, 401, 403, 404, 429, 500 or 503, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["listProviders"];
         put?: never;
@@ -29,7 +29,7 @@ export type paths = {
         };
         /**
          * One provider by entity_id or slug
-         * @description Tiering is identical to the list. A Builder key gets 403 `vertical_not_permitted` for a provider of another vertical (a provider outside the caller's boundary is 404 first). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. Calls answered 304, or refused with 400, 401, 403, 404, 429 or 500, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description Tiering is identical to the list. A Builder key gets 403 `vertical_not_permitted` for a provider of another vertical (a provider outside the caller's boundary is 404 first). `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. An NPI roster (`npi=`) counts one call per NPI its page can hold, `min(limit, NPIs asked - offset)`, at least 1: walking a roster of n NPIs costs n calls however it is paged, as the same NPIs through `/npi?numbers=` do; it is charged before the query (429 without any work when fewer calls are left) and given back if the query then fails. Calls answered 304, or refused with 400, 401, 403, 404, 429, 500 or 503, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["getProvider"];
         put?: never;
@@ -103,7 +103,7 @@ export type paths = {
         };
         /**
          * Up to 100 NPIs in one call
-         * @description One entry per NPI asked, in the order asked (duplicates included), each with its `status`. More than 100 NPIs, or none: 400 `invalid_parameter`. A malformed NPI does not refuse the batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status; when the month has fewer calls left than the batch asks, the whole batch is refused with 429 and nothing is counted. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description One entry per NPI asked, in the order asked (duplicates included), each with its `status`. More than 100 NPIs, or none: 400 `invalid_parameter`. A malformed NPI does not refuse the batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status (the same NPIs cost the same through `/providers?npi=`); the charge is made before the lookup: when the month has fewer calls left than the batch asks, the whole batch is refused with 429, nothing is counted and nothing is read, and if the lookup then fails (500, 503) the calls are given back. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["listNpis"];
         put?: never;
@@ -123,7 +123,7 @@ export type paths = {
         };
         /**
          * One NPI: its NPPES identity record, or its deactivation
-         * @description Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per 200 or 410 (both serve data); 400, 401, 404 and 500 are not counted. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per 200 or 410 (both serve data); 400, 401, 403, 404, 429, 500 and 503 are not counted. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["getNpi"];
         put?: never;
@@ -143,7 +143,7 @@ export type paths = {
         };
         /**
          * What changed since a snapshot or a date (new exclusions, deactivations, signal changes)
-         * @description Every change between the snapshot `since` names (or the last snapshot at or before the date `since` names) and the current snapshot, oldest step first. A snapshot keeps the changes of the last 13 months; a `since` older than that is refused with 400 `since_too_old`, whose hint names the oldest `since` answered (re-screen the whole roster with `/npi?numbers=` from there), never answered with a partial list. `span` states exactly which snapshots the answer covers. Identity changes (`oig_*`, `npi_*`, `*_changed` of name, primary taxonomy, state) are keyed by NPI; vertical changes (`verified_added`, `verified_removed`, `signal_changed`) by `entity_id`, for verified records only (`internal_only` records never appear). OIG changes inherit the NPI-only matching rule: the LEIE carries an NPI for about 10.5% of its records, so `oig_removed` is never a clearance and exclusions without an NPI never appear. Paid values: a free key sees a `signal_changed` entry with `old` and `new` locked. A key bound to one vertical sees the identity changes and its own vertical’s changes (another `vertical` is 403). Quota: one call per 200, like a list. Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description Every change between the snapshot `since` names (or the last snapshot at or before the date `since` names) and the current snapshot, oldest step first. A snapshot keeps the changes of the last 13 months; a `since` older than that is refused with 400 `since_too_old`, whose hint names the oldest `since` answered (re-screen the whole roster with `/npi?numbers=` from there), never answered with a partial list. `span` states exactly which snapshots the answer covers. Identity changes (`oig_*`, `npi_*`, `*_changed` of name, primary taxonomy, state) are keyed by NPI; vertical changes (`verified_added`, `verified_removed`, `signal_changed`) by `entity_id`, for verified records only (`internal_only` records never appear). OIG changes inherit the NPI-only matching rule: the LEIE carries an NPI for about 10.5% of its records, so `oig_removed` is never a clearance and exclusions without an NPI never appear. Paid values: a free key sees a `signal_changed` entry with `old` and `new` locked. A key bound to one vertical sees the identity changes and its own vertical’s changes (another `vertical` is 403). Quota: one call per 200, like a list. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["listChanges"];
         put?: never;
@@ -611,7 +611,7 @@ export type components = {
              * @description Stable code.
              * @enum {string}
              */
-            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "since_too_old" | "malformed_request" | "key_required" | "invalid_key" | "vertical_not_permitted" | "not_found" | "quota_exceeded" | "request_too_large" | "internal_error" | "service_unavailable";
+            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "since_too_old" | "malformed_request" | "key_required" | "invalid_key" | "vertical_not_permitted" | "cdn_required" | "not_found" | "quota_exceeded" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable";
             hint?: string;
             upgrade?: string;
             /** @enum {string} */
@@ -669,7 +669,7 @@ export type components = {
                 };
             };
         };
-        /** @description The plan does not permit the request. */
+        /** @description The plan does not permit the request (`vertical_not_permitted`), or the call reached the API’s origin without coming through its CDN (`cdn_required`, any route, where the deployment requires it). */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -678,7 +678,34 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    code?: "vertical_not_permitted";
+                    code?: "vertical_not_permitted" | "cdn_required";
+                };
+            };
+        };
+        /** @description The call reached the API’s origin without coming through its CDN (where the deployment requires it). */
+        EdgeForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "cdn_required";
+                };
+            };
+        };
+        /** @description At the edge, on any route: `rate_limited`, from the web ACL, for requests from one address without a well-formed API key, or for a volume from one address that no plan allows, with `Retry-After`. Keyed calls within their monthly quota have no per-second cap; the deployment’s capacity guards answer outside this contract: the API stage’s throttle with 429 `{"message":"Too Many Requests"}` and the function’s concurrency limit with 500 `{"message":"Internal Server Error"}` (API Gateway’s own bodies, no `code`): retry those with back-off. */
+        EdgeRateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "rate_limited";
                 };
             };
         };
@@ -695,7 +722,7 @@ export type components = {
                 };
             };
         };
-        /** @description Monthly quota reached. */
+        /** @description Monthly quota reached (`quota_exceeded`). At the edge, on any route: `rate_limited`, from the web ACL, for requests from one address without a well-formed API key, or for a volume from one address that no plan allows, with `Retry-After`. Keyed calls within their monthly quota have no per-second cap; the deployment’s capacity guards answer outside this contract: the API stage’s throttle with 429 `{"message":"Too Many Requests"}` and the function’s concurrency limit with 500 `{"message":"Internal Server Error"}` (API Gateway’s own bodies, no `code`): retry those with back-off. */
         QuotaExceeded: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -711,7 +738,7 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    code?: "quota_exceeded";
+                    code?: "quota_exceeded" | "rate_limited";
                 };
             };
         };
@@ -741,7 +768,7 @@ export type components = {
                 };
             };
         };
-        /** @description Retry after `Retry-After` seconds. Either the API keys cannot be checked at the moment (the keys table is unavailable) and this key has no recent answer in the serving process (keys seen in the last 15 minutes keep working through such an outage; nothing is counted), or the data this request needs could not be read intact: every byte the API serves is checked against the snapshot manifest, and bytes that do not match (twice) are never served. */
+        /** @description Retry after `Retry-After` seconds. Either the API keys cannot be checked at the moment (the keys table is unavailable) and this key has no recent answer in the serving process (keys seen in the last 5 minutes keep working through such an outage; nothing is counted), or the data this request needs could not be read intact: every byte the API serves is checked against the snapshot manifest, and bytes that do not match (twice) are never served. */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1069,6 +1096,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["EdgeForbidden"];
+            429: components["responses"]["EdgeRateLimited"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1154,6 +1183,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["EdgeForbidden"];
+            429: components["responses"]["EdgeRateLimited"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1200,6 +1231,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["EdgeForbidden"];
+            429: components["responses"]["EdgeRateLimited"];
             431: components["responses"]["RequestTooLarge"];
         };
     };
@@ -1314,6 +1347,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["EdgeForbidden"];
             429: components["responses"]["QuotaExceeded"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
@@ -1413,6 +1447,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["EdgeForbidden"];
             404: components["responses"]["NotFound"];
             /** @description A deactivated NPI: its deactivation date and the OIG screen. */
             410: {
@@ -1653,6 +1688,8 @@ export interface operations {
             };
             304: components["responses"]["AssetNotModified"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["EdgeForbidden"];
+            429: components["responses"]["EdgeRateLimited"];
             431: components["responses"]["RequestTooLarge"];
         };
     };
@@ -1682,6 +1719,8 @@ export interface operations {
             };
             304: components["responses"]["AssetNotModified"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["EdgeForbidden"];
+            429: components["responses"]["EdgeRateLimited"];
             431: components["responses"]["RequestTooLarge"];
         };
     };

@@ -131,6 +131,51 @@ export class DynamoMeter implements Meter {
     }
   }
 
+  /**
+   * Gives back `count` calls counted at `chargedAt` (a charge made before a call's work, whose work then failed):
+   * `ADD used -n` on the counter of `chargedAt`'s month, if it holds at least `n` (so a counter is never made
+   * negative). Never throws: a refund that fails or times out is logged as `metering_refund_failed` with the
+   * `MeteringFailure` metric, and the calls stay counted.
+   */
+  async refund(keyHash: string, plan: Plan, chargedAt: Date, count: number): Promise<void> {
+    if (PLAN_RULES[plan].monthlyQuota === null || !Number.isInteger(count) || count < 1) return;
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(Object.assign(new Error(`no answer within ${this.timeoutMs} ms`), { name: 'TimeoutError' }));
+      }, this.timeoutMs);
+    });
+    try {
+      await Promise.race([
+        this.client.send(
+          new UpdateItemCommand({
+            TableName: this.tableName,
+            Key: { [U.keyHash]: { S: keyHash }, [U.month]: { S: monthKey(chargedAt) } },
+            UpdateExpression: 'ADD #used :minus',
+            ConditionExpression: '#used >= :n',
+            ExpressionAttributeNames: { '#used': U.used },
+            ExpressionAttributeValues: { ':minus': { N: String(-count) }, ':n': { N: String(count) } },
+          }),
+          { abortSignal: controller.signal },
+        ),
+        deadline,
+      ]);
+    } catch (err) {
+      this.failureCount += 1;
+      this.logger.warn('metering_refund_failed', {
+        metric: METERING_FAILURE_METRIC,
+        reason: controller.signal.aborted ? 'timeout' : 'error',
+        error: controller.signal.aborted ? 'TimeoutError' : nameOf(err),
+        count,
+        key_hash_prefix: keyHash.slice(0, 8),
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private failOpen(keyHash: string, reason: MeteringFailure['reason'], errorName: string): MeterResult {
     this.failureCount += 1;
     this.logger.warn('metering_unavailable', {

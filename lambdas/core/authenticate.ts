@@ -5,6 +5,7 @@
  */
 import { PLAN_RULES, type Plan, PRICING_URL, type Vertical } from '../../data-contracts/constants';
 import { ApiError } from './api-error';
+import { refuseIfExhausted } from './charge-call';
 import type { CoreDeps, Principal } from './ports';
 
 /** The raw places a key may come from, as the transport found them. */
@@ -57,6 +58,19 @@ export async function authenticate(credentials: Credentials, deps: Pick<CoreDeps
     tier: PLAN_RULES[record.plan].tier,
     vertical: record.vertical,
   };
+}
+
+/**
+ * The first two checks of every keyed call: the key ({@link authenticate}: 401), then the quota this process already
+ * knows to be used up (429 `quota_exceeded`, before any parameter is read or any data touched).
+ */
+export async function admit(
+  credentials: Credentials,
+  deps: Pick<CoreDeps, 'keys' | 'meter' | 'clock'>,
+): Promise<Principal> {
+  const principal = await authenticate(credentials, deps);
+  refuseIfExhausted(principal, deps);
+  return principal;
 }
 
 /** 403 `vertical_not_permitted` when a vertical-bound key (builder) asks for another vertical. */

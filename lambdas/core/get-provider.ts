@@ -9,7 +9,7 @@ import type { Provider, Usage } from '../../data-contracts/types';
 import { carriesPublishTier, resolveBoundary } from '../masking/publication-boundary';
 import { maskProvider } from '../masking/tier-masking';
 import { ApiError } from './api-error';
-import { authenticate, authoriseVertical, type Credentials } from './authenticate';
+import { admit, authoriseVertical, type Credentials } from './authenticate';
 import { chargeCall } from './charge-call';
 import { freeTierNotice } from './notices';
 import { parseDetailRequest, type RawQuery } from './params';
@@ -35,7 +35,7 @@ export interface GetProviderResult {
 const MAX_ID = 200;
 
 export async function getProvider(input: GetProviderInput, deps: CoreDeps): Promise<GetProviderResult> {
-  const principal = await authenticate(input.credentials, deps);
+  const principal = await admit(input.credentials, deps);
   const { includeTracked } = parseDetailRequest(input.query);
   const boundary = resolveBoundary({ tier: principal.tier, format: 'json', includeTracked });
   return deps.snapshots.withSnapshot(async (data) => {

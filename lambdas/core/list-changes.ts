@@ -25,7 +25,7 @@ import { lockedField } from '../../data-contracts/rows';
 import type { ChangeEntry, ChangeFilters, ChangeSpanBody, Pagination, Usage } from '../../data-contracts/types';
 import type { ChangeRow, ChangesQuery } from '../query/types';
 import { ApiError } from './api-error';
-import { authenticate, authoriseVertical, type Credentials } from './authenticate';
+import { admit, authoriseVertical, type Credentials } from './authenticate';
 import { type ChangesRequest, parseChangesRequest, resolveSince } from './changes-params';
 import { chargeCall } from './charge-call';
 import { freeTierNotice } from './notices';
@@ -60,7 +60,7 @@ const PAID_FIELDS = new Set<string>(PAID_CHANGE_FIELDS);
  * const page = await listChanges({ credentials, query: { since: '2026-10-01', npi: '1003633876' }, kinds: [] }, deps);
  */
 export async function listChanges(input: ListChangesInput, deps: CoreDeps): Promise<ListChangesResult> {
-  const principal = await authenticate(input.credentials, deps);
+  const principal = await admit(input.credentials, deps);
   const request = parseChangesRequest(input.query, input.kinds);
   if (request.vertical !== null) authoriseVertical(principal, request.vertical);
   if (request.vertical !== null && request.kinds?.every((k) => IDENTITY_KINDS.has(k))) {

@@ -1,15 +1,17 @@
 /**
  * Use case: the provider list (spec §4.1), on the vertical path or the identity path.
  *
- * Order: authenticate (401), validate (400), authorise (403), query, check the offset against the total
- * (400), meter (429), answer. Only a call that will be answered with 200 is counted.
+ * Order: authenticate (401), a quota known to be used up (429), validate (400), authorise (403), query, check the
+ * offset against the total (400), meter (429), answer. Only a call that will be answered with 200 is counted. An NPI
+ * roster (`npi=`) counts one call per NPI its page can hold ({@link rosterPageCost}), charged before the query and
+ * given back if it fails.
  */
 import { type Plan, type PublishBoundary, type Tier, VERTICAL_STATUS } from '../../data-contracts/constants';
 import type { IdentityRows } from '../../data-contracts/identity-json';
 import type { Filters, Pagination, Provider, Usage } from '../../data-contracts/types';
 import { carriesPublishTier, resolveBoundary } from '../masking/publication-boundary';
-import { authenticate, authoriseVertical, type Credentials } from './authenticate';
-import { chargeCall } from './charge-call';
+import { admit, authoriseVertical, type Credentials } from './authenticate';
+import { chargeCall, chargeUpFront } from './charge-call';
 import { freeTierNotice, notLiveNotice } from './notices';
 import { assertOffsetWithin, type Format, type ListRequest, parseListRequest, type RawQuery } from './params';
 import type { CoreDeps, RateLimitState } from './ports';
@@ -45,7 +47,7 @@ export type ListProvidersResult =
  * const page = await listProviders({ credentials: { authorization: 'Bearer pf_…' }, query: { vertical: 'glp1' } }, deps);
  */
 export async function listProviders(input: ListProvidersInput, deps: CoreDeps): Promise<ListProvidersResult> {
-  const principal = await authenticate(input.credentials, deps);
+  const principal = await admit(input.credentials, deps);
   const request = parseListRequest(input.query);
   if (request.path === 'vertical') authoriseVertical(principal, request.vertical);
 
@@ -88,28 +90,37 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
       };
     }
     const { search, taxonomy } = request;
-    const page =
-      search === null && taxonomy !== null
-        ? await data.listIdentity({
-            taxonomy,
-            state: request.state,
-            city: request.city,
-            limit: request.limit,
-            offset: request.offset,
-          })
-        : await data.searchIdentity({
-            npis: search?.npis ?? null,
-            state: request.state,
-            name: search?.name ?? null,
-            postalCode: search?.postalCode ?? null,
-            entityType: search?.entityType ?? null,
-            taxonomy,
-            city: request.city,
-            limit: request.limit,
-            offset: request.offset,
-          });
-    assertOffsetWithin(request.offset, page.total);
-    const charge = await chargeCall(principal, deps);
+    const query = async () => {
+      const page =
+        search === null && taxonomy !== null
+          ? await data.listIdentity({
+              taxonomy,
+              state: request.state,
+              city: request.city,
+              limit: request.limit,
+              offset: request.offset,
+            })
+          : await data.searchIdentity({
+              npis: search?.npis ?? null,
+              state: request.state,
+              name: search?.name ?? null,
+              postalCode: search?.postalCode ?? null,
+              entityType: search?.entityType ?? null,
+              taxonomy,
+              city: request.city,
+              limit: request.limit,
+              offset: request.offset,
+            });
+      assertOffsetWithin(request.offset, page.total);
+      return page;
+    };
+    // An NPI roster costs one call per NPI asked, as the same NPIs through /npi?numbers= do, however it is paged:
+    // known before the query, so charged first and given back if the query fails (an offset past the end included).
+    const npis = search?.npis ?? null;
+    const { charge, value: page } =
+      npis === null
+        ? await query().then(async (value) => ({ charge: await chargeCall(principal, deps), value }))
+        : await chargeUpFront(principal, deps, rosterPageCost(npis.length, request.offset, request.limit), query);
     const notice = principal.tier === 'free' ? freeTierNotice() : undefined;
     return {
       path: 'identity',
@@ -124,6 +135,15 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
       rows: page.rows,
     };
   });
+}
+
+/**
+ * The calls a page of an NPI roster counts: one per NPI the page can hold, `min(limit, asked - offset)`, at least 1.
+ * Walking a roster of n NPIs page by page costs n calls whatever the `limit`, as `/npi?numbers=` with the same NPIs.
+ * @example rosterPageCost(100, 0, 50) + rosterPageCost(100, 50, 50) === 100
+ */
+export function rosterPageCost(asked: number, offset: number, limit: number): number {
+  return Math.max(1, Math.min(limit, asked - offset));
 }
 
 function pagination(request: ListRequest, total: number, returned: number): Pagination {

@@ -3,17 +3,19 @@
  * buckets. Every plan may call them (identity data is not vertical data). Like identity rows, a record carries the
  * free `oig` and the paid fields as locked placeholders on every plan.
  *
- * Order of checks: key (401), parameters (400), lookup (404), quota (429). Metering: a single lookup counts one
- * call when it serves data (200 or 410); a batch counts one call per NPI asked, in ONE conditional update, and is
- * refused whole (429, nothing counted) when the month has fewer calls left.
+ * Order of checks: key (401), a quota known to be used up (429), parameters (400), then for one NPI the lookup (404)
+ * and the charge (429); for a batch the charge (429) and then the lookup. Metering: a single lookup counts one call
+ * when it serves data (200 or 410); a batch counts one call per NPI asked (as `/providers?npi=` does), in ONE
+ * conditional update made BEFORE the lookup, refused whole (429, nothing counted, no bucket read) when the month has
+ * fewer calls left, and given back if the lookup then fails.
  */
 import type { Plan, Tier } from '../../data-contracts/constants';
 import type { NpiRecordBytes } from '../../data-contracts/npi-record';
 import type { NpiBatchEntry, Usage } from '../../data-contracts/types';
 import type { ProviderData } from '../query/types';
 import { ApiError } from './api-error';
-import { authenticate, type Credentials } from './authenticate';
-import { chargeCall } from './charge-call';
+import { admit, type Credentials } from './authenticate';
+import { chargeCall, chargeUpFront } from './charge-call';
 import { freeTierNotice } from './notices';
 import { npiProblem, parseNpi, parseNpiList } from './npi-params';
 import type { CoreDeps, Principal, RateLimitState } from './ports';
@@ -72,7 +74,7 @@ function envelopeOf(principal: Principal): Pick<Envelope, 'tier' | 'plan' | 'not
 
 /** One NPI. Throws 400 `invalid_npi`, 404 `not_found`, 429 `quota_exceeded`. */
 export async function getNpi(input: { credentials: Credentials; npi: string }, deps: CoreDeps): Promise<GetNpiResult> {
-  const principal = await authenticate(input.credentials, deps);
+  const principal = await admit(input.credentials, deps);
   const npi = parseNpi(input.npi);
   return deps.snapshots.withSnapshot(async (data) => {
     const [record] = await data.findNpis([npi]);
@@ -105,11 +107,11 @@ export async function lookupNpis(
   input: { credentials: Credentials; numbers: string | undefined },
   deps: CoreDeps,
 ): Promise<NpiBatchResult> {
-  const principal = await authenticate(input.credentials, deps);
+  const principal = await admit(input.credentials, deps);
   const asked = parseNpiList(input.numbers);
-  return deps.snapshots.withSnapshot(async (data) => {
-    const entries = await answersOf(asked, data);
-    const charge = await chargeCall(principal, deps, asked.length);
-    return { ...envelopeOf(principal), ...charge, data: entries };
-  });
+  // The batch's cost is known before the lookup: charged first (429 without any bucket read), given back if it fails.
+  const { charge, value: entries } = await chargeUpFront(principal, deps, asked.length, () =>
+    deps.snapshots.withSnapshot((data) => answersOf(asked, data)),
+  );
+  return { ...envelopeOf(principal), ...charge, data: entries };
 }

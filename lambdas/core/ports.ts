@@ -34,12 +34,25 @@ export type MeterResult =
   /** The counter could not be reached in time: serve the call without rate-limit headers. */
   | { outcome: 'unavailable' };
 
+/** A refusal for a used-up quota. */
+export type ExceededResult = Extract<MeterResult, { outcome: 'exceeded' }>;
+
 /**
  * Counts `count` calls (default 1) against the key's UTC-month quota, all or none: `exceeded` when fewer than
  * `count` calls are left. Fails open by answering `unavailable`.
  */
 export interface Meter {
   consume(keyHash: string, plan: Plan, now: Date, count?: number): Promise<MeterResult>;
+  /**
+   * Gives back `count` calls counted at `chargedAt` (a charge made before the work, whose call then failed), to the
+   * counter of `chargedAt`'s month. Never throws: a refund that cannot be made is logged and the calls stay counted.
+   */
+  refund?(keyHash: string, plan: Plan, chargedAt: Date, count: number): Promise<void>;
+  /**
+   * The refusal this process already knows for the key in `now`'s month (it saw the quota used up), answered
+   * without a round trip; null when it knows none.
+   */
+  knownExhausted?(keyHash: string, plan: Plan, now: Date): ExceededResult | null;
 }
 
 /** The clock of the use cases. */

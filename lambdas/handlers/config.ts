@@ -29,6 +29,8 @@ export interface ApiConfig {
   memory: MemoryPlan;
   /** Local disk the NPI arena may take, in bytes. */
   npiArenaBytes: number;
+  /** The CDN's origin secret: when set, calls without it are refused (403 `cdn_required`). */
+  originSecret?: string;
 }
 
 /**
@@ -79,6 +81,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): ApiConfig {
     logLevel: read.oneOf(ENV.logLevel, LOG_LEVELS, 'info'),
     memory: planMemory(readBudgetMb(read)),
     npiArenaBytes: readNpiArenaMb(read) * 1024 * 1024,
+    ...originSecretOf(read),
   };
 }
 
@@ -96,4 +99,12 @@ function readBudgetMb(read: EnvReader): number {
   const budget = read.integer(ENV.memoryBudgetMb, { min: MIN_BUDGET_MB });
   if (budget !== undefined) return budget;
   return Math.max(MIN_BUDGET_MB, defaultBudgetMb(read.integer(ENV.lambdaMemoryMb, { min: 1 })));
+}
+
+/** The origin secret, when the deployment sets one; a secret shorter than 16 characters is a mistake, refused. */
+function originSecretOf(read: EnvReader): { originSecret?: string } {
+  const secret = read.optional(ENV.originVerifySecret);
+  if (secret === undefined) return {};
+  if (secret.length < 16) throw new Error(`${ENV.originVerifySecret} must be at least 16 characters`);
+  return { originSecret: secret };
 }

@@ -14,6 +14,7 @@ import { createRangedStorage } from '../../platform/ranged/ranged-object';
 import { createS3Client, S3ObjectStore } from '../../platform/s3-store';
 import { CachedKeyLookup } from '../access/cached-key-lookup';
 import { createDynamoClient } from '../access/dynamo';
+import { RememberingMeter } from '../access/exhausted-keys';
 import { KeyStore } from '../access/key-store';
 import { DynamoMeter } from '../access/metering';
 import type { CoreDeps, KeyLookup, Meter } from '../core/ports';
@@ -117,6 +118,7 @@ export function runtimeOptionsFrom(config: ApiConfig, tables: TablesConfig, logg
     logger,
     memory: config.memory,
     npiArenaBytes: config.npiArenaBytes,
+    ...(config.originSecret ? { app: { originSecret: config.originSecret } } : {}),
   };
 }
 
@@ -177,14 +179,16 @@ export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRunt
       logger: options.logger,
       ...(options.nowMs ? { nowMs: options.nowMs } : {}),
     });
-  const meter =
+  // Keys seen exhausted this month are refused before any work, without a DynamoDB write (exhausted-keys.ts).
+  const meter = new RememberingMeter(
     options.meter ??
-    new DynamoMeter({
-      client: dynamo,
-      tableName: options.tables.usageTable,
-      timeoutMs: options.meterTimeoutMs,
-      logger: options.logger,
-    });
+      new DynamoMeter({
+        client: dynamo,
+        tableName: options.tables.usageTable,
+        timeoutMs: options.meterTimeoutMs,
+        logger: options.logger,
+      }),
+  );
   const caches = createApiCaches();
   const deps: CoreDeps = {
     snapshots: createSnapshotSource(snapshots, caches.matches),

@@ -15,18 +15,25 @@
  * metering) the use case, and every 200 carries `ETag`, `X-Snapshot-Id` and `X-Data-As-Of` (data-version.ts).
  */
 
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { ServerResponse } from 'node:http';
 import type { Context, Handler, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { API_BASE_PATH } from '../../data-contracts/constants';
-import { COVERAGE_PAGE_CSP, FAVICON_CACHE_CONTROL, FAVICON_PATH } from '../../data-contracts/edge';
+import {
+  CDN_REQUIRED,
+  COVERAGE_PAGE_CSP,
+  FAVICON_CACHE_CONTROL,
+  FAVICON_PATH,
+  ORIGIN_VERIFY_HEADER,
+} from '../../data-contracts/edge';
 import openApiJson from '../../data-contracts/openapi.json';
 import { OPERATION_RULES } from '../../data-contracts/query-parameters';
 import { type OperationId, PAGE_PATHS, ROUTES } from '../../data-contracts/routes';
 import { redactRequestTarget } from '../../platform/logger';
 import { IntegrityError } from '../../platform/ranged/block-digests';
 import { ApiError, internalError } from '../core/api-error';
-import { authenticate, type Credentials } from '../core/authenticate';
+import { admit, type Credentials } from '../core/authenticate';
 import { getProvider } from '../core/get-provider';
 import { listChanges } from '../core/list-changes';
 import { listProviders } from '../core/list-providers';
@@ -69,6 +76,12 @@ export interface AppOptions {
   bodies?: ListBodyCache;
   /** The API reference page and its script (docs-page.ts). Default: new ones for this app. */
   docs?: DocsAssets;
+  /**
+   * The secret the CDN sends in the `x-pf-origin-verify` header (data-contracts/edge.ts). When set, a request without
+   * it is refused with 403 `cdn_required` before any other work (the `execute-api` address cannot bypass the edge);
+   * unset (the local server, tests), nothing is checked.
+   */
+  originSecret?: string;
 }
 
 /** What `GET /__bench/memory` answers: bytes by kind, from `process.memoryUsage()`. */
@@ -188,13 +201,19 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   // Every response: its request id, the CORS headers and the coding the client asked for (request-id.ts, cors.ts,
   // compression.ts). One log line per request, with the id: never the key (the target is rebuilt with every
   // key-bearing value redacted, whatever its encoding; headers are not logged).
+  const fromCdn = options.originSecret ? originCheck(options.originSecret) : undefined;
   app.use('*', async (c, next) => {
     const started = performance.now();
     const gatewayId = gatewayRequestIdOf(c.env);
     const requestId = requestIdOf(c.req.header('x-request-id'), gatewayId);
     c.set('requestId', requestId);
     let parts: ResponseParts;
-    if (isPreflight(c.req.method, c.req.header('access-control-request-method'))) {
+    if (fromCdn !== undefined && !fromCdn(c.req.header(ORIGIN_VERIFY_HEADER))) {
+      // Before any other work: no key lookup, no parameters, no snapshot (the metric raises the EdgeRefusals alarm).
+      deps.logger.warn('edge_refusal', { metric: EDGE_REFUSAL_METRIC, reason: 'cdn_required', request_id: requestId });
+      const error = new ApiError('cdn_required', CDN_REQUIRED.error, { hint: CDN_REQUIRED.hint });
+      parts = await partsOf(errorResponse(error.status, { ...error.toBody(), request_id: requestId }));
+    } else if (isPreflight(c.req.method, c.req.header('access-control-request-method'))) {
       parts = await partsOf(preflightResponse());
     } else {
       await next();
@@ -240,7 +259,9 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
       const keys = onceKeys(deps.keys);
       const query = c.req.query();
       const credentials = credentialsOf(c, query);
-      const principal = await authenticate(credentials, { keys });
+      // Key (401), then a quota this process knows to be used up (429), then the parameters (400): an exhausted key
+      // costs no parsing, no snapshot and no query (lambdas/core/charge-call.ts).
+      const principal = await admit(credentials, { ...deps, keys });
       assertKnownParameters(parameterNames(c), rules.queryParameters);
       return deps.snapshots.withSnapshot(async (data) => {
         const version = { snapshotId: data.snapshotId, asOf: data.asOf };
@@ -417,6 +438,19 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
   });
 
   return app;
+}
+
+/** The `metric` field of the log line of a request refused for not coming through the CDN (infra alarms on it). */
+export const EDGE_REFUSAL_METRIC = 'EdgeRefusal' as const;
+
+/**
+ * A constant-time check of the origin header against the deployment's secret (both hashed first, so that neither
+ * the length nor a prefix of the secret leaks through timing).
+ */
+function originCheck(secret: string): (header: string | undefined) => boolean {
+  const expected = createHash('sha256').update(secret, 'utf8').digest();
+  return (header) =>
+    header !== undefined && timingSafeEqual(createHash('sha256').update(header, 'utf8').digest(), expected);
 }
 
 /** The `metric` field of the log line of a request refused for bytes that failed their check (infra alarms on it). */

@@ -14,6 +14,7 @@ import type { NpiLookupLine } from '../../data-contracts/layout';
 import { npiRecordOf } from '../../data-contracts/npi-record';
 import { openApiDocument } from '../../data-contracts/openapi';
 import { type OperationId, ROUTES } from '../../data-contracts/routes';
+import { generateApiKey } from '../../lambdas/access/api-key';
 import { CachedKeyLookup } from '../../lambdas/access/cached-key-lookup';
 import type { CoreDeps } from '../../lambdas/core/ports';
 import { createApp } from '../../lambdas/http/app';
@@ -71,9 +72,12 @@ function depsOf(options: DepsOptions = {}): CoreDeps {
       throw new Error('connect ECONNREFUSED');
     },
   };
+  // The cache refuses a malformed key without asking the table: the fake keys' names stand for well-formed keys.
+  const cached = new CachedKeyLookup(down);
+  const keysDown = { findByKey: (key: string) => cached.findByKey(WELL_FORMED[key] ?? key) };
   return {
     ...deps,
-    ...(options.keysDown ? { keys: new CachedKeyLookup(down) } : {}),
+    ...(options.keysDown ? { keys: keysDown } : {}),
     snapshots: {
       withSnapshot: (work) =>
         deps.snapshots.withSnapshot((data: ProviderData) => {
@@ -92,6 +96,10 @@ function depsOf(options: DepsOptions = {}): CoreDeps {
   };
 }
 
+const WELL_FORMED: Record<string, string> = Object.fromEntries(
+  Object.keys(FAKE_KEYS).map((k) => [k, generateApiKey()]),
+);
+
 const exceeded: FakeOptions = {
   meter: () => ({ outcome: 'exceeded', used: 5000, quota: 5000, resetSeconds: 60 }),
 };
@@ -103,7 +111,12 @@ interface Scenario {
   deps?: DepsOptions;
   /** Ask again with the first answer's ETag in If-None-Match. */
   conditional?: boolean;
+  /** The deployment's origin secret (the call comes without it: 403 `cdn_required`). */
+  originSecret?: string;
 }
+
+/** Every route, called past the CDN where the deployment requires it. */
+const bypass = (path: string): Scenario => ({ status: 403, path, originSecret: 'a-deployment-secret-of-32-chars!' });
 
 const keyedBasics = (path: string, bad: string): Scenario[] => [
   { status: 200, path, key: 'developer' },
@@ -113,6 +126,7 @@ const keyedBasics = (path: string, bad: string): Scenario[] => [
   { status: 429, path, key: 'builder', deps: exceeded },
   { status: 500, path, key: 'developer', deps: { broken: true } },
   { status: 503, path, key: 'developer', deps: { keysDown: true } },
+  { ...bypass(path), key: 'developer' },
 ];
 
 const SCENARIOS: Record<OperationId, Scenario[]> = {
@@ -137,27 +151,32 @@ const SCENARIOS: Record<OperationId, Scenario[]> = {
   ],
   getCoverage: [
     { status: 200, path: '/coverage' },
+    bypass('/coverage'),
     { status: 400, path: '/coverage?zip=1' },
     { status: 500, path: '/coverage', deps: { broken: true } },
     { status: 503, path: '/coverage', deps: { tampered: true } },
   ],
   getSample: [
     { status: 200, path: '/sample' },
+    bypass('/sample'),
     { status: 400, path: '/sample?format=xml' },
     { status: 500, path: '/sample', deps: { broken: true } },
     { status: 503, path: '/sample', deps: { tampered: true } },
   ],
   getOpenApi: [
     { status: 200, path: '/openapi.json' },
+    bypass('/openapi.json'),
     { status: 400, path: '/openapi.json?zip=1' },
   ],
   getDocs: [
     { status: 200, path: '/docs' },
+    bypass('/docs'),
     { status: 304, path: '/docs', conditional: true },
     { status: 400, path: '/docs?zip=1' },
   ],
   getDocsScript: [
     { status: 200, path: '/docs/redoc.standalone.js' },
+    bypass('/docs/redoc.standalone.js'),
     { status: 304, path: '/docs/redoc.standalone.js', conditional: true },
     { status: 400, path: '/docs/redoc.standalone.js?v=2' },
   ],
@@ -227,7 +246,8 @@ describe('the statuses of every route', () => {
         // The trailing-slash form is the same operation: same status, same documented response.
         const forms = [scenario, ...(route.slashForm ? [{ ...scenario, path: slashFormOf(scenario.path) }] : [])];
         for (const form of forms) {
-          const res = await run(createApp(depsOf(form.deps)), form);
+          const app = createApp(depsOf(form.deps), form.originSecret ? { originSecret: form.originSecret } : {});
+          const res = await run(app, form);
           expect({ path: form.path, key: form.key, status: res.status }).toEqual({
             path: form.path,
             key: form.key,
@@ -248,8 +268,19 @@ describe('the statuses of every route', () => {
     it(`${route.operation}: the document lists exactly the statuses the scenarios produce, and the transport's`, () => {
       const produced = [...new Set(SCENARIOS[route.operation].map((s) => s.status))].sort((a, b) => a - b);
       const documented = documentedStatuses(operationId);
-      expect(documented.filter((status) => !TRANSPORT_STATUSES.has(status))).toEqual(produced);
+      // A status whose only code is the web ACL's block is answered by CloudFront, never by the app.
+      const fromTheApp = documented.filter((status) => {
+        const codes = codesOf(operationOf(operationId).responses[String(status)] ?? {});
+        return !TRANSPORT_STATUSES.has(status) && !(codes !== null && codes.every((c) => c === 'rate_limited'));
+      });
+      expect(fromTheApp).toEqual(produced);
       expect(documented).toEqual(expect.arrayContaining([...TRANSPORT_STATUSES]));
+    });
+
+    it(`${route.operation}: documents the edge's answers, 403 cdn_required and 429 rate_limited`, () => {
+      const responses = operationOf(operationId).responses;
+      expect(codesOf(responses['403'] ?? {})).toContain('cdn_required');
+      expect(codesOf(responses['429'] ?? {})).toContain('rate_limited');
     });
   }
 

@@ -181,6 +181,26 @@ describe('DynamoMeter over dynalite', () => {
       send.mockRestore();
     }
   });
+  it('gives back a charge to the month it was made in, never below zero', async () => {
+    const keyHash = newKeyHash();
+    expect(await meter.consume(keyHash, 'developer', NOW, 100)).toMatchObject({ outcome: 'counted', used: 100 });
+    // Given back to the counter of the month the charge was made in.
+    await meter.refund(keyHash, 'developer', NOW, 100);
+    const usage = { client, tableName: tables.usageTable };
+    expect(await readKeyUsage(usage, keyHash, NOW)).toMatchObject({ used: 0 });
+    // A refund larger than the counter (not a charge of this month) changes nothing.
+    expect(await meter.consume(keyHash, 'developer', NOW, 3)).toMatchObject({ used: 3 });
+    await meter.refund(keyHash, 'developer', NOW, 4);
+    expect(await readKeyUsage(usage, keyHash, NOW)).toMatchObject({ used: 3 });
+    expect(meter.failures).toBe(1);
+    // An exhausted key given back its last batch can spend it again.
+    await seedUsage(client, keyHash, 25_000);
+    expect(await meter.consume(keyHash, 'developer', NOW, 10)).toMatchObject({ outcome: 'exceeded' });
+    await seedUsage(client, keyHash, 24_990);
+    expect(await meter.consume(keyHash, 'developer', NOW, 10)).toMatchObject({ outcome: 'counted', used: 25_000 });
+    await meter.refund(keyHash, 'developer', NOW, 10);
+    expect(await meter.consume(keyHash, 'developer', NOW, 10)).toMatchObject({ outcome: 'counted', used: 25_000 });
+  });
 });
 
 describe('DynamoMeter failing open', () => {
@@ -258,6 +278,31 @@ describe('DynamoMeter failing open', () => {
       expect(text).not.toContain(key);
     } finally {
       client.destroy();
+    }
+  });
+
+  it('logs a refund it cannot make, with the metric, and never throws: the calls stay counted', async () => {
+    const blackHole = await startBlackHole();
+    const client = createDynamoClient({ endpoint: blackHole.endpoint });
+    const log = capture();
+    const meter = new DynamoMeter({ client, tableName: tables.usageTable, timeoutMs: 250, logger: log.logger });
+    const keyHash = newKeyHash();
+    try {
+      await expect(meter.refund(keyHash, 'free', NOW, 100)).resolves.toBeUndefined();
+      expect(meter.failures).toBe(1);
+      expect(log.parsed()).toEqual([
+        expect.objectContaining({
+          level: 'warn',
+          message: 'metering_refund_failed',
+          metric: 'MeteringFailure',
+          reason: 'timeout',
+          count: 100,
+        }),
+      ]);
+      expect(log.lines.join('\n')).not.toContain(keyHash);
+    } finally {
+      client.destroy();
+      await blackHole.close();
     }
   });
 

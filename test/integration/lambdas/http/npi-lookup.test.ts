@@ -198,6 +198,39 @@ describe('NPI lookups on the real samples', () => {
     const fits = await get('/npi?numbers=1003633876,1003633876', key);
     expect(fits.body.usage).toEqual({ used: 5_000, quota: 5_000 });
   });
+  it('charges the same 100 NPIs the same through /npi?numbers= and a roster search, however it is paged', async () => {
+    const key = (await env.keyStore.create({ plan: 'developer', vertical: null })).key;
+    const numbers = sample
+      .filter((r) => !isDeactivated(r))
+      .slice(0, 100)
+      .map((r) => r.NPI)
+      .join(',');
+    expect((await get(`/npi?numbers=${numbers}`, key)).body.usage).toEqual({ used: 100, quota: 25_000 });
+    const roster = await get(`/providers?npi=${numbers}&limit=100`, key);
+    expect(roster.body.pagination).toMatchObject({ total: 100, returned: 100 });
+    expect(roster.body.usage).toEqual({ used: 200, quota: 25_000 });
+    expect((await get(`/providers?npi=${numbers}`, key)).body.usage).toEqual({ used: 250, quota: 25_000 });
+    expect((await get(`/providers?npi=${numbers}&offset=50`, key)).body.usage).toEqual({ used: 300, quota: 25_000 });
+    // A page past the end is refused (400) and its up-front charge given back.
+    expect((await get(`/providers?npi=${numbers}&offset=150`, key)).res.status).toBe(400);
+    expect((await get('/npi/1003633876', key)).body.usage).toEqual({ used: 301, quota: 25_000 });
+  });
+
+  it('refuses a key it has seen exhausted before reading its parameters, with the headers of a 429', async () => {
+    const key = (await env.keyStore.create({ plan: 'free', vertical: null })).key;
+    await setMonthlyUsage(env, key, PLAN_RULES.free.monthlyQuota ?? 0);
+    const first = await get('/npi/1003633876', key);
+    expect([first.res.status, first.body.code]).toEqual([429, 'quota_exceeded']);
+    // Malformed and unknown parameters: the quota comes first.
+    for (const url of ['/npi/12', '/npi?numbers=', '/providers?vertical=nope&bogus=1']) {
+      const refused = await get(url, key);
+      expect([url, refused.res.status, refused.body.code]).toEqual([url, 429, 'quota_exceeded']);
+      expect(refused.body.usage).toEqual({ used: 500, quota: 500 });
+      expect(Number(refused.res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.res.headers.get('x-ratelimit-remaining')).toBe('0');
+    }
+  });
+
   it('ties every answer (200, 410, batch) to its snapshot and answers 304, unmetered, to a current ETag', async () => {
     const key = (await env.keyStore.create({ plan: 'developer', vertical: null })).key;
     for (const url of ['/npi/1003633876', '/npi/1114636115', '/npi?numbers=1003633876,1114636115']) {
