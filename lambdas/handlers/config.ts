@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { ENV } from '../../data-contracts/env';
 import { defaultBudgetMb, type MemoryPlan, MIN_BUDGET_MB, planMemory } from '../../data-contracts/memory-budget';
-import { type Env, type EnvReader, readEnv } from '../../platform/config';
+import { ConfigError, type Env, type EnvReader, readEnv } from '../../platform/config';
 import { LOG_LEVELS, type LogLevel } from '../../platform/logger';
 import { type AccessConfig, loadAccessConfig } from '../access/config';
 import { DEFAULT_NPI_ARENA_BYTES } from '../query/npi-buckets';
@@ -105,6 +105,10 @@ function readBudgetMb(read: EnvReader): number {
 function originSecretOf(read: EnvReader): { originSecret?: string } {
   const secret = read.optional(ENV.originVerifySecret);
   if (secret === undefined) return {};
-  if (secret.length < 16) throw new Error(`${ENV.originVerifySecret} must be at least 16 characters`);
+  if (secret.length < 16)
+    throw new ConfigError(
+      ENV.originVerifySecret,
+      'must be at least 16 characters (never the secret itself in this message)',
+    );
   return { originSecret: secret };
 }

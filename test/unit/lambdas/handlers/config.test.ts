@@ -54,6 +54,15 @@ describe('loadConfig (the API process)', () => {
     expect(config.access.tables).toMatchObject({ kind: 'deployed', keysTable: 'keys', usageTable: 'usage' });
   });
 
+  it('reads the CDN origin secret when the deployment sets one, and refuses a short one without echoing it', () => {
+    expect(loadConfig({}, defaults).originSecret).toBeUndefined();
+    const secret = 'x'.repeat(40);
+    expect(loadConfig({ PF_ORIGIN_VERIFY_SECRET: secret }, defaults).originSecret).toBe(secret);
+    const message = failure({ PF_ORIGIN_VERIFY_SECRET: 'short-secret' });
+    expect(message).toContain('PF_ORIGIN_VERIFY_SECRET');
+    expect(message).not.toContain('short-secret');
+  });
+
   it('treats blank values as unset', () => {
     const config = loadConfig(
       { PF_DATA_BUCKET: ' ', PF_DATA_DIR: '', PF_LOG_LEVEL: '  ', PF_LOCAL_DIR: ' ' },
