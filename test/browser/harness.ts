@@ -1,37 +1,40 @@
 /**
  * The browser tests' harness: the real local server (`npm start`, in its own process group, on a free port, over a
- * new `PF_LOCAL_DIR`, so it builds the demo snapshot as it does on a clean clone) and a headless Chromium: the one
- * named by `PF_CHROMIUM_PATH`, else the machine's own (`chromium`, `chromium-browser`, `google-chrome` on PATH),
- * else the one `npm install` brings with `@sparticuz/chromium`. When none starts, {@link launchBrowser} throws
- * saying why for each: the tests fail, they never skip.
+ * new `PF_LOCAL_DIR`, so it builds the demo snapshot as it does on a clean clone), pages opened in a browser of
+ * browsers.ts with everything that goes wrong recorded, screenshots, and a page of another origin that frames ours.
  *
- * A page opened with {@link openTrackedPage} records every console error, page error, failed request, answer of 400
- * or more, and every request to another origin than the server's (which is refused: the pages must not need the
- * network). A test of another page needs a few lines:
+ * A page opened with {@link openTrackedPage} records every console error (Chromium logs each Content-Security-Policy
+ * violation as one), `securitypolicyviolation` event, page error, failed request, answer of 400 or more, and every
+ * request to another origin than the server's (which is refused: the pages must not need the network). A test of
+ * another page needs a few lines:
  *
  * ```ts
- * let server: LocalServer; let browser: Browser;
- * beforeAll(async () => ({ server, browser } = await startServerAndBrowser()), SETUP_TIMEOUT_MS);
- * afterAll(() => stopServerAndBrowser(server, browser));
- * it('loads cleanly', async () => {
- *   const { page, problems } = await openTrackedPage(browser, server, '/api/v1/docs');
- *   expect(problems).toEqual([]);
- *   await saveScreenshots(browser, server, '/api/v1/docs', 'docs');
- * }, PAGE_TEST_TIMEOUT_MS);
+ * let server: LocalServer;
+ * beforeAll(async () => { server = await startLocalServer(); }, SETUP_TIMEOUT_MS);
+ * afterAll(() => server?.stop(), 30_000);
+ * describeInEachBrowser('the API reference', (run) => {
+ *   it('loads cleanly', async () => {
+ *     const { page, problems } = await openTrackedPage(run.browser, server, '/api/v1/docs');
+ *     await page.close();
+ *     expect(problems).toEqual([]);
+ *     expect((await saveScreenshots(run, server, '/api/v1/docs', 'docs')).problems).toEqual([]);
+ *   }, PAGE_TEST_TIMEOUT_MS);
+ * });
  * ```
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access, copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import puppeteer, { type Browser, type Page, type Viewport } from 'puppeteer-core';
+import type { Browser, Page, Viewport } from 'puppeteer-core';
 import { ENV } from '../../data-contracts/env';
+import { messageOf, type RunningBrowser } from './browsers';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-/** Server start (a demo build on a clean folder) and browser start, on a busy 2-core machine. */
+/** Server start (a demo build on a clean folder), on a busy 2-core machine. */
 export const SETUP_TIMEOUT_MS = 240_000;
 /** One page test: loads, fetches, screenshots. */
 export const PAGE_TEST_TIMEOUT_MS = 120_000;
@@ -144,132 +147,17 @@ export async function startLocalServer(timeoutMs = SETUP_TIMEOUT_MS - 30_000): P
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The browser
-
-interface BrowserCandidate {
-  name: string;
-  executablePath: string;
-  /** Extra environment of the browser process. */
-  env?: Record<string, string>;
-  /** Flags the binary needs on top of {@link BROWSER_ARGS}. */
-  args?: string[];
-}
-
-/**
- * Flags of every browser: no sandbox (CI runs as root, where Chromium's sandbox cannot start), /tmp instead of a
- * small /dev/shm (containers), and nothing that phones home. Puppeteer adds its own defaults.
- * https://peter.sh/experiments/chromium-command-line-switches/
- */
-const BROWSER_ARGS = [
-  '--no-sandbox',
-  '--disable-dev-shm-usage',
-  '--no-pings',
-  '--disable-domain-reliability',
-  '--font-render-hinting=none',
-];
-
-const SYSTEM_BROWSERS = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'] as const;
-
-async function onPath(command: string): Promise<string | null> {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    const file = path.join(dir, command);
-    try {
-      await access(file, constants.X_OK);
-      return file;
-    } catch {
-      // Not in this folder.
-    }
-  }
-  return null;
-}
-
-/** The Chromium of `@sparticuz/chromium`, unpacked by a child process (sparticuz-chromium.mjs says why). */
-async function sparticuzChromium(): Promise<BrowserCandidate> {
-  const script = path.join(__dirname, 'sparticuz-chromium.mjs');
-  const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: ROOT, timeout: 120_000 });
-  const found = JSON.parse(stdout) as { executablePath: string; libDir: string; fontDir: string };
-  const libraryPath = [found.libDir, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':');
-  return {
-    name: '@sparticuz/chromium',
-    executablePath: found.executablePath,
-    env: { LD_LIBRARY_PATH: libraryPath, FONTCONFIG_PATH: found.fontDir },
-    // The package's build is chrome-headless-shell for Lambda: no zygote process there.
-    args: ['--no-zygote'],
-  };
-}
-
-async function candidates(problems: string[]): Promise<BrowserCandidate[]> {
-  const named = process.env.PF_CHROMIUM_PATH;
-  // A browser named explicitly is the only one tried: a silent fallback would hide that it does not start.
-  if (named) return [{ name: 'PF_CHROMIUM_PATH', executablePath: named }];
-  const found: BrowserCandidate[] = [];
-  for (const command of SYSTEM_BROWSERS) {
-    const file = await onPath(command);
-    if (file !== null) found.push({ name: `${command} on PATH`, executablePath: file });
-  }
-  try {
-    found.push(await sparticuzChromium());
-  } catch (err) {
-    problems.push(`@sparticuz/chromium: could not unpack its binary: ${messageOf(err)}`);
-  }
-  return found;
-}
-
-function messageOf(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split('\n').slice(0, 4).join(' | ');
-}
-
-/**
- * Starts a headless Chromium (see the file's comment for which). Throws, naming each browser tried and why it did
- * not start, when none does.
- */
-export async function launchBrowser(): Promise<Browser> {
-  const problems: string[] = [];
-  for (const candidate of await candidates(problems)) {
-    try {
-      return await puppeteer.launch({
-        executablePath: candidate.executablePath,
-        headless: true,
-        args: [...BROWSER_ARGS, ...(candidate.args ?? [])],
-        env: { ...process.env, ...candidate.env },
-        timeout: 60_000,
-      });
-    } catch (err) {
-      problems.push(`${candidate.name} (${candidate.executablePath}): ${messageOf(err)}`);
-    }
-  }
-  throw new Error(
-    [
-      'No headless browser could be started for the browser tests.',
-      ...(problems.length === 0 ? ['No browser was found.'] : problems.map((p) => `- ${p}`)),
-      'npm install brings one (@sparticuz/chromium); or set PF_CHROMIUM_PATH to a Chromium or Chrome binary.',
-    ].join('\n'),
-  );
-}
-
-/** The server and a browser, started side by side; whatever started is stopped again if the other fails. */
-export async function startServerAndBrowser(): Promise<{ server: LocalServer; browser: Browser }> {
-  const [server, browser] = await Promise.allSettled([startLocalServer(), launchBrowser()]);
-  if (server.status === 'fulfilled' && browser.status === 'fulfilled')
-    return { server: server.value, browser: browser.value };
-  if (server.status === 'fulfilled') await server.value.stop();
-  if (browser.status === 'fulfilled') await browser.value.close();
-  throw server.status === 'rejected' ? server.reason : (browser as PromiseRejectedResult).reason;
-}
-
-export async function stopServerAndBrowser(server: LocalServer | undefined, browser: Browser | undefined) {
-  await browser?.close();
-  await server?.stop();
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Pages
 
 /** A page and what went wrong while it loaded and since. */
 export interface TrackedPage {
   page: Page;
   problems: string[];
+  /**
+   * The status of the first answer the page got for `pathAndQuery` of the server (`/favicon.ico`), seen already or
+   * within `timeoutMs`; rejects when none comes.
+   */
+  statusOf(pathAndQuery: string, timeoutMs?: number): Promise<number>;
 }
 
 function isOwnRequest(url: string, origin: string): boolean {
@@ -280,6 +168,17 @@ function isOwnRequest(url: string, origin: string): boolean {
     return false;
   }
 }
+
+/** The page-side name of the function that records a `securitypolicyviolation` event. */
+const VIOLATION_BINDING = '__pfCspViolation';
+
+/**
+ * Reports every `securitypolicyviolation` event of every document of the page, frames included. A string: it runs
+ * in the page, and the project's TypeScript has no DOM library. Injected by the DevTools protocol, so the page's
+ * own CSP does not block it.
+ */
+const VIOLATION_LISTENER = `document.addEventListener('securitypolicyviolation', (e) => ${VIOLATION_BINDING}(
+  e.effectiveDirective + ' blocked ' + (e.blockedURI || 'an inline resource') + ' at ' + e.sourceFile + ':' + e.lineNumber))`;
 
 /**
  * Opens `pathAndQuery` of the server in a new page at `viewport`, recording every problem (see the file's comment).
@@ -293,6 +192,8 @@ export async function openTrackedPage(
 ): Promise<TrackedPage> {
   const page = await browser.newPage();
   const problems: string[] = [];
+  const statuses = new Map<string, number>();
+  const waiting = new Map<string, (status: number) => void>();
   await page.setViewport(VIEWPORTS[viewport]);
   await page.setRequestInterception(true);
   page.on('request', (request) => {
@@ -312,35 +213,61 @@ export async function openTrackedPage(
   );
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+    if (!response.url().startsWith(`${server.origin}/`)) return;
+    const key = response.url().slice(server.origin.length);
+    if (statuses.has(key)) return;
+    statuses.set(key, response.status());
+    waiting.get(key)?.(response.status());
   });
+  await page.exposeFunction(VIOLATION_BINDING, (text: string) => problems.push(`CSP violation: ${text}`));
+  await page.evaluateOnNewDocument(VIOLATION_LISTENER);
   const response = await page.goto(`${server.origin}${pathAndQuery}`, { waitUntil: 'load', timeout: 60_000 });
   if (response === null) problems.push(`no response for ${pathAndQuery}`);
-  return { page, problems };
+  const statusOf = (key: string, timeoutMs = 30_000) => {
+    const seen = statuses.get(key);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiting.delete(key);
+        reject(new Error(`the page did not ask for ${key} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      waiting.set(key, (status) => {
+        clearTimeout(timer);
+        waiting.delete(key);
+        resolve(status);
+      });
+    });
+  };
+  return { page, problems, statusOf };
 }
 
 /**
- * Screenshots of the first screen of `pathAndQuery` at desktop and phone width, saved as
- * `<SCREENSHOT_DIR>/<name>-desktop.png` and `-phone.png` (and copied to `docs/` when `PF_UPDATE_SCREENSHOTS=1`).
- * Returns the files and the problems seen while the pages loaded.
+ * Screenshots of the first screen of `pathAndQuery` at desktop and phone width, in `run`'s browser, saved as
+ * `<SCREENSHOT_DIR>/<browser slug>/<name>-desktop.png` and `-phone.png`. `PF_UPDATE_SCREENSHOTS=1` also copies to
+ * `docs/` those of the package's headless shell (or of `PF_CHROMIUM_PATH`'s browser): it ships its own fonts, so
+ * the README's images do not change with the machine's. Returns the files and the problems seen while the pages
+ * loaded.
  */
 export async function saveScreenshots(
-  browser: Browser,
+  run: RunningBrowser,
   server: LocalServer,
   pathAndQuery: string,
   name: string,
   /** A selector to wait for before the shot (a page that renders with a script). */
   readySelector?: string,
 ): Promise<{ files: Record<ViewportName, string>; problems: string[] }> {
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const dir = path.join(SCREENSHOT_DIR, run.choice.slug);
+  await mkdir(dir, { recursive: true });
+  const toDocs = process.env.PF_UPDATE_SCREENSHOTS === '1' && run.choice.source !== 'path';
   const files = {} as Record<ViewportName, string>;
   const problems: string[] = [];
   for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
-    const tracked = await openTrackedPage(browser, server, pathAndQuery, viewport);
+    const tracked = await openTrackedPage(run.browser, server, pathAndQuery, viewport);
     try {
-      const file = path.join(SCREENSHOT_DIR, `${name}-${viewport}.png`);
+      const file = path.join(dir, `${name}-${viewport}.png`);
       if (readySelector !== undefined) await tracked.page.waitForSelector(readySelector, { timeout: 60_000 });
       await tracked.page.screenshot({ path: file as `${string}.png`, type: 'png' });
-      if (process.env.PF_UPDATE_SCREENSHOTS === '1') {
+      if (toDocs) {
         await mkdir(DOCS_DIR, { recursive: true });
         await copyFile(file, path.join(DOCS_DIR, path.basename(file)));
       }
@@ -351,4 +278,58 @@ export async function saveScreenshots(
     }
   }
   return { files, problems };
+}
+
+/** How a page of another origin fared when it framed two of the server's paths. */
+export interface FramingResult {
+  /** Where the frame of the page under test ended: its URL, or `chrome-error://chromewebdata/` when refused. */
+  framed: string;
+  /** Where the frame of the control path ended: its URL when framing works at all. */
+  control: string;
+  /** The framing page's console errors (Chromium names the directive that refused a frame). */
+  consoleErrors: string[];
+}
+
+/**
+ * Loads a page of another origin that frames `pathAndQuery` of the server and, beside it, `controlPath` (a path
+ * that may be framed, to show that a refusal is the page's own). The framing page is served from a second loopback
+ * port (another origin): Chromium refuses a page on a public address the frames of a loopback one, whatever their
+ * headers say, so a page fulfilled under a made-up host name would prove nothing.
+ */
+export async function frameFromAnotherOrigin(
+  browser: Browser,
+  server: LocalServer,
+  pathAndQuery: string,
+  controlPath: string,
+): Promise<FramingResult> {
+  const framedUrl = `${server.origin}${pathAndQuery}`;
+  const controlUrl = `${server.origin}${controlPath}`;
+  const html =
+    '<!doctype html><title>another origin</title>' +
+    `<iframe name="framed" src="${framedUrl}"></iframe><iframe name="control" src="${controlUrl}"></iframe>`;
+  const framer = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
+  await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
+  const page = await browser.newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  try {
+    const { port } = framer.address() as AddressInfo;
+    // The load event waits for both frames, an error page included.
+    await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'load', timeout: 60_000 });
+    const urlOf = (name: string) =>
+      page
+        .frames()
+        .find((frame) => frame.name() === name)
+        ?.url() ?? '(no frame)';
+    return { framed: urlOf('framed'), control: urlOf('control'), consoleErrors };
+  } finally {
+    await page.close();
+    framer.closeAllConnections();
+    await new Promise((resolve) => framer.close(resolve));
+  }
 }
