@@ -83,10 +83,13 @@ describe('the deployed handler over S3', () => {
     expect(sample.headers['content-type']).toBe('text/csv; charset=utf-8');
   });
 
-  it('answers an unknown route with a JSON 404', async () => {
-    const res = await handler(event('/favicon.ico'), {});
+  it('answers an unknown route with a JSON 404, and the favicon with 204', async () => {
+    const res = await handler(event('/robots.txt'), {});
     expect(res.statusCode).toBe(404);
     expect(JSON.parse(res.body).code).toBe('not_found');
+    const icon = await handler(event('/favicon.ico'), {});
+    expect(icon.statusCode).toBe(204);
+    expect(icon.headers['cache-control']).toBe('public, max-age=86400');
   });
 });
 
