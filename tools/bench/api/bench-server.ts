@@ -37,6 +37,8 @@ export interface ServerOptions {
   cacheDir: string;
   /** `PF_MEMORY_BUDGET_MB` for the child, when given. */
   budgetMb: number | null;
+  /** More variables for the child (bench:abuse points it at its own DynamoDB tables). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Bundles the server entry like infra/bundling.ts does for the deployed functions; returns the milliseconds. */
@@ -84,6 +86,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         PF_LOG_LEVEL: 'info',
         NODE_NO_WARNINGS: '1',
         ...(options.budgetMb === null ? {} : { [MEMORY_BUDGET_ENV]: String(options.budgetMb) }),
+        ...options.env,
       },
       stdio: ['ignore', 'pipe', 'ignore'],
     });
