@@ -4,6 +4,10 @@
  *
  * - A line with an odd number of `"` opens a quoted field that its line does not close: DuckDB would read on into
  *   the next lines (to the next quote, or the end of the file) and swallow them. Such a line is set aside.
+ * - A line with a quote inside an unquoted field (`O""NEIL`: a quote that opens where no field starts): DuckDB would
+ *   keep both quotes as text.
+ * - A line with a NUL byte, the mark of a binary file (the header check refuses a file with one in its first MB;
+ *   past it, DuckDB would keep the byte in a value).
  * - A line whose field count (commas outside quotes, plus one) differs from the header's: DuckDB would read extra
  *   empty fields at the end of a line as trailing delimiters and keep the row.
  * - A line with a carriage return that is not its line end (outside quotes): it stops DuckDB's parser outright.
@@ -24,6 +28,7 @@ const LF = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
 const COMMA = 0x2c;
+const NUL = 0x00;
 /** The raw text kept for a rejected line (a national line is ~4 KB; a broken one may be a whole binary blob). */
 export const MAX_RAW_CHARS = 4000;
 
@@ -77,6 +82,8 @@ export async function scanCsvLines(file: string, sink: LinePassSink): Promise<Li
   let commas = 0;
   let crs = 0;
   let inQuote = false;
+  let strayQuote = false;
+  let nuls = 0;
   let expectedFields = 0;
   let length = 0;
   // The current line's bytes, kept only while it may be needed as a reject's raw text (bounded).
@@ -97,6 +104,10 @@ export async function scanCsvLines(file: string, sink: LinePassSink): Promise<Li
       blankCount += 1;
     } else if (quotes % 2 === 1) {
       setLineAside('unbalanced quotes: a quoted field is not closed on its line', hasCr);
+    } else if (strayQuote) {
+      setLineAside('quote inside an unquoted field', hasCr);
+    } else if (nuls > 0) {
+      setLineAside('a NUL byte inside the line (the mark of a binary file)', hasCr);
     } else if (crs > (hasCr ? 1 : 0)) {
       setLineAside('a carriage return inside the line, outside quotes', hasCr);
     } else if (commas + 1 !== expectedFields) {
@@ -109,6 +120,8 @@ export async function scanCsvLines(file: string, sink: LinePassSink): Promise<Li
     commas = 0;
     crs = 0;
     inQuote = false;
+    strayQuote = false;
+    nuls = 0;
     length = 0;
     pieces = [];
     kept = 0;
@@ -121,11 +134,17 @@ export async function scanCsvLines(file: string, sink: LinePassSink): Promise<Li
       blankLines = [];
     }
     let start = 0;
+    // NUL bytes are looked for natively, chunk by chunk, not in the byte loop (a real file has none).
+    let nulAt = chunk.indexOf(NUL);
     for (let i = 0; i < chunk.length; i++) {
       const b = chunk[i] as number;
       if (b === QUOTE) {
         quotes += 1;
-        // A doubled quote inside a quoted field toggles twice: no net change, as it should.
+        // A quote opens a field only at its start (a line start, after a comma) or right after the quote that closed
+        // (a doubled quote inside a quoted field, which toggles twice: no net change, as it should).
+        if (!inQuote && lastByte !== COMMA && lastByte !== QUOTE && lastByte !== LF && lastByte !== -1) {
+          strayQuote = true;
+        }
         inQuote = !inQuote;
       } else if (b === COMMA) {
         if (!inQuote) commas += 1;
@@ -138,11 +157,17 @@ export async function scanCsvLines(file: string, sink: LinePassSink): Promise<Li
           pieces.push(piece);
           kept += piece.length;
         }
+        if (nulAt !== -1 && nulAt < i) {
+          nuls += 1;
+          nulAt = chunk.indexOf(NUL, i);
+        }
         endLine(lastByte === CR);
         start = i + 1;
       }
       lastByte = b;
     }
+    // A NUL after the chunk's last line end belongs to the line that goes on into the next chunk.
+    if (nulAt !== -1) nuls += 1;
     const rest = chunk.subarray(start);
     length += rest.length;
     if (kept < MAX_RAW_CHARS * 4 && rest.length > 0) {

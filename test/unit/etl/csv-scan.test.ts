@@ -45,6 +45,17 @@ const unbalanced = fc.stringMatching(/^[a-z ]{0,5}$/).map((s): Line => ({ kind: 
 const strayCr = fc
   .tuple(fc.stringMatching(/^[a-z]{0,3}$/), fc.stringMatching(/^[a-z]{0,3}$/))
   .map(([a, b]): Line => ({ kind: 'bad', text: `x,${a}\r${b},z` }));
+// A quote that opens where no field starts: DuckDB alone would keep `a""b` as text.
+const strayQuote = fc
+  .tuple(fc.stringMatching(/^[a-z]{1,3}$/), fc.stringMatching(/^[a-z]{0,3}$/))
+  .map(([a, b]): Line => ({ kind: 'bad', text: `x,${a}""${b},z` }));
+// A NUL byte (past the first MB of a file, where the header check does not look): DuckDB alone would keep it.
+const nulByte = fc
+  .tuple(fc.stringMatching(/^[a-z]{0,3}$/), fc.stringMatching(/^[a-z]{0,3}$/), fc.boolean())
+  .map(([a, b, quoted]): Line => {
+    const cell = `${a}${String.fromCharCode(0)}${b}`;
+    return { kind: 'bad', text: `x,${quoted ? `"${cell}"` : cell},z` };
+  });
 const blank = fc.constant<Line>({ kind: 'blank', text: '' });
 const anyLine = fc.oneof(
   { arbitrary: goodLine, weight: 6 },
@@ -52,6 +63,8 @@ const anyLine = fc.oneof(
   { arbitrary: badByte, weight: 1 },
   { arbitrary: unbalanced, weight: 1 },
   { arbitrary: strayCr, weight: 1 },
+  { arbitrary: strayQuote, weight: 1 },
+  { arbitrary: nulByte, weight: 1 },
   { arbitrary: blank, weight: 1 },
 );
 
@@ -163,6 +176,50 @@ describe('row-by-row CSV scan (DuckDB)', () => {
     expect(rejects.map((r) => r.line)).toEqual(bad);
     expect(rows.map((r) => r.line)).toEqual(good);
     expect(rows.every((r) => Number(r.a) + 2 === r.line)).toBe(true);
+  });
+
+  it('sets aside a quote inside an unquoted field, and reads a doubled quote inside a quoted one', async () => {
+    const { rows, rejects } = await scan(Buffer.from('a,b,c\n1,O""NEIL,3\n4,"O""NEIL",6\n7,x"",9\n'), 'q.csv');
+    expect(rows).toEqual([{ line: 3, a: '4', b: 'O"NEIL', c: '6' }]);
+    expect(rejects.map((r) => [r.line, r.reason])).toEqual([
+      [2, 'quote inside an unquoted field'],
+      [4, 'quote inside an unquoted field'],
+    ]);
+  });
+
+  it('sets aside a line with a NUL byte wherever it falls, in a line that spans two read chunks too', async () => {
+    const CHUNK = 1 << 20;
+    const NUL = String.fromCharCode(0);
+    const lines: string[] = [];
+    let bytes = 'a,b,c\n'.length;
+    const fillTo = (offset: number) => {
+      while (bytes < offset - 20) {
+        const line = `${lines.length},x,y`;
+        lines.push(line);
+        bytes += line.length + 1;
+      }
+    };
+    // A NUL 2 bytes before the first chunk's end, in a line that goes on into the second chunk.
+    fillTo(CHUNK);
+    const before = `${lines.length},${'p'.repeat(CHUNK - 2 - bytes - String(lines.length).length - 1)}${NUL}q,z`;
+    lines.push(before);
+    bytes += Buffer.byteLength(before) + 1;
+    const beforeLine = lines.length + 1;
+    // A NUL 2 bytes into the third chunk, in a line that began in the second.
+    fillTo(2 * CHUNK);
+    const head = `${lines.length},${'p'.repeat(2 * CHUNK - bytes - String(lines.length).length - 1)}`;
+    const after = `${head}ab${NUL}c,z`;
+    lines.push(after);
+    const afterLine = lines.length + 1;
+    lines.push(`${lines.length},x,y`);
+    const file = Buffer.from(`a,b,c\n${lines.join('\n')}\n`);
+    expect([file.indexOf(0), file.indexOf(0, CHUNK)]).toEqual([CHUNK - 2, 2 * CHUNK + 2]);
+    const { rows, rejects } = await scan(file, 'nul.csv');
+    expect(rejects.map((r) => [r.line, r.reason])).toEqual([
+      [beforeLine, 'a NUL byte inside the line (the mark of a binary file)'],
+      [afterLine, 'a NUL byte inside the line (the mark of a binary file)'],
+    ]);
+    expect(rows).toHaveLength(lines.length - 2);
   });
 
   it('sets aside a carriage return inside a line, and reads a last line that ends in a lone carriage return', async () => {
