@@ -60,6 +60,19 @@ export const FEED_OBSERVATION_COLUMNS = {
 } as const satisfies Record<string, FeedCellType>;
 export const FEED_OBSERVATION_REQUIRED_COLUMNS = ['entity_id', 'signal', 'status', 'observed_at'] as const;
 
+/**
+ * Length bounds of the feed's text (characters), shared by the schemas below and by the ETL's bounds of the
+ * screening lists whose values end up in the same vertical columns (etl/sources/field-bounds.ts).
+ * - `text`: a name, a legal name or a source's name;
+ * - `url`: 2,048 characters, the longest URL the sitemaps protocol allows (https://www.sitemaps.org/protocol.html)
+ *   and a common client limit;
+ * - `dateTime`: an ISO date-time with nanoseconds and an offset, `2026-03-01T10:00:00.123456789+05:30`;
+ * - `entityId`: the `entity_id` pattern's 64 characters;
+ * - `numberText`: the text of a numeric cell (a schema bounds a number's value, not its text); a double prints in at
+ *   most 24 characters (`Number.prototype.toString`), so 32 leaves room for zeros a spreadsheet adds.
+ */
+export const FEED_MAX_LENGTH = { text: 300, url: 2048, dateTime: 35, entityId: 64, numberText: 32 } as const;
+
 const nullableString = (extra: Record<string, unknown> = {}) => ({
   anyOf: [{ type: 'string', minLength: 1, ...extra }, { type: 'null' }],
 });
@@ -76,17 +89,17 @@ export const FEED_PROVIDER_SCHEMA = {
   additionalProperties: false,
   required: [...FEED_PROVIDER_REQUIRED_COLUMNS],
   properties: {
-    entity_id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{1,63}$' },
+    entity_id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{1,63}$', maxLength: FEED_MAX_LENGTH.entityId },
     slug: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 120 },
     vertical: { enum: [...VERTICALS] },
-    name: { type: 'string', minLength: 1, maxLength: 300 },
-    legal_name: nullableString({ maxLength: 300 }),
+    name: { type: 'string', minLength: 1, maxLength: FEED_MAX_LENGTH.text },
+    legal_name: nullableString({ maxLength: FEED_MAX_LENGTH.text }),
     city: nullableString({ maxLength: 100 }),
-    state: { anyOf: [{ type: 'string', pattern: '^[A-Za-z]{2}$' }, { type: 'null' }] },
+    state: { anyOf: [{ type: 'string', pattern: '^[A-Za-z]{2}$', maxLength: 2 }, { type: 'null' }] },
     business_mode: { enum: [...BUSINESS_MODES] },
     latitude: nullableNumber({ minimum: -90, maximum: 90 }),
     longitude: nullableNumber({ minimum: -180, maximum: 180 }),
-    npi: { anyOf: [{ type: 'string', pattern: '^[0-9]{10}$' }, { type: 'null' }] },
+    npi: { anyOf: [{ type: 'string', pattern: '^[0-9]{10}$', maxLength: 10 }, { type: 'null' }] },
     publish_tier: { enum: [...PUBLISH_TIERS] },
   },
 } as const;
@@ -99,13 +112,17 @@ export const FEED_OBSERVATION_SCHEMA = {
   additionalProperties: false,
   required: [...FEED_OBSERVATION_REQUIRED_COLUMNS],
   properties: {
-    entity_id: { type: 'string', minLength: 1 },
+    entity_id: { type: 'string', minLength: 1, maxLength: FEED_MAX_LENGTH.entityId },
     signal: { enum: [...SIGNALS] },
     status: { enum: [...SIGNAL_STATUSES] },
-    source: nullableString({ maxLength: 300 }),
-    source_url: { anyOf: [{ type: 'string', pattern: '^https?://[^\\s]+$' }, { type: 'null' }] },
-    verified_at: { anyOf: [{ type: 'string', pattern: ISO_DATE_TIME }, { type: 'null' }] },
-    observed_at: { type: 'string', pattern: ISO_DATE_TIME },
+    source: nullableString({ maxLength: FEED_MAX_LENGTH.text }),
+    source_url: {
+      anyOf: [{ type: 'string', pattern: '^https?://[^\\s]+$', maxLength: FEED_MAX_LENGTH.url }, { type: 'null' }],
+    },
+    verified_at: {
+      anyOf: [{ type: 'string', pattern: ISO_DATE_TIME, maxLength: FEED_MAX_LENGTH.dateTime }, { type: 'null' }],
+    },
+    observed_at: { type: 'string', pattern: ISO_DATE_TIME, maxLength: FEED_MAX_LENGTH.dateTime },
     states_count: { anyOf: [{ type: 'integer', minimum: 0, maximum: 60 }, { type: 'null' }] },
     price_range: nullableString({ maxLength: 100 }),
     price_monthly_min: nullableNumber({ minimum: 0 }),

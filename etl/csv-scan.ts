@@ -13,7 +13,7 @@ import { sqlPath, sqlStringLiteral } from '../platform/sql';
 import { copyWithBlankLines, type LinePass, scanCsvLines } from './csv-lines';
 import { appendRows, queryNumber, runBound } from './duck';
 import { EtlInputError } from './errors';
-import type { RejectSource } from './rejects';
+import { capRawSql, type RejectSource } from './rejects';
 
 const SCAN_REJECTS = 'csv_scan_rejects';
 const SCAN_REJECT_SCANS = 'csv_scan_reject_scans';
@@ -85,7 +85,7 @@ export async function collectScanRejects(
   await runBound(
     connection,
     `INSERT INTO rejects
-     SELECT $1, $2, line, lower(error_type) || ': ' || error_message, trim(csv_line, chr(13) || chr(10))
+     SELECT $1, $2, line, lower(error_type) || ': ' || error_message, ${capRawSql('trim(csv_line, chr(13) || chr(10))')}
      FROM ${SCAN_REJECTS}
      QUALIFY row_number() OVER (PARTITION BY line ORDER BY byte_position) = 1`,
     [scan.source, scan.displayName],

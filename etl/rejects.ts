@@ -3,11 +3,12 @@
  * and LEIE) and rows that fail validation. They end up in `snapshots/<id>/rejects/rejects.csv` (columns
  * REJECTS_COLUMNS: source, file, line, reason, raw). `line` is the physical line where the record starts, the header
  * being line 1; `raw` is the record's text, or, for NPPES and LEIE rows that were read but fail validation, their
- * NPI.
+ * NPI; either capped at MAX_RAW_CHARS characters ({@link capRaw}).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { REJECTS_COLUMNS } from '../data-contracts/layout';
 import { sqlIdentifier, sqlPath } from '../platform/sql';
+import { MAX_RAW_CHARS } from './csv-lines';
 import { type CsvBadRecord, displayPath } from './csv-read';
 import { appendRows, queryNumber, runBound } from './duck';
 
@@ -21,6 +22,19 @@ export interface Reject {
   reason: string;
   /** The offending record (or its key fields for wide sources), for the data team to find it. */
   raw: string | null;
+}
+
+/**
+ * The raw text a reject keeps: at most {@link MAX_RAW_CHARS} characters, then `…` (a record may be megabytes: one
+ * overlong field, or a whole file without a line end).
+ */
+export function capRaw(raw: string | null): string | null {
+  return raw !== null && raw.length > MAX_RAW_CHARS ? `${raw.slice(0, MAX_RAW_CHARS)}…` : raw;
+}
+
+/** The SQL twin of {@link capRaw} over a trusted VARCHAR expression. */
+export function capRawSql(expression: string): string {
+  return `CASE WHEN length(${expression}) > ${MAX_RAW_CHARS} THEN left(${expression}, ${MAX_RAW_CHARS}) || '…' ELSE ${expression} END`;
 }
 
 export interface RejectSink {
@@ -52,7 +66,7 @@ export class RejectCollector implements RejectSink {
   private pending: Reject[] = [];
 
   add(reject: Reject): void {
-    this.pending.push({ ...reject, file: displayPath(reject.file) });
+    this.pending.push({ ...reject, file: displayPath(reject.file), raw: capRaw(reject.raw) });
   }
 
   async flush(connection: DuckDBConnection): Promise<void> {

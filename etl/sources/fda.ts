@@ -11,7 +11,9 @@ import { readSmallCsv } from '../csv-read';
 import { EtlInputError } from '../errors';
 import { type RejectSink, rejectUnreadable } from '../rejects';
 import { dateTimeOfDate, parseUsDate } from '../transforms/dates';
+import { overlongField } from '../transforms/field-bounds';
 import { normaliseLegalName } from '../transforms/legal-name';
+import { FDA_FIELD_BOUNDS } from './field-bounds';
 
 export const FDA_SITE = 'https://www.fda.gov' as const;
 /** The public warning-letters listing, cited when a letter has no address of its own and for clear screens. */
@@ -61,9 +63,9 @@ export function absoluteFdaUrl(url: string | null | undefined): string | null {
 }
 
 /**
- * Reads one FDA file; rows that cannot be read, rows without a company, with a date that is not a calendar date or
- * is after `asOfDate` (the snapshot's `YYYY-MM-DD`: a letter cannot be dated later), or with a name that normalises
- * to nothing are rejected.
+ * Reads one FDA file; rows that cannot be read, rows with a value over its bound (`FDA_FIELD_BOUNDS`), rows without
+ * a company, with a date that is not a calendar date or is after `asOfDate` (the snapshot's `YYYY-MM-DD`: a letter
+ * cannot be dated later), or with a name that normalises to nothing are rejected.
  */
 export async function readFdaFile(
   file: string,
@@ -82,8 +84,10 @@ export async function readFdaFile(
     const company = cell(idx.company).replace(/\s+/g, ' ');
     const date = parseUsDate(cell(idx.date));
     const normalised = normaliseLegalName(company);
+    const overlong = overlongField(header, rec.fields, FDA_FIELD_BOUNDS);
     let reason: string | null = null;
     if (rec.fields.length !== header.length) reason = `expected ${header.length} fields, found ${rec.fields.length}`;
+    else if (overlong !== null) reason = overlong;
     else if (company === '') reason = `empty ${cols.company}`;
     else if (date === null) reason = `unparseable ${cols.date}: ${JSON.stringify(cell(idx.date))}`;
     else if (date > asOfDate)

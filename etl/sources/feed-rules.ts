@@ -17,6 +17,8 @@ import {
 } from '../../data-contracts/feed';
 import { isValidNpi } from '../../data-contracts/npi-check';
 import { parseIsoDateTime } from '../transforms/dates';
+import type { FieldBounds } from '../transforms/field-bounds';
+import { FEED_OBSERVATION_FIELD_BOUNDS, FEED_PROVIDER_FIELD_BOUNDS } from './field-bounds';
 
 /** Statuses that make a curated observation a sourced signal (when it also names its source). */
 export const SOURCED_STATUSES = ['verified', 'clear', 'flagged', 'reported'] as const;
@@ -41,6 +43,8 @@ const validateObservation = ajv.compile(FEED_OBSERVATION_SCHEMA) as ValidateFunc
 export interface RowRules<Row, Out> {
   source: 'feed_providers' | 'feed_observations';
   columns: Readonly<Record<string, FeedCellType>>;
+  /** The length bound of each column (checked before the schema, on the cells as written). */
+  bounds: FieldBounds;
   validate: ValidateFunction<Row>;
   /** Cross-row rules on a schema-valid row, in order: the first reject reason, or null to accept. */
   check(row: Row): string | null;
@@ -83,6 +87,7 @@ export function createFeedRowRules(snapshotTime: string): {
   const providers: RowRules<FeedProviderRow, FeedProvider> = {
     source: 'feed_providers',
     columns: FEED_PROVIDER_COLUMNS,
+    bounds: FEED_PROVIDER_FIELD_BOUNDS,
     validate: validateProvider,
     check: (row) => {
       const firstId = byEntity.get(row.entity_id);
@@ -102,6 +107,7 @@ export function createFeedRowRules(snapshotTime: string): {
   const observations: RowRules<FeedObservationRow, FeedObservation> = {
     source: 'feed_observations',
     columns: FEED_OBSERVATION_COLUMNS,
+    bounds: FEED_OBSERVATION_FIELD_BOUNDS,
     validate: validateObservation,
     check: (row) =>
       byEntity.has(row.entity_id) ? checkObservationTimes(row, snapshotTime) : `unknown entity_id ${row.entity_id}`,

@@ -2,8 +2,9 @@
  * The vertical curation feed (format: data-contracts/feed.ts) to vertical records (VERTICAL_TABLE rows).
  *
  * Per folder: `providers.csv` and `observations.csv`. Cells are trimmed; an empty cell is null; the numeric columns
- * become numbers (a cell that is not a number stays text, so the schema rejects it by name). Rows are validated with
- * Ajv (JSON Schema 2020-12), then the cross-row rules run in this order:
+ * become numbers (a cell that is not a number stays text, so the schema rejects it by name). A cell longer than its
+ * column's bound (the contract's, `FEED_*_FIELD_BOUNDS` of `field-bounds.ts`) rejects its row first; rows are then
+ * validated with Ajv (JSON Schema 2020-12), then the cross-row rules run in this order:
  * 1. providers: unique `entity_id`, unique `slug` (the later duplicate is rejected), NPI check digit;
  * 2. observations: the entity must be an accepted provider;
  * 3. the latest observation per (entity, signal) wins (`observed_at`, ties: the later line);
@@ -25,6 +26,7 @@ import {
 import { type CsvBadRecord, type CsvRecord, readSmallCsv, requireColumns } from '../csv-read';
 import { EtlInputError } from '../errors';
 import { type RejectSink, rejectUnreadable } from '../rejects';
+import { overlongField } from '../transforms/field-bounds';
 import {
   createFeedRowRules,
   type FeedObservation,
@@ -106,8 +108,8 @@ async function readFeedFile(
 type FileCounts = FeedReadResult['counts']['providers'][number];
 
 /**
- * The one row-validation loop: field count, then the JSON Schema, then the file's cross-row rules. Each rejected row
- * goes to `rejects` with its line and reason.
+ * The one row-validation loop: field count, then the length bounds, then the JSON Schema, then the file's cross-row
+ * rules. Each rejected row goes to `rejects` with its line and reason.
  */
 function validateRows<Row, Out>(
   file: string,
@@ -123,9 +125,10 @@ function validateRows<Row, Out>(
     const reason =
       rec.fields.length !== header.length
         ? `expected ${header.length} fields, found ${rec.fields.length}`
-        : !rules.validate(cells)
-          ? describeSchemaError(rules.validate.errors, cells)
-          : rules.check(cells as unknown as Row);
+        : (overlongField(header, rec.fields, rules.bounds) ??
+          (!rules.validate(cells)
+            ? describeSchemaError(rules.validate.errors, cells)
+            : rules.check(cells as unknown as Row)));
     if (reason !== null) {
       rejects.add({ source: rules.source, file, line: rec.line, reason, raw: rec.raw });
       counts.rejected += 1;

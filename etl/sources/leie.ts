@@ -3,7 +3,8 @@
  * `oig_match` table: one row per NPI with the exclusion of its latest EXCLDATE (ties: the file listed last, then the
  * later row). Matching is by NPI only; the names in LEIE are never used.
  *
- * Rejected rows: a row that cannot be read (csv-scan.ts), an NPI that is neither the placeholder nor a valid NPI, an
+ * Rejected rows: a row that cannot be read (csv-scan.ts), a value longer than its column's width in the OIG record
+ * layout (`LEIE_FIELD_BOUNDS`), an NPI that is neither the placeholder nor a valid NPI, an
  * EXCLDATE that is not a calendar date, and an EXCLDATE after the snapshot date (an exclusion cannot be dated later).
  * Rows with the placeholder NPI are accepted (they are real exclusions) but can never match.
  */
@@ -11,8 +12,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { readCsvHeader, requireColumns } from '../csv-read';
 import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv-scan';
 import { queryNumber, queryRows, runBound, withCsvErrors } from '../duck';
+import { capRawSql } from '../rejects';
 import { compactDateSql } from '../transforms/dates';
+import { overlongFieldSql } from '../transforms/field-bounds';
 import { LEIE_NO_NPI, npiCheckSql } from '../transforms/npi';
+import { LEIE_FIELD_BOUNDS } from './field-bounds';
 
 export const LEIE_COLUMNS = { npi: 'NPI', exclType: 'EXCLTYPE', exclDate: 'EXCLDATE' } as const;
 
@@ -51,12 +55,14 @@ export async function stageLeieFile(
       connection,
       `INSERT INTO leie_stage
        WITH raw AS (
-         SELECT nullif(trim("NPI"), '') AS npi, nullif(trim("EXCLTYPE"), '') AS excl_type,
+         SELECT ${overlongFieldSql(header, LEIE_FIELD_BOUNDS)} AS overlong,
+           nullif(trim("NPI"), '') AS npi, nullif(trim("EXCLTYPE"), '') AS excl_type,
            nullif(trim("EXCLDATE"), '') AS date_raw
          FROM ${rowByRowCsvSql(prepared.scanFile, header)}
        ), parsed AS (SELECT *, ${compactDateSql('date_raw')} AS excl_date FROM raw)
        SELECT $1::INTEGER, CASE WHEN npi = $2 THEN NULL ELSE npi END, excl_type, excl_date,
          CASE
+           WHEN overlong IS NOT NULL THEN overlong
            WHEN npi IS NULL THEN 'NPI is empty (LEIE writes 0000000000 for no NPI)'
            WHEN npi <> $2 AND NOT ${npiCheckSql('npi')} THEN 'invalid NPI: ' || npi
            WHEN excl_date IS NULL THEN 'unparseable EXCLDATE: ' || coalesce(date_raw, '(empty)')
@@ -71,7 +77,7 @@ export async function stageLeieFile(
   await runBound(
     connection,
     `INSERT INTO rejects
-     SELECT 'leie', $1, line, reason, 'NPI=' || coalesce(npi, '')
+     SELECT 'leie', $1, line, reason, ${capRawSql("'NPI=' || coalesce(npi, '')")}
      FROM (${withLinesSql('SELECT rowid - $2 AS ordinal, reason, npi FROM leie_stage WHERE src = $3 AND reason IS NOT NULL')})`,
     [displayName, base, src],
   );

@@ -7,7 +7,8 @@
  * (every field quoted, `MM/DD/YYYY`, LF) and the re-saved form (`M/D/YY`, minimal quoting, CRLF, no final line end).
  *
  * Rules (the README's "For the data team" section repeats them):
- * - a row is rejected for: an NPI that is not 10 digits or fails the check digit; a date (Last Update, Deactivation,
+ * - a row is rejected for: a value longer than its column's width in the NPPES readme (`NPPES_FIELD_BOUNDS`, checked
+ *   first, deactivated rows included); an NPI that is not 10 digits or fails the check digit; a date (Last Update, Deactivation,
  *   Reactivation) that is set but not a date; on an active row, an Entity Type Code other than 1 or 2, no name, or no
  *   taxonomy code;
  * - deactivated = Deactivation Date set and no Reactivation Date on or after it. Deactivated rows are skipped (not
@@ -23,9 +24,12 @@ import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
 import { readCsvHeader, requireColumns } from '../csv-read';
 import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv-scan';
 import { queryNumber, queryRows, runBound, withCsvErrors, withProgress } from '../duck';
+import { capRawSql } from '../rejects';
 import { usDateSql } from '../transforms/dates';
+import { overlongFieldSql } from '../transforms/field-bounds';
 import { cleanTextSql, individualNameSql } from '../transforms/names';
 import { npiCheckSql } from '../transforms/npi';
+import { NPPES_FIELD_BOUNDS } from './field-bounds';
 
 export const TAXONOMY_SLOTS = 15 as const;
 const SLOTS = Array.from({ length: TAXONOMY_SLOTS }, (_, i) => i + 1);
@@ -120,6 +124,7 @@ function stageSql(scanFile: string, header: readonly string[]): string {
   return `
     WITH raw AS (
       SELECT
+        ${overlongFieldSql(header, NPPES_FIELD_BOUNDS)} AS overlong,
         nullif(trim(${col(C.npi)}), '') AS npi,
         nullif(trim(${col(C.entityType)}), '') AS entity_type,
         ${cleanTextSql(col(C.organisationName))} AS org_name,
@@ -156,6 +161,7 @@ function stageSql(scanFile: string, header: readonly string[]): string {
     ), judged AS (
       SELECT *,
         CASE
+        WHEN overlong IS NOT NULL THEN overlong
         WHEN npi IS NULL THEN 'invalid NPI: empty'
         WHEN NOT regexp_full_match(npi, '[0-9]{10}') THEN 'invalid NPI: not 10 digits: ' || npi
         WHEN NOT npi_ok THEN 'invalid NPI: check digit fails: ' || npi
@@ -218,7 +224,7 @@ export async function stageNppesFile(
   await runBound(
     connection,
     `INSERT INTO rejects
-     SELECT 'nppes', $1, line, reason, 'NPI=' || coalesce(npi, '')
+     SELECT 'nppes', $1, line, reason, ${capRawSql("'NPI=' || coalesce(npi, '')")}
      FROM (${withLinesSql('SELECT rowid - $2 AS ordinal, reason, npi FROM nppes_stage WHERE src = $3 AND status = $4')})`,
     [displayName, base, src, NPPES_STATUS.rejected],
   );

@@ -7,6 +7,8 @@ import { classificationKey, TAXONOMY_TABLE } from '../../data-contracts/layout';
 import { readSmallCsv, requireColumns } from '../csv-read';
 import { appendRows, createTable } from '../duck';
 import { type RejectSink, rejectUnreadable } from '../rejects';
+import { overlongField } from '../transforms/field-bounds';
+import { NUCC_FIELD_BOUNDS } from './field-bounds';
 
 export const NUCC_COLUMNS = {
   code: 'Code',
@@ -39,7 +41,10 @@ export function cleanNuccCell(value: string | undefined): string | null {
   return text === '' ? null : text;
 }
 
-/** Reads the NUCC CSV; bad rows (malformed or duplicate code, no classification) go to `rejects`. */
+/**
+ * Reads the NUCC CSV; bad rows (a value over its bound in `NUCC_FIELD_BOUNDS`, a malformed or duplicate code, no
+ * classification) go to `rejects`.
+ */
 export async function readNucc(
   file: string,
   rejects: RejectSink,
@@ -57,8 +62,10 @@ export async function readNucc(
     const cell = (k: keyof typeof NUCC_COLUMNS) => cleanNuccCell(rec.fields[index[k]]);
     const code = cell('code');
     const classification = cell('classification');
+    const overlong = overlongField(header, rec.fields, NUCC_FIELD_BOUNDS);
     let reason: string | null = null;
     if (rec.fields.length !== header.length) reason = `expected ${header.length} fields, found ${rec.fields.length}`;
+    else if (overlong !== null) reason = overlong;
     else if (code === null || !CODE_PATTERN.test(code)) reason = `invalid taxonomy code: ${JSON.stringify(code ?? '')}`;
     else if (seen.has(code)) reason = `duplicate taxonomy code ${code}`;
     else if (classification === null) reason = 'no Classification';

@@ -94,7 +94,7 @@ describe('bad input and failed runs', () => {
       .map((r) => [path.basename(r.fields[1] ?? ''), Number(r.fields[2]), r.fields[3] ?? '']);
     const expected: [string, number, RegExp][] = [
       ['providers.csv', 5, /business_mode.*hybrid/],
-      ['providers.csv', 6, /state.*ILL/],
+      ['providers.csv', 6, /^overlong field: state has 3 characters, over its bound of 2$/],
       ['providers.csv', 7, /1900000055.*check digit/],
       ['providers.csv', 8, /duplicate slug summit-glp-1-clinic/],
       ['providers.csv', 9, /verified without a sourced signal/],

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { SnapshotManifest, SnapshotPointer } from '../../../data-contracts/layout';
+import { parseCsv } from '../../../etl/csv-read';
 import type { ObjectStore } from '../../../platform/object-store';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -60,4 +61,16 @@ export async function expectSnapshotComplete(store: ObjectStore, manifestKey: st
         .digest('hex'),
     ).toBe(object.sha256);
   }
+}
+
+export type RejectRow = { source: string; file: string; line: number; reason: string; raw: string };
+
+/** The rows of a snapshot's rejects.csv, `file` as its base name. */
+export async function rejectsOf(store: ObjectStore, snapshotId: string): Promise<RejectRow[]> {
+  const csv = (await store.getBytes(`snapshots/${snapshotId}/rejects/rejects.csv`))?.body.toString('utf8') ?? '';
+  const [, ...rows] = parseCsv(csv);
+  return rows.map((r) => {
+    const [source = '', file = '', line = '', reason = '', raw = ''] = r.fields;
+    return { source, file: path.basename(file), line: Number(line), reason, raw };
+  });
 }

@@ -6,11 +6,10 @@
 import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSnapshot } from '../../../etl/build';
-import { parseCsv } from '../../../etl/csv-read';
 import { demoBuildInputs } from '../../../etl/demo-inputs';
 import { EtlInputError } from '../../../etl/errors';
 import { FolderObjectStore } from '../../../platform/folder-store';
-import { checkDb, currentOf, REPO_ROOT, SOURCE_DATA, tempDir } from './helpers';
+import { checkDb, currentOf, REPO_ROOT, rejectsOf, SOURCE_DATA, tempDir } from './helpers';
 
 const SNAPSHOT_TIME = new Date('2026-11-21T05:38:00Z');
 const NPPES_SAMPLE = path.join(SOURCE_DATA, 'nppes_sample.csv');
@@ -37,17 +36,6 @@ async function editedNppes(file: string, edit: (lines: Buffer[]) => void): Promi
     file,
     Buffer.concat(lines.flatMap((l, i) => (i < lines.length - 1 ? [l, Buffer.from('\r\n')] : [l]))),
   );
-}
-
-type RejectRow = { source: string; file: string; line: number; reason: string; raw: string };
-
-async function rejectsOf(store: FolderObjectStore, snapshotId: string): Promise<RejectRow[]> {
-  const csv = (await store.getBytes(`snapshots/${snapshotId}/rejects/rejects.csv`))?.body.toString('utf8') ?? '';
-  const [, ...rows] = parseCsv(csv);
-  return rows.map((r) => {
-    const [source = '', file = '', line = '', reason = '', raw = ''] = r.fields;
-    return { source, file: path.basename(file), line: Number(line), reason, raw };
-  });
 }
 
 describe('row-level rejects in every source', () => {
@@ -106,6 +94,69 @@ describe('row-level rejects in every source', () => {
     const line32 = (original[31] as Buffer).toString('utf8');
     const at = afterComma(original[31] as Buffer, 5);
     expect(rejects[0]?.raw).toBe(`${line32.slice(0, at)}?${line32.slice(at)}`);
+  });
+
+  it('sets aside a line end or a stray quote inside a field, a NUL byte past the first MB and a line over DuckDB’s 2,000,000 bytes, and publishes', async () => {
+    const file = path.join(dir, 'nppes-hostile.csv');
+    const NAME = 5; // Provider Last Name (Legal Name)
+    const faults = {
+      lineEnd: '"SMI\nTH"', // a line end inside a quoted field: two lines, each with an unclosed quote
+      doubledQuote: 'O""NEIL', // a doubled quote inside an unquoted field
+      loneQuote: '"O"NEIL"', // a lone quote inside a quoted field
+      neverClosed: '"OPEN', // a quote never closed
+      longLine: 'L'.repeat(2_100_000), // a line over DuckDB's maximum line size
+      nul: `SMI${String.fromCharCode(0)}TH`, // a NUL byte, 1.2 MB into the file
+    };
+    const at = {} as Record<keyof typeof faults, number>;
+    await editedNppes(file, (lines) => {
+      // Three copies of the rows (2,754 lines, 1.5 MB), so that a fault can lie past the header check's first MB;
+      // the faults are in the last copy, so every NPI keeps a readable row.
+      const body = lines.slice(1);
+      lines.push(...body, ...body);
+      const third = 1 + 2 * body.length;
+      const offsets = { lineEnd: 10, doubledQuote: 20, loneQuote: 30, neverClosed: 40, longLine: 60, nul: 400 };
+      for (const [fault, offset] of Object.entries(offsets) as [keyof typeof faults, number][]) {
+        const cells = (lines[third + offset] as Buffer).toString('utf8').split(',');
+        cells[NAME] = faults[fault];
+        lines[third + offset] = Buffer.from(cells.join(','));
+        // Its file line: after the line end inside a field, every line is one further down.
+        at[fault] = third + offset + 1 + (fault === 'lineEnd' ? 0 : 1);
+      }
+    });
+    const bytes = await readFile(file);
+    expect(bytes.indexOf(0)).toBeGreaterThan(1 << 20);
+    const summary = await buildSnapshot({
+      store,
+      inputs: { ...demoBuildInputs(REPO_ROOT), nppes: [file] },
+      snapshotTime: SNAPSHOT_TIME,
+      allowShrink: true,
+    });
+    const nppes = summary.sources.find((s) => s.source === 'nppes');
+    expect(nppes).toMatchObject({ read: 3 * 918 + 1, rejected: 7 });
+    const rejects = (await rejectsOf(store, summary.snapshot_id)).filter((r) => r.source === 'nppes');
+    const unclosed = 'unbalanced quotes: a quoted field is not closed on its line';
+    expect(rejects.map((r) => [r.line, r.reason])).toEqual([
+      [at.lineEnd, unclosed],
+      [at.lineEnd + 1, unclosed],
+      [at.doubledQuote, 'quote inside an unquoted field'],
+      [at.loneQuote, unclosed],
+      [at.neverClosed, unclosed],
+      [at.longLine, expect.stringMatching(/^line size over maximum: /)],
+      [at.nul, 'a NUL byte inside the line (the mark of a binary file)'],
+    ]);
+    for (const r of rejects) expect(r.raw.length).toBeLessThanOrEqual(4001);
+    expect(summary.counts.identity).toBe(914);
+    const db = await checkDb();
+    try {
+      const root = path.join(dir, 'store', 'snapshots', summary.snapshot_id, 'identity');
+      const [bad] = await db.rows(
+        `SELECT count(*)::INTEGER AS n FROM read_parquet('${root}/*/data.parquet', hive_partitioning = false)
+         WHERE contains(name, '"') OR contains(name, chr(0)) OR length(name) > 120`,
+      );
+      expect(bad?.n).toBe(0);
+    } finally {
+      db.close();
+    }
   });
 
   it('reads a three-row NPPES file with one bad row row by row (no sniffing error), and fails it on the reject share', async () => {
