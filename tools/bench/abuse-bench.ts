@@ -25,21 +25,14 @@
  * The report gives per scenario and key the median over rounds of CPU ms per call and wall ms per call, and the
  * ratio exhausted / fresh; results go to `.bench/abuse/results-<time>.json`.
  */
-import { execFileSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { NPI_BATCH_MAX, PLAN_RULES } from '../../data-contracts/constants';
 import { createRandom } from '../demo/random';
-import { type AbuseOptions, parseAbuseOptions } from './abuse/abuse-options';
-import {
-  failures,
-  formatTable,
-  type MeasuredSeries,
-  type ScenarioSummary,
-  summarizeScenario,
-} from './abuse/abuse-report';
+import { parseAbuseOptions } from './abuse/abuse-options';
+import { failures, formatTable, type MeasuredSeries, summarizeScenario } from './abuse/abuse-report';
+import { describeCheckout, writeResults } from './abuse/abuse-results';
 import {
   type AbuseScenario,
   changesPageScenario,
@@ -194,10 +187,12 @@ async function main(): Promise<void> {
     const summaries = scenarios.map((s) => summarizeScenario(s.id, s.name, measured.get(s.id) ?? []));
     say('');
     say(formatTable(summaries));
-    const resultsFile = await writeResults({
+    const resultsFile = await writeResults(ABUSE_DIR, {
       options,
-      serverInfo,
+      server: { ...serverInfo, runner: `esbuild bundle of ${SERVER_ENTRY} under node` },
+      rows: ROWS,
       snapshotId: pointer.snapshot_id,
+      plan: PLAN,
       quota,
       idleCpuMsPerSecond,
       changes: step === undefined ? null : { since: step.from_snapshot, changes: step.changes },
@@ -265,65 +260,6 @@ async function changesTotal(target: SeriesTarget, key: string, since: string): P
   const total = (JSON.parse(reply.body) as { pagination?: { total?: unknown } }).pagination?.total;
   if (typeof total !== 'number') throw new Error('the change feed answered without pagination.total');
   return total;
-}
-
-/** The commit of a checkout and its uncommitted changes to what the server is built from. */
-function describeCheckout(root: string): { commit: string; changed: string[] } {
-  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' });
-  // Porcelain lines are `XY path`: the status letters take the first two columns, a space the third.
-  const changed = git('status', '--porcelain', '--', 'lambdas', 'platform', 'data-contracts', 'tools/local')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => l.slice(3));
-  return { commit: git('rev-parse', 'HEAD').trim(), changed };
-}
-
-async function writeResults(results: {
-  options: AbuseOptions;
-  serverInfo: { commit: string; changed: string[] };
-  snapshotId: string;
-  quota: number;
-  idleCpuMsPerSecond: number;
-  changes: { since: string; changes: number } | null;
-  summaries: ScenarioSummary[];
-  measured: Record<string, MeasuredSeries[]>;
-}): Promise<string> {
-  const at = new Date().toISOString();
-  const file = path.join(ABUSE_DIR, `results-${at.replace(/[:.]/g, '-')}.json`);
-  const { options } = results;
-  await writeFile(
-    file,
-    `${JSON.stringify(
-      {
-        at,
-        node: process.version,
-        server: {
-          root: options.serverRoot,
-          commit: results.serverInfo.commit,
-          uncommitted: results.serverInfo.changed,
-          runner: `esbuild bundle of ${SERVER_ENTRY} under node`,
-        },
-        rows: ROWS,
-        snapshot_id: results.snapshotId,
-        plan: PLAN,
-        quota: results.quota,
-        calls: options.calls,
-        rounds: options.rounds,
-        warmup: options.warmup,
-        seed: options.seed,
-        order: 'fresh then exhausted in even rounds (0, 2, ...), exhausted then fresh in odd ones',
-        idle_cpu_ms_per_s: results.idleCpuMsPerSecond,
-        // Others' processes share the machine's CPUs: the load when the results were written.
-        loadavg: (await readFile('/proc/loadavg', 'utf8')).trim(),
-        changes: results.changes,
-        summaries: results.summaries,
-        series: results.measured,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  return file;
 }
 
 function sleep(ms: number): Promise<void> {
