@@ -1,14 +1,12 @@
 /**
- * The CDK app (`cdk.json` runs it with tsx): one environment-agnostic stack, parameters from context.
+ * The CDK app (`cdk.json` runs it with tsx): the service's stack, and in us-east-1 the stack of its web ACL when the
+ * service is elsewhere (infra/deployment.ts); parameters from context.
  */
 import { App } from 'aws-cdk-lib';
 import { readStackConfig } from './config';
-import { ProviderFactsStack } from './stack';
+import { buildDeployment } from './deployment';
 
 const app = new App();
-const config = readStackConfig(app.node);
-new ProviderFactsStack(app, config.stackName, {
-  config,
-  description: 'Provider Facts Data API: S3 snapshots, DuckDB Lambda API, CloudFront, DynamoDB keys and usage',
-});
+// The CDK CLI sets CDK_DEFAULT_REGION (AWS_REGION, the profile, else us-east-1); the stacks deploy there.
+buildDeployment(app, readStackConfig(app.node), process.env.CDK_DEFAULT_REGION);
 app.synth();

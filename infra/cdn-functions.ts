@@ -1,11 +1,12 @@
 /**
- * CloudFront Functions (cloudfront-js-2.0) of the static behaviours `/api/v1/coverage*` and `/api/v1/sample*`
- * (the first also serves the coverage page, `/api/v1/coverage.html`).
+ * CloudFront Functions (cloudfront-js-2.0) of the static behaviours `/api/v1/coverage.html*` (the coverage page),
+ * `/api/v1/coverage*` and `/api/v1/sample*`, and of `/favicon.ico` (answered at the edge).
  * They are plain ES5-style source strings because CloudFront runs them, not Node; the infra tests evaluate them
  * in a `vm` context with recorded event shapes.
  * Reference: https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/functions-event-structure.html
  */
 import { API_BASE_PATH, CORS } from '../data-contracts/constants';
+import { FAVICON_CACHE_CONTROL } from '../data-contracts/edge';
 import { PUBLIC_KEYS } from '../data-contracts/layout';
 import { OPERATION_RULES } from '../data-contracts/query-parameters';
 import { PAGE_PATHS } from '../data-contracts/routes';
@@ -22,12 +23,19 @@ export const STATIC_ORIGIN_PATHS = {
 export const STATIC_PUBLIC_PATHS = {
   coverage: `${API_BASE_PATH}/coverage`,
   sample: `${API_BASE_PATH}/sample`,
-  /** The coverage page: matched by the coverage pattern, so it needs no behaviour of its own. */
+  /** The coverage page: a behaviour of its own (its security headers), with the same functions as the others. */
   coveragePage: `${API_BASE_PATH}${PAGE_PATHS.coverage}`,
 } as const;
 
 /** Path patterns of the static cache behaviours (they must precede `/api/v1/*`). */
 export const STATIC_PATH_PATTERNS = [`${STATIC_PUBLIC_PATHS.coverage}*`, `${STATIC_PUBLIC_PATHS.sample}*`] as const;
+
+/**
+ * The coverage page's behaviour, before the coverage pattern (which it would otherwise match): the page gets its
+ * Content-Security-Policy and X-Frame-Options, coverage.json keeps the headers of every other answer. `*` takes the
+ * trailing-slash form too.
+ */
+export const COVERAGE_PAGE_PATH_PATTERN = `${STATIC_PUBLIC_PATHS.coveragePage}*` as const;
 
 /** The file name of the CSV attachment, as the API's CSV responses name it. */
 export const SAMPLE_CSV_FILENAME = 'provider-facts-sample.csv' as const;
@@ -181,5 +189,32 @@ function handler(event) {
   headers['access-control-expose-headers'] = { value: ${json(CORS.exposeHeaders)} };
   if (!headers['x-request-id']) headers['x-request-id'] = { value: event.context.requestId };
   return response;
+}
+`.trim();
+
+/**
+ * Viewer request of `/favicon.ico`: 204 at the edge with a day of browser caching, as the API answers it
+ * (lambdas/http/app.ts), so a browser's favicon request never reaches the function. A CORS preflight gets the
+ * static behaviours' 204 answer.
+ */
+export const FAVICON_FUNCTION_CODE = `
+var CORS = ${json(CORS)};
+function handler(event) {
+  var request = event.request;
+  var asks = request.headers['access-control-request-method'];
+  var headers = {
+    'access-control-allow-origin': { value: '*' },
+    'access-control-expose-headers': { value: CORS.exposeHeaders },
+    'x-request-id': { value: event.context.requestId }
+  };
+  if (request.method === 'OPTIONS' && asks && asks.value !== '') {
+    headers['access-control-allow-methods'] = { value: CORS.allowMethods };
+    headers['access-control-allow-headers'] = { value: CORS.allowHeaders };
+    headers['access-control-max-age'] = { value: String(CORS.maxAgeSeconds) };
+    headers['cache-control'] = { value: 'no-store' };
+  } else {
+    headers['cache-control'] = { value: ${json(FAVICON_CACHE_CONTROL)} };
+  }
+  return { statusCode: 204, statusDescription: 'No Content', headers: headers };
 }
 `.trim();

@@ -1,15 +1,18 @@
 /**
- * The whole service in one stack: data store, API, CDN, ETL jobs, alarms and the outputs an operator needs.
- * Environment-agnostic (no account or region lookups), so `cdk synth` runs offline without credentials.
+ * The service's stack: data store, API, CDN, ETL jobs, alarms and the outputs an operator needs; the CDN's web ACL
+ * too when the stack is in us-east-1 (else it is the edge stack's, infra/edge-stack.ts). No account or region lookups,
+ * so `cdk synth` runs offline without credentials.
  */
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, type CfnResource, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { StackConfig } from './config';
 import { Api } from './constructs/api';
 import { Cdn } from './constructs/cdn';
 import { DataStore } from './constructs/data-store';
+import { EdgeAcl } from './constructs/edge-acl';
 import { ETL_CONTAINER_NAME, EtlJobs } from './constructs/etl-jobs';
 import { Monitoring } from './constructs/monitoring';
+import { OriginVerify } from './constructs/origin-verify';
 
 /** Names of the stack outputs (the README's commands read them). */
 export const OUTPUT_NAMES = {
@@ -26,11 +29,37 @@ export const OUTPUT_NAMES = {
   etlSubnets: 'EtlSubnetIds',
   etlContainer: 'EtlContainerName',
   alarmTopic: 'AlarmTopicArn',
+  webAcl: 'WebAclArn',
+  originVerifySecret: 'OriginVerifySecretArn',
 } as const;
+
+/** The web ACL's name (and metric name) for a stack name: one per deployment, in us-east-1. */
+export function edgeAclName(stackName: string): string {
+  return `${stackName}-edge`;
+}
+
+/** The web ACL of a distribution, from its rate-limit parameters. */
+export function createEdgeAcl(scope: Construct, id: string, config: StackConfig): EdgeAcl {
+  return new EdgeAcl(scope, id, {
+    name: edgeAclName(config.stackName),
+    windowSeconds: config.edgeRateWindowSeconds,
+    keylessLimit: config.edgeKeylessLimit,
+    addressLimit: config.edgeAddressLimit,
+  });
+}
+
+/**
+ * Where the distribution's web ACL comes from: `config.webAclArn` when set (an existing ACL), else this stack
+ * (`'in-stack'`, only in us-east-1), else another stack's ACL by ARN (a cross-region reference), else none (a stack
+ * built for a rehearsal, which has no CDN in front of it).
+ */
+export type WebAclSource = 'in-stack' | { readonly arn: string } | 'none';
 
 /** Props of {@link ProviderFactsStack}. */
 export interface ProviderFactsStackProps extends StackProps {
   readonly config: StackConfig;
+  /** The web ACL when `config.webAclArn` is not set. Default `'none'`. */
+  readonly webAcl?: WebAclSource;
 }
 
 /** The Provider Facts Data API deployment. */
@@ -40,10 +69,20 @@ export class ProviderFactsStack extends Stack {
   readonly cdn: Cdn;
   readonly etl: EtlJobs;
   readonly monitoring: Monitoring;
+  /** The web ACL, when this stack holds it. */
+  readonly edgeAcl: EdgeAcl | null;
+  /** The origin-verify secret, unless `originVerify` is off. */
+  readonly originVerify: OriginVerify | null;
 
   constructor(scope: Construct, id: string, props: ProviderFactsStackProps) {
     super(scope, id, props);
     const { config } = props;
+    const webAcl = props.webAcl ?? 'none';
+
+    this.originVerify = config.originVerify ? new OriginVerify(this, 'OriginVerify') : null;
+    const originVerifySecret = this.originVerify?.value ?? null;
+    this.edgeAcl = config.webAclArn === null && webAcl === 'in-stack' ? createEdgeAcl(this, 'Edge', config) : null;
+    const webAclArn = config.webAclArn ?? this.edgeAcl?.arn ?? (typeof webAcl === 'object' ? webAcl.arn : null) ?? null;
 
     this.dataStore = new DataStore(this, 'Data', { snapshotRetentionDays: config.snapshotRetentionDays });
     const { bucket, keysTable, usageTable } = this.dataStore;
@@ -55,6 +94,9 @@ export class ProviderFactsStack extends Stack {
       architecture: config.architecture,
       memoryMb: config.apiMemoryMb,
       ephemeralStorageMb: config.apiEphemeralStorageMb,
+      reservedConcurrency: config.apiReservedConcurrency,
+      throttle: { rateLimit: config.apiThrottleRateLimit, burstLimit: config.apiThrottleBurstLimit },
+      originVerifySecret,
     });
 
     this.cdn = new Cdn(this, 'Cdn', {
@@ -62,7 +104,17 @@ export class ProviderFactsStack extends Stack {
       httpApi: this.api.httpApi,
       domainName: config.domainName,
       certificateArn: config.certificateArn,
+      originVerifySecret,
+      webAclArn,
     });
+
+    if (this.originVerify !== null) {
+      // The function starts requiring the header only once CloudFront sends it everywhere: CloudFormation updates
+      // the distribution first and waits until it is deployed. (Turning the guard off runs in the same order, so
+      // calls are refused 403 cdn_required for those minutes: README, "Edge limits".)
+      const fn = this.api.function.node.defaultChild as CfnResource;
+      fn.addResourceDependency(this.cdn.distribution.node.defaultChild as CfnResource);
+    }
 
     this.etl = new EtlJobs(this, 'Etl', { bucket, architecture: config.architecture });
 
@@ -70,14 +122,22 @@ export class ProviderFactsStack extends Stack {
       httpApi: this.api.httpApi,
       apiFunction: this.api.function,
       apiLogGroup: this.api.logGroup,
+      accessLogGroup: this.api.accessLogGroup,
+      edgeBlocked: this.edgeAcl?.blockedRequests ?? null,
       rebuildFunction: this.etl.rebuildFunction,
       feedFunction: this.etl.feedFunction,
       alarmEmail: config.alarmEmail,
     });
 
     const cdnHost = config.domainName ?? this.cdn.distribution.distributionDomainName;
-    const outputs: Record<(typeof OUTPUT_NAMES)[keyof typeof OUTPUT_NAMES], [string, string]> = {
-      [OUTPUT_NAMES.apiUrl]: [this.api.stage.url, 'HTTP API address (direct, bypassing the CDN)'],
+    type OutputName = (typeof OUTPUT_NAMES)[keyof typeof OUTPUT_NAMES];
+    const outputs: Partial<Record<OutputName, [string, string]>> = {
+      [OUTPUT_NAMES.apiUrl]: [
+        this.api.stage.url,
+        config.originVerify
+          ? 'HTTP API address, for diagnosis only: without the origin-verify header it answers 403 cdn_required'
+          : 'HTTP API address (direct, bypassing the CDN and its web ACL)',
+      ],
       [OUTPUT_NAMES.cdnUrl]: [`https://${cdnHost}`, 'Public address of the API (CloudFront)'],
       [OUTPUT_NAMES.dataBucket]: [bucket.bucketName, 'Bucket of snapshots, pointer and public objects'],
       [OUTPUT_NAMES.keysTable]: [keysTable.tableName, 'DynamoDB table of API keys (PF_KEYS_TABLE)'],
@@ -92,10 +152,17 @@ export class ProviderFactsStack extends Stack {
         'Subnets for run-task (public, assign a public IP)',
       ],
       [OUTPUT_NAMES.etlContainer]: [ETL_CONTAINER_NAME, 'Container name for run-task overrides'],
-      [OUTPUT_NAMES.alarmTopic]: [this.monitoring.topic.topicArn, 'SNS topic of every alarm'],
+      [OUTPUT_NAMES.alarmTopic]: [this.monitoring.topic.topicArn, 'SNS topic of every alarm of this stack'],
     };
-    for (const [name, [value, description]] of Object.entries(outputs)) {
-      new CfnOutput(this, name, { value, description });
+    if (webAclArn !== null) outputs[OUTPUT_NAMES.webAcl] = [webAclArn, 'Web ACL of the CDN (WAFv2, us-east-1)'];
+    if (this.originVerify !== null) {
+      outputs[OUTPUT_NAMES.originVerifySecret] = [
+        this.originVerify.secret.secretArn,
+        'Secret of the origin-verify header (x-pf-origin-verify), for a diagnostic call to ApiUrl',
+      ];
+    }
+    for (const [name, output] of Object.entries(outputs)) {
+      if (output !== undefined) new CfnOutput(this, name, { value: output[0], description: output[1] });
     }
   }
 }

@@ -1,6 +1,7 @@
 /**
  * CloudFront in front of everything: the public coverage and sample objects from the bucket (cached in step with
- * the hourly rebuild), every other `/api/v1/*` request to the HTTP API (never cached, credentials forwarded).
+ * the hourly rebuild), every other `/api/v1/*` request to the HTTP API (never cached, credentials forwarded, with the
+ * origin-verify header), `/favicon.ico` answered at the edge, security headers on every answer, and the web ACL.
  */
 import { Annotations, Duration, Fn } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -17,10 +18,14 @@ import {
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
   HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
   PriceClass,
+  ResponseHeadersPolicy,
+  type ResponseSecurityHeadersBehavior,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
@@ -29,13 +34,33 @@ import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { API_BASE_PATH } from '../../data-contracts/constants';
-import { STATIC_PATH_PATTERNS, STATIC_REQUEST_FUNCTION_CODE, STATIC_RESPONSE_FUNCTION_CODE } from '../cdn-functions';
+import { COVERAGE_PAGE_CSP, FAVICON_PATH, ORIGIN_VERIFY_HEADER } from '../../data-contracts/edge';
+import {
+  COVERAGE_PAGE_PATH_PATTERN,
+  FAVICON_FUNCTION_CODE,
+  STATIC_PATH_PATTERNS,
+  STATIC_REQUEST_FUNCTION_CODE,
+  STATIC_RESPONSE_FUNCTION_CODE,
+} from '../cdn-functions';
 
 /** How often the public objects are rebuilt; the static cache TTL follows it. */
 export const REBUILD_INTERVAL = Duration.hours(1);
 
 /** The prefix of the public objects: the only part of the bucket CloudFront may read. */
 export const PUBLIC_PREFIX = 'public/' as const;
+
+/**
+ * `Strict-Transport-Security` of every answer: two years (the preload list's minimum is one), subdomains included.
+ * No `preload`: it asks browsers to hard-code HTTPS for the whole registrable domain, a commitment for the domain's
+ * owner to make (and submit), not for this stack; `*.cloudfront.net` is not ours to preload at all.
+ */
+export const HSTS = { maxAgeSeconds: 2 * 365 * 24 * 60 * 60, includeSubdomains: true, preload: false } as const;
+
+/**
+ * `Referrer-Policy` of every answer: `no-referrer`, as the docs page already sends. A `key=` query parameter must not
+ * leave in a Referer, and nothing served here needs one.
+ */
+export const REFERRER_POLICY = HeadersReferrerPolicy.NO_REFERRER;
 
 /** Props of {@link Cdn}. */
 export interface CdnProps {
@@ -44,12 +69,20 @@ export interface CdnProps {
   /** Custom domain and its us-east-1 certificate, or null. */
   readonly domainName: string | null;
   readonly certificateArn: string | null;
+  /** The origin-verify secret (a dynamic reference) sent to the API origin, or null to send none. */
+  readonly originVerifySecret: string | null;
+  /** The web ACL (WAFv2, CloudFront scope) to attach, or null for none. */
+  readonly webAclArn: string | null;
 }
 
 /** The CloudFront distribution and its policies. */
 export class Cdn extends Construct {
   readonly distribution: Distribution;
   readonly staticCachePolicy: CachePolicy;
+  /** Security headers of every behaviour but the coverage page's. */
+  readonly securityHeaders: ResponseHeadersPolicy;
+  /** The same, with the coverage page's Content-Security-Policy and X-Frame-Options. */
+  readonly pageHeaders: ResponseHeadersPolicy;
 
   constructor(scope: Construct, id: string, props: CdnProps) {
     super(scope, id);
@@ -60,6 +93,11 @@ export class Cdn extends Construct {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       // Lambda answers within 28 s; CloudFront's default read timeout is 30 s.
       readTimeout: Duration.seconds(30),
+      // Proves to the function that the call came through CloudFront (and its web ACL). CloudFront overwrites a
+      // header of that name sent by the viewer, so it cannot be forged through the CDN.
+      // https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/forward-custom-headers.html
+      customHeaders:
+        props.originVerifySecret === null ? undefined : { [ORIGIN_VERIFY_HEADER]: props.originVerifySecret },
     });
 
     // OAC on an imported reference of the bucket: CDK then leaves the bucket policy alone, and the statement
@@ -96,6 +134,33 @@ export class Cdn extends Construct {
       code: FunctionCode.fromInline(STATIC_RESPONSE_FUNCTION_CODE),
     });
 
+    // Every answer's security headers. They override an origin's value of the same header (the API sends nosniff
+    // and, on the docs page, the same Referrer-Policy); CORS headers are not touched (the API and the functions set
+    // them). No Content-Security-Policy here: the docs page (from the API) carries its own, and JSON needs none.
+    const common: ResponseSecurityHeadersBehavior = {
+      strictTransportSecurity: {
+        accessControlMaxAge: Duration.seconds(HSTS.maxAgeSeconds),
+        includeSubdomains: HSTS.includeSubdomains,
+        preload: HSTS.preload,
+        override: true,
+      },
+      contentTypeOptions: { override: true },
+      referrerPolicy: { referrerPolicy: REFERRER_POLICY, override: true },
+    };
+    this.securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'Provider Facts API: HSTS, nosniff, no-referrer on every answer',
+      securityHeadersBehavior: common,
+    });
+    // The coverage page from S3 (no headers of its own there): the CSP the API sends with the same page.
+    this.pageHeaders = new ResponseHeadersPolicy(this, 'CoveragePageHeaders', {
+      comment: 'Provider Facts coverage page: the common headers, its CSP and no framing',
+      securityHeadersBehavior: {
+        ...common,
+        contentSecurityPolicy: { contentSecurityPolicy: COVERAGE_PAGE_CSP, override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+      },
+    });
+
     const staticBehavior: BehaviorOptions = {
       origin: staticOrigin,
       viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -107,6 +172,26 @@ export class Cdn extends Construct {
         { function: staticRequestFunction, eventType: FunctionEventType.VIEWER_REQUEST },
         { function: staticResponseFunction, eventType: FunctionEventType.VIEWER_RESPONSE },
       ],
+      responseHeadersPolicy: this.securityHeaders,
+    };
+    // The coverage page: the same origin, cache and functions, its own headers. CSP on coverage.json would be harmless
+    // (a browser applies it only to a document), but a behaviour of its own keeps the data objects' headers those of
+    // every other answer and lets the page's policy change alone.
+    const pageBehavior: BehaviorOptions = { ...staticBehavior, responseHeadersPolicy: this.pageHeaders };
+
+    // `/favicon.ico`: 204 from a viewer-request function; the origin is never reached (any origin will do).
+    const faviconFunction = new CloudFrontFunction(this, 'FaviconFunction', {
+      comment: 'Answers /favicon.ico with 204 at the edge',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(FAVICON_FUNCTION_CODE),
+    });
+    const faviconBehavior: BehaviorOptions = {
+      origin: staticOrigin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      functionAssociations: [{ function: faviconFunction, eventType: FunctionEventType.VIEWER_REQUEST }],
+      responseHeadersPolicy: this.securityHeaders,
     };
 
     // The API behaviour: never cached, and everything the viewer sent except Host reaches API Gateway (which
@@ -129,6 +214,7 @@ export class Cdn extends Construct {
       cachePolicy: CachePolicy.CACHING_DISABLED,
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
       compress: true,
+      responseHeadersPolicy: this.securityHeaders,
     };
 
     const certificate =
@@ -139,12 +225,16 @@ export class Cdn extends Construct {
       comment: 'Provider Facts Data API',
       // Anything outside /api/v1 also goes to the API, whose $default route answers a JSON 404.
       defaultBehavior: apiBehavior,
-      // Order matters: CloudFront takes the first matching pattern, so the static ones precede /api/v1/*.
+      // Order matters: CloudFront takes the first matching pattern, so the page precedes the coverage pattern, and
+      // the static ones precede /api/v1/*.
       additionalBehaviors: {
+        [COVERAGE_PAGE_PATH_PATTERN]: pageBehavior,
         [STATIC_PATH_PATTERNS[0]]: staticBehavior,
         [STATIC_PATH_PATTERNS[1]]: staticBehavior,
         [`${API_BASE_PATH}/*`]: apiBehavior,
+        [FAVICON_PATH]: faviconBehavior,
       },
+      webAclId: props.webAclArn ?? undefined,
       domainNames: props.domainName === null ? undefined : [props.domainName],
       certificate,
       // Only a custom certificate lets the security policy be chosen; the default one is fixed by CloudFront.

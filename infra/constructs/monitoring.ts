@@ -1,7 +1,8 @@
 /**
- * Alarms: the API's 5xx rate and p99 latency, Lambda throttles, metering failures (the API failing open), keys-table
- * failures (the API serving cached keys or answering 503), integrity failures (stored bytes that do not match the
- * manifest, refused with 503), and a failed hourly rebuild. Every alarm notifies one SNS topic.
+ * Alarms: the API's 5xx rate and p99 latency, Lambda throttles, the stage's throttle, metering failures (the API
+ * failing open), keys-table failures (the API serving cached keys or answering 503), integrity failures (stored bytes
+ * that do not match the manifest, refused with 503), the function's edge refusals (calls that bypassed the CDN), the
+ * web ACL's blocks (where the ACL is in this stack), and a failed hourly rebuild. Every alarm notifies one SNS topic.
  */
 import { Duration } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -19,6 +20,7 @@ import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-log
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import type { ACCESS_LOG_FIELDS } from './api';
 
 /** The metric namespace of the service's own (log-derived) metrics. */
 export const METRIC_NAMESPACE = 'ProviderFacts' as const;
@@ -49,6 +51,27 @@ export const INTEGRITY_FAILURE = {
   metricName: 'IntegrityFailures',
 } as const;
 
+/**
+ * The log field and value the API writes when it refuses a call that did not come through the CDN (403
+ * `cdn_required`: no origin-verify header, or a wrong one), and its metric.
+ */
+export const EDGE_REFUSAL = { field: 'metric', value: 'EdgeRefusal', metricName: 'EdgeRefusals' } as const;
+
+/**
+ * A call the HTTP API stage throttled, as its access log line shows it (infra/constructs/api.ts `ACCESS_LOG_FIELDS`):
+ * status 429 with no invocation behind it (`integrationStatus` is `-`, or absent). The function's own 429
+ * (`quota_exceeded`) has the invocation's 200 there, so it is not counted. API Gateway's 4xx metric cannot tell them
+ * apart.
+ */
+export const STAGE_THROTTLE = {
+  statusField: 'status',
+  status: '429',
+  integrationStatusField: 'integrationStatus',
+  noIntegration: '-',
+  metricName: 'StageThrottles',
+} as const satisfies Record<'statusField' | 'integrationStatusField', keyof typeof ACCESS_LOG_FIELDS> &
+  Record<string, string>;
+
 /** Alarm thresholds. Each is explained in README.md (Deployment). */
 export const ALARM_THRESHOLDS = {
   /** Percent of requests answered 5xx over 5 minutes, in 2 of 3 periods. */
@@ -59,6 +82,12 @@ export const ALARM_THRESHOLDS = {
   apiLatencyP99Ms: 2500,
   /** Throttled invocations of a function in 5 minutes. */
   throttles: 1,
+  /** Calls the HTTP API stage throttled (429 before the function) in 5 minutes: the account guard was reached. */
+  stageThrottles: 1,
+  /** Calls the function refused 403 `cdn_required` in 5 minutes: a bypass of the CDN, or a secret out of step. */
+  edgeRefusals: 1,
+  /** Requests the web ACL blocked in 5 minutes (rate rules and managed rules together). */
+  edgeBlocked: 100,
   /** Fail-open metering calls in 5 minutes. */
   meteringFailures: 5,
   /** Failed keys-table reads in 5 minutes: cached keys are being served stale, unknown keys get 503. */
@@ -71,11 +100,69 @@ export const ALARM_THRESHOLDS = {
 
 const FIVE_MINUTES = Duration.minutes(5);
 
+/** The options of an alarm of this service: it fires at or above `threshold`; no data is not a failure. */
+export interface AlarmOptions {
+  description: string;
+  threshold: number;
+  evaluationPeriods: number;
+  datapointsToAlarm: number;
+}
+
+/** The alarm topic of a stack, with `email` subscribed when given. */
+export function createAlarmTopic(scope: Construct, id: string, email: string | null): Topic {
+  const topic = new Topic(scope, id, { displayName: 'Provider Facts API alarms' });
+  if (email !== null) topic.addSubscription(new EmailSubscription(email));
+  return topic;
+}
+
+/**
+ * An alarm that notifies `topic` on ALARM and on OK. CloudWatch alarms notify topics of their own region only, so an
+ * alarm of the us-east-1 edge stack has a topic of its own.
+ */
+export function createNotifyingAlarm(
+  scope: Construct,
+  id: string,
+  topic: Topic,
+  metric: IMetric | Metric,
+  options: AlarmOptions,
+): Alarm {
+  const alarm = new Alarm(scope, id, {
+    metric,
+    alarmDescription: options.description,
+    threshold: options.threshold,
+    evaluationPeriods: options.evaluationPeriods,
+    datapointsToAlarm: options.datapointsToAlarm,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    // Quiet hours and idle functions produce no data; that is not a failure.
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+  alarm.addAlarmAction(new SnsAction(topic));
+  alarm.addOkAction(new SnsAction(topic));
+  return alarm;
+}
+
+/** The alarm on the web ACL's blocked requests, in the stack (and region, us-east-1) that holds the ACL. */
+export function createEdgeBlockedAlarm(scope: Construct, topic: Topic, blockedRequests: IMetric): Alarm {
+  return createNotifyingAlarm(scope, 'EdgeBlocked', topic, blockedRequests, {
+    description:
+      `The web ACL blocked ${ALARM_THRESHOLDS.edgeBlocked} or more requests in 5 minutes: addresses past the ` +
+      'per-address limits (429 rate_limited) or requests the AWS common rules refused (403). Check the sampled ' +
+      'requests of the ACL for a paying caller.',
+    threshold: ALARM_THRESHOLDS.edgeBlocked,
+    evaluationPeriods: 1,
+    datapointsToAlarm: 1,
+  });
+}
+
 /** Props of {@link Monitoring}. */
 export interface MonitoringProps {
   readonly httpApi: IHttpApi;
   readonly apiFunction: IFunction;
   readonly apiLogGroup: ILogGroup;
+  /** The HTTP API stage's access log (its stage throttles). */
+  readonly accessLogGroup: ILogGroup;
+  /** The web ACL's blocked requests, when the ACL is in this stack (else its own stack alarms on them). */
+  readonly edgeBlocked: IMetric | null;
   readonly rebuildFunction: IFunction;
   readonly feedFunction: IFunction;
   readonly alarmEmail: string | null;
@@ -88,19 +175,23 @@ export class Monitoring extends Construct {
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
-    this.topic = new Topic(this, 'AlarmTopic', { displayName: 'Provider Facts API alarms' });
-    if (props.alarmEmail !== null) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    this.topic = createAlarmTopic(this, 'AlarmTopic', props.alarmEmail);
 
     const requests = props.httpApi.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
     const errors = props.httpApi.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
+    // A Lambda throttle reaches the client as API Gateway's 500 and is counted in 5xx; it is capacity, alarmed on by
+    // ApiThrottles, not a failure of the API: the rate leaves it out. FILL: no throttle is no data, not a gap.
+    const throttles = props.apiFunction.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' });
     const errorRate = new MathExpression({
-      label: 'API 5xx rate (%)',
-      expression: `IF(requests >= ${ALARM_THRESHOLDS.api5xxMinRequests}, 100 * errors / requests, 0)`,
-      usingMetrics: { requests, errors },
+      label: 'API 5xx rate (%), Lambda throttles left out',
+      expression:
+        `IF(requests >= ${ALARM_THRESHOLDS.api5xxMinRequests}, ` +
+        '100 * IF(FILL(errors, 0) > FILL(throttles, 0), FILL(errors, 0) - FILL(throttles, 0), 0) / requests, 0)',
+      usingMetrics: { requests, errors, throttles },
       period: FIVE_MINUTES,
     });
     this.add('Api5xxRate', errorRate, {
-      description: `More than ${ALARM_THRESHOLDS.api5xxRatePercent}% of API requests answered 5xx (internal_error or an API Gateway failure).`,
+      description: `More than ${ALARM_THRESHOLDS.api5xxRatePercent}% of API requests answered 5xx (internal_error or an API Gateway failure; Lambda throttles are ApiThrottles).`,
       threshold: ALARM_THRESHOLDS.api5xxRatePercent,
       evaluationPeriods: 3,
       datapointsToAlarm: 2,
@@ -169,6 +260,42 @@ export class Monitoring extends Construct {
       datapointsToAlarm: 1,
     });
 
+    this.add('EdgeRefusals', logMetric('EdgeRefusalFilter', EDGE_REFUSAL), {
+      description:
+        'The API refused calls that did not come through the CDN (403 cdn_required): someone calls the execute-api ' +
+        'address directly (refused, harmless), or CloudFront and the function disagree on the origin-verify secret ' +
+        '(every call refused: redeploy the stack).',
+      threshold: ALARM_THRESHOLDS.edgeRefusals,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+    });
+
+    const stageThrottles = new MetricFilter(this, 'StageThrottleFilter', {
+      logGroup: props.accessLogGroup,
+      filterPattern: FilterPattern.all(
+        FilterPattern.stringValue(`$.${STAGE_THROTTLE.statusField}`, '=', STAGE_THROTTLE.status),
+        FilterPattern.any(
+          FilterPattern.stringValue(`$.${STAGE_THROTTLE.integrationStatusField}`, '=', STAGE_THROTTLE.noIntegration),
+          FilterPattern.stringValue(`$.${STAGE_THROTTLE.integrationStatusField}`, '=', ''),
+          FilterPattern.notExists(`$.${STAGE_THROTTLE.integrationStatusField}`),
+        ),
+      ),
+      metricNamespace: METRIC_NAMESPACE,
+      metricName: STAGE_THROTTLE.metricName,
+      metricValue: '1',
+      defaultValue: 0,
+    }).metric({ period: FIVE_MINUTES, statistic: 'Sum' });
+    this.add('ApiStageThrottles', stageThrottles, {
+      description:
+        'The HTTP API stage throttled calls (429 {"message":"Too Many Requests"} before the function): the traffic ' +
+        'reached apiThrottleRateLimit / apiThrottleBurstLimit, the account guard.',
+      threshold: ALARM_THRESHOLDS.stageThrottles,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+    });
+
+    if (props.edgeBlocked !== null) this.alarms.push(createEdgeBlockedAlarm(this, this.topic, props.edgeBlocked));
+
     this.add('RebuildErrors', props.rebuildFunction.metricErrors({ period: Duration.hours(2), statistic: 'Sum' }), {
       description: 'The hourly rebuild of the public coverage and sample objects failed: they are going stale.',
       threshold: ALARM_THRESHOLDS.rebuildErrors,
@@ -177,23 +304,7 @@ export class Monitoring extends Construct {
     });
   }
 
-  private add(
-    id: string,
-    metric: IMetric | Metric,
-    options: { description: string; threshold: number; evaluationPeriods: number; datapointsToAlarm: number },
-  ): void {
-    const alarm = new Alarm(this, id, {
-      metric,
-      alarmDescription: options.description,
-      threshold: options.threshold,
-      evaluationPeriods: options.evaluationPeriods,
-      datapointsToAlarm: options.datapointsToAlarm,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      // Quiet hours and idle functions produce no data; that is not a failure.
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    alarm.addAlarmAction(new SnsAction(this.topic));
-    alarm.addOkAction(new SnsAction(this.topic));
-    this.alarms.push(alarm);
+  private add(id: string, metric: IMetric | Metric, options: AlarmOptions): void {
+    this.alarms.push(createNotifyingAlarm(this, id, this.topic, metric, options));
   }
 }

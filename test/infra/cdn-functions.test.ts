@@ -5,10 +5,14 @@
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { CORS } from '../../data-contracts/constants';
+import { FAVICON_CACHE_CONTROL } from '../../data-contracts/edge';
 import { OPERATION_RULES } from '../../data-contracts/query-parameters';
 import {
+  COVERAGE_PAGE_PATH_PATTERN,
+  FAVICON_FUNCTION_CODE,
   SAMPLE_CSV_FILENAME,
   STATIC_ORIGIN_PATHS,
+  STATIC_PUBLIC_PATHS,
   STATIC_REQUEST_FUNCTION_CODE,
   STATIC_RESPONSE_FUNCTION_CODE,
 } from '../../infra/cdn-functions';
@@ -38,6 +42,7 @@ function load(code: string): (event: unknown) => unknown {
 
 const onRequest = load(STATIC_REQUEST_FUNCTION_CODE);
 const onResponse = load(STATIC_RESPONSE_FUNCTION_CODE);
+const onFavicon = load(FAVICON_FUNCTION_CODE);
 
 const request = (uri: string, querystring: Query = {}): CfRequest => ({ method: 'GET', uri, querystring, headers: {} });
 const viewerRequest = (uri: string, querystring: Query = {}) =>
@@ -224,5 +229,43 @@ describe('unknown parameters at the edge', () => {
         expect(edgeRefusal('/api/v1/sample', [name])).toEqual(apiRefusal([name], allowed));
       }),
     );
+  });
+});
+
+describe('favicon viewer-request function', () => {
+  const favicon = (method: string, headers: Headers = {}) =>
+    onFavicon({
+      version: '1.0',
+      context: { eventType: 'viewer-request', requestId: 'cf-fav-1' },
+      request: { method, uri: '/favicon.ico', querystring: {}, headers },
+    }) as CfResponse;
+
+  it.each(['GET', 'HEAD'])('answers %s with 204, a day of caching, no body', (method) => {
+    const out = favicon(method);
+    expect(out.statusCode).toBe(204);
+    expect(out.body).toBeUndefined();
+    expect(out.headers['cache-control']?.value).toBe(FAVICON_CACHE_CONTROL);
+    expect(out.headers['access-control-allow-origin']?.value).toBe('*');
+    expect(out.headers['x-request-id']?.value).toBe('cf-fav-1');
+  });
+
+  it('answers a CORS preflight as the static behaviours do, uncached', () => {
+    const out = favicon('OPTIONS', { 'access-control-request-method': { value: 'GET' } });
+    expect(out.statusCode).toBe(204);
+    expect(out.headers['access-control-allow-methods']?.value).toBe(CORS.allowMethods);
+    expect(out.headers['cache-control']?.value).toBe('no-store');
+  });
+});
+
+describe('the coverage page\u2019s behaviour', () => {
+  const matches = (pattern: string, uri: string) =>
+    new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(uri);
+
+  it('takes the page in both forms, and neither coverage.json nor the sample', () => {
+    expect(matches(COVERAGE_PAGE_PATH_PATTERN, STATIC_PUBLIC_PATHS.coveragePage)).toBe(true);
+    expect(matches(COVERAGE_PAGE_PATH_PATTERN, `${STATIC_PUBLIC_PATHS.coveragePage}/`)).toBe(true);
+    expect(matches(COVERAGE_PAGE_PATH_PATTERN, STATIC_PUBLIC_PATHS.coverage)).toBe(false);
+    expect(matches(COVERAGE_PAGE_PATH_PATTERN, `${STATIC_PUBLIC_PATHS.coverage}/`)).toBe(false);
+    expect(matches(COVERAGE_PAGE_PATH_PATTERN, STATIC_PUBLIC_PATHS.sample)).toBe(false);
   });
 });

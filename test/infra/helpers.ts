@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { readStackConfig } from '../../infra/config';
-import { ProviderFactsStack } from '../../infra/stack';
+import { buildDeployment } from '../../infra/deployment';
+import type { ProviderFactsEdgeStack } from '../../infra/edge-stack';
+import type { ProviderFactsStack } from '../../infra/stack';
 
 /**
  * The feature flags of cdk.json's context (the `@aws-cdk...` keys), which `npm run synth` and `npm run deploy` apply:
@@ -25,23 +27,36 @@ export function tempOutdir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/** The region the tests deploy to unless they say otherwise: the CDK CLI's when no profile names one. */
+export const DEFAULT_TEST_REGION = 'us-east-1';
+
 /**
- * Builds the stack as `infra/app.ts` does, from cdk.json's feature flags and `context`. With `bundle: false` the
- * Lambda assets are not bundled (CDK's own `aws:cdk:bundling-stacks` switch), for tests that only look at
- * configuration variants.
+ * Builds the stacks as `infra/app.ts` does (infra/deployment.ts), from cdk.json's feature flags and `context`, for
+ * `region` (default us-east-1, where the service's stack holds the web ACL). With `bundle: false` the Lambda assets
+ * are not bundled (CDK's own `aws:cdk:bundling-stacks` switch), for tests that only look at configuration variants.
  */
 export function synthStack(
   context: Record<string, unknown>,
-  options: { bundle: boolean; outdir: string },
-): { stack: ProviderFactsStack; template: Template } {
+  options: { bundle: boolean; outdir: string; region?: string },
+): {
+  stack: ProviderFactsStack;
+  template: Template;
+  edgeStack: ProviderFactsEdgeStack | null;
+  edgeTemplate: Template | null;
+} {
   const withFlags = { ...FEATURE_FLAGS, ...context };
   const app = new App({
     outdir: options.outdir,
     context: options.bundle ? withFlags : { ...withFlags, 'aws:cdk:bundling-stacks': [] },
   });
   const config = readStackConfig(app.node);
-  const stack = new ProviderFactsStack(app, config.stackName, { config });
-  return { stack, template: Template.fromStack(stack) };
+  const { service, edge } = buildDeployment(app, config, options.region ?? DEFAULT_TEST_REGION);
+  return {
+    stack: service,
+    template: Template.fromStack(service),
+    edgeStack: edge,
+    edgeTemplate: edge === null ? null : Template.fromStack(edge),
+  };
 }
 
 type Statement = { Action: string | string[]; Effect: string; Resource: unknown; Sid?: string; Condition?: unknown };

@@ -6,23 +6,29 @@ import { rmSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { COVERAGE_PAGE_CSP, EDGE_BLOCK, FAVICON_CACHE_CONTROL, ORIGIN_VERIFY_HEADER } from '../../data-contracts/edge';
 import { ENV } from '../../data-contracts/env';
 import { PUBLIC_KEYS } from '../../data-contracts/layout';
 import { defaultBudgetMb, planMemory } from '../../data-contracts/memory-budget';
 import { fullPathOf, PAGE_PATHS, ROUTES } from '../../data-contracts/routes';
 import { KEYS_TABLE, USAGE_TABLE } from '../../data-contracts/tables';
 import { DEFAULT_CONFIG } from '../../infra/config';
-import { API_CACHE_DIR, API_TABLE_ACTIONS } from '../../infra/constructs/api';
+import { API_CACHE_DIR, API_READ_PATTERNS, API_TABLE_ACTIONS } from '../../infra/constructs/api';
+import { HSTS } from '../../infra/constructs/cdn';
 import { SNAPSHOT_RETENTION_TAG } from '../../infra/constructs/data-store';
+import { COMMON_RULE_SET_COUNTED, EDGE_BLOCK_BODY_KEY, EDGE_RULES } from '../../infra/constructs/edge-acl';
 import { ETL_SIZING } from '../../infra/constructs/etl-jobs';
 import {
+  ALARM_THRESHOLDS,
+  EDGE_REFUSAL,
   INTEGRITY_FAILURE,
   KEYS_UNAVAILABLE,
   METERING_FAILURE,
   METRIC_NAMESPACE,
+  STAGE_THROTTLE,
 } from '../../infra/constructs/monitoring';
 import { API_ROUTE_PATHS, CONTRACT_PATHS, DEFAULT_ROUTE_KEY, routeKeyOf, servingRouteKey } from '../../infra/routes';
-import { OUTPUT_NAMES } from '../../infra/stack';
+import { edgeAclName, OUTPUT_NAMES } from '../../infra/stack';
 import { KEYS_UNAVAILABLE_METRIC } from '../../lambdas/access/cached-key-lookup';
 import { METERING_FAILURE_METRIC } from '../../lambdas/access/metering';
 import { INTEGRITY_FAILURE_METRIC } from '../../lambdas/http/app';
@@ -43,6 +49,11 @@ const propsOf = (type: string, id?: string): ReturnType<Template['findResources'
 };
 const roleOf = (functionId: string): string =>
   (propsOf('AWS::Lambda::Function', functionId).Role as GetAtt)['Fn::GetAtt'][0];
+/** The dynamic reference to the origin-verify secret, as CloudFormation resolves it at deploy time. */
+const secretReference = () => {
+  const secretId = logicalIdWhere(template, 'AWS::SecretsManager::Secret', () => true);
+  return { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] };
+};
 
 let apiFunctionId: string;
 let rebuildFunctionId: string;
@@ -208,6 +219,7 @@ describe('Lambda functions', () => {
         ENV.meterTimeoutMs,
         ENV.logLevel,
         ENV.memoryBudgetMb,
+        ENV.originVerifySecret,
         'NODE_OPTIONS',
       ].sort(),
     );
@@ -222,6 +234,18 @@ describe('Lambda functions', () => {
     expect(variables[ENV.pointerTtlSeconds]).toBe('60');
     expect(variables[ENV.meterTimeoutMs]).toBe('250');
     expect(variables[ENV.logLevel]).toBe('info');
+    // The origin-verify secret: a dynamic reference to the generated secret, resolved at deploy time, never a value.
+    expect(variables[ENV.originVerifySecret]).toEqual(secretReference());
+  });
+
+  it('reserves the API function\u2019s concurrency (the account guard), and no other function\u2019s', () => {
+    const functions = template.findResources('AWS::Lambda::Function');
+    expect(functions[apiFunctionId]?.Properties.ReservedConcurrentExecutions).toBe(
+      DEFAULT_CONFIG.apiReservedConcurrency,
+    );
+    for (const id of [rebuildFunctionId, feedFunctionId]) {
+      expect(functions[id]?.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    }
   });
 
   it('points the ETL functions at the bucket', () => {
@@ -238,12 +262,25 @@ describe('Lambda functions', () => {
 });
 
 describe('least privilege', () => {
-  it('API role: read the bucket, GetItem on keys, UpdateItem on usage, nothing else', () => {
+  it('API role: read the pointer, snapshots and public objects, GetItem on keys, UpdateItem on usage, nothing else', () => {
     const statements = statementsOfRole(template, roleOf(apiFunctionId));
     const actions = actionsOf(statements);
     expect(actions.sort()).toEqual(
-      ['s3:GetObject*', 's3:GetBucket*', 's3:List*', ...API_TABLE_ACTIONS.keys, ...API_TABLE_ACTIONS.usage].sort(),
+      ['s3:GetObject', 's3:ListBucket', ...API_TABLE_ACTIONS.keys, ...API_TABLE_ACTIONS.usage].sort(),
     );
+    // Objects: exactly the keys of API_READ_PATTERNS (test/infra/api-bucket-grants.test.ts checks them against
+    // every key the ETL writes); listing: the bucket, only under those same keys (404, not 403, for a missing one).
+    const reads = statements.filter((st) => actionsOf([st]).includes('s3:GetObject'));
+    expect(reads).toHaveLength(1);
+    const objectArn = (pattern: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${pattern}`]] });
+    const sorted = (resources: unknown) => (resources as unknown[]).map((r) => JSON.stringify(r)).sort();
+    expect(sorted(reads[0]?.Resource)).toEqual(sorted(API_READ_PATTERNS.map(objectArn)));
+    const lists = statements.filter((st) => actionsOf([st]).includes('s3:ListBucket'));
+    expect(lists).toHaveLength(1);
+    expect(lists[0]?.Resource).toEqual({ 'Fn::GetAtt': [bucketId, 'Arn'] });
+    const condition = lists[0]?.Condition as { StringLike?: { 's3:prefix'?: string[] } } | undefined;
+    expect([...(condition?.StringLike?.['s3:prefix'] ?? [])].sort()).toEqual([...API_READ_PATTERNS].sort());
+    expect(Object.keys(condition ?? {})).toEqual(['StringLike']);
     for (const forbidden of [
       's3:PutObject',
       's3:DeleteObject*',
@@ -385,9 +422,19 @@ describe('CloudFront', () => {
     const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0];
     return distribution?.Properties.DistributionConfig.CacheBehaviors as Props[];
   };
+  const behavior = (pattern: string): Props => {
+    const found = behaviors().find((b) => b.PathPattern === pattern);
+    if (found === undefined) throw new Error(`no behaviour ${pattern}`);
+    return found;
+  };
+  const defaultBehavior = (): Props => {
+    const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0];
+    return distribution?.Properties.DistributionConfig.DefaultCacheBehavior as Props;
+  };
+  const STATIC = ['/api/v1/coverage.html*', '/api/v1/coverage*', '/api/v1/sample*'];
 
-  it('serves coverage and sample from S3 before /api/v1/* goes to the API', () => {
-    expect(behaviors().map((b) => b.PathPattern)).toEqual(['/api/v1/coverage*', '/api/v1/sample*', '/api/v1/*']);
+  it('serves the page, coverage and sample from S3 before /api/v1/* goes to the API, and answers the favicon', () => {
+    expect(behaviors().map((b) => b.PathPattern)).toEqual([...STATIC, '/api/v1/*', '/favicon.ico']);
   });
 
   it('serves the coverage page from public/coverage.html in the bucket, through the first behaviour matching its path', () => {
@@ -417,14 +464,19 @@ describe('CloudFront', () => {
 
   it('caches the static behaviours with the format-keyed policy and runs the rewrite functions', () => {
     const policyId = logicalIdWhere(template, 'AWS::CloudFront::CachePolicy', () => true);
-    for (const behavior of behaviors().slice(0, 2)) {
-      expect(behavior.CachePolicyId).toEqual({ Ref: policyId });
-      expect(behavior.AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS']);
-      expect((behavior.FunctionAssociations as Props[]).map((f) => f.EventType).sort()).toEqual([
+    for (const pattern of STATIC) {
+      const staticBehavior = behavior(pattern);
+      expect(staticBehavior.CachePolicyId).toEqual({ Ref: policyId });
+      expect(staticBehavior.AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS']);
+      expect((staticBehavior.FunctionAssociations as Props[]).map((f) => f.EventType).sort()).toEqual([
         'viewer-request',
         'viewer-response',
       ]);
     }
+    // The page's behaviour runs the same two functions as coverage's.
+    expect(behavior(STATIC[0] as string).FunctionAssociations).toEqual(
+      behavior(STATIC[1] as string).FunctionAssociations,
+    );
     template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
       CachePolicyConfig: Match.objectLike({
         DefaultTTL: 3600,
@@ -440,31 +492,25 @@ describe('CloudFront', () => {
     template.resourcePropertiesCountIs(
       'AWS::CloudFront::Function',
       { FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }) },
-      2,
+      3,
     );
   });
 
   it('never caches the API and forwards every viewer header but Host, and every query string', () => {
-    const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0];
-    const config = distribution?.Properties.DistributionConfig as Props;
-    for (const behavior of [behaviors()[2] as Props, config.DefaultCacheBehavior as Props]) {
-      expect(behavior.CachePolicyId).toBe(CachePolicy.CACHING_DISABLED.cachePolicyId);
-      expect(behavior.OriginRequestPolicyId).toBe(
-        OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId,
-      );
-      expect(behavior.ViewerProtocolPolicy).toBe('https-only');
+    for (const api of [behavior('/api/v1/*'), defaultBehavior()]) {
+      expect(api.CachePolicyId).toBe(CachePolicy.CACHING_DISABLED.cachePolicyId);
+      expect(api.OriginRequestPolicyId).toBe(OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId);
+      expect(api.ViewerProtocolPolicy).toBe('https-only');
     }
   });
 
   it('lets CORS preflights and Accept-Encoding reach the API, and compresses without caching keyed answers', () => {
-    const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0];
-    const config = distribution?.Properties.DistributionConfig as Props;
-    for (const behavior of [behaviors()[2] as Props, config.DefaultCacheBehavior as Props]) {
-      expect(behavior.AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS']);
-      expect(behavior.Compress).toBe(true);
-      expect(behavior.CachePolicyId).toBe(CachePolicy.CACHING_DISABLED.cachePolicyId);
+    for (const api of [behavior('/api/v1/*'), defaultBehavior()]) {
+      expect(api.AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS']);
+      expect(api.Compress).toBe(true);
+      expect(api.CachePolicyId).toBe(CachePolicy.CACHING_DISABLED.cachePolicyId);
     }
-    for (const behavior of behaviors().slice(0, 2)) expect(behavior.Compress).toBe(true);
+    for (const pattern of STATIC) expect(behavior(pattern).Compress).toBe(true);
     // API Gateway answers no preflight itself: OPTIONS falls to $default, the API Lambda.
     for (const api of Object.values(template.findResources('AWS::ApiGatewayV2::Api')))
       expect(api.Properties.CorsConfiguration).toBeUndefined();
@@ -480,25 +526,129 @@ describe('CloudFront', () => {
     const api = origins.find((o) => o.CustomOriginConfig !== undefined);
     expect(api?.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only' });
   });
+
+  it('sends the API origin the origin-verify header, its value the generated secret by dynamic reference', () => {
+    const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0];
+    const origins = distribution?.Properties.DistributionConfig.Origins as Props[];
+    const api = origins.find((o) => o.CustomOriginConfig !== undefined);
+    expect(api?.OriginCustomHeaders).toEqual([{ HeaderName: ORIGIN_VERIFY_HEADER, HeaderValue: secretReference() }]);
+    // The S3 origin gets no secret.
+    const s3 = origins.find((o) => o.S3OriginConfig !== undefined);
+    expect(s3?.OriginCustomHeaders).toBeUndefined();
+    // Secrets Manager generates the value at deploy time: letters and digits, nothing in the template.
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ ExcludePunctuation: true, PasswordLength: 64 }),
+    });
+    expect(propsOf('AWS::SecretsManager::Secret').SecretString).toBeUndefined();
+    // The function requires the header only after CloudFront sends it: it is updated after the distribution.
+    const distributionId = logicalIdWhere(template, 'AWS::CloudFront::Distribution', () => true);
+    expect(template.findResources('AWS::Lambda::Function')[apiFunctionId]?.DependsOn).toContain(distributionId);
+  });
+
+  it('puts a response headers policy on every behaviour, the page\u2019s with its CSP and no framing', () => {
+    const policies = template.findResources('AWS::CloudFront::ResponseHeadersPolicy');
+    expect(Object.keys(policies)).toHaveLength(2);
+    const pageId = logicalIdWhere(template, 'AWS::CloudFront::ResponseHeadersPolicy', (p) =>
+      JSON.stringify(p).includes('ContentSecurityPolicy'),
+    );
+    const commonId = Object.keys(policies).find((id) => id !== pageId);
+    for (const b of [defaultBehavior(), ...behaviors()]) {
+      expect(b.ResponseHeadersPolicyId).toEqual({ Ref: b.PathPattern === STATIC[0] ? pageId : commonId });
+    }
+    const config = (id: string | undefined) =>
+      policies[id ?? '']?.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig as Props;
+    const common = {
+      StrictTransportSecurity: {
+        AccessControlMaxAgeSec: 63_072_000,
+        IncludeSubdomains: true,
+        Preload: false,
+        Override: true,
+      },
+      ContentTypeOptions: { Override: true },
+      ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+    };
+    expect(HSTS.maxAgeSeconds).toBe(2 * 365 * 86_400);
+    expect(config(commonId)).toEqual(common);
+    expect(config(pageId)).toEqual({
+      ...common,
+      ContentSecurityPolicy: { ContentSecurityPolicy: COVERAGE_PAGE_CSP, Override: true },
+      FrameOptions: { FrameOption: 'DENY', Override: true },
+    });
+    expect(COVERAGE_PAGE_CSP).toContain("frame-ancestors 'none'");
+    // CORS stays with the functions and the API: no policy sets or removes a CORS or custom header.
+    for (const policy of Object.values(policies)) {
+      const body = policy.Properties.ResponseHeadersPolicyConfig as Props;
+      expect(body.CorsConfig).toBeUndefined();
+      expect(body.CustomHeadersConfig).toBeUndefined();
+      expect(body.RemoveHeadersConfig).toBeUndefined();
+    }
+  });
+
+  it('answers /favicon.ico with 204 at the edge, as the API does', () => {
+    const favicon = behavior('/favicon.ico');
+    const associations = favicon.FunctionAssociations as Props[];
+    expect(associations.map((f) => f.EventType)).toEqual(['viewer-request']);
+    const arn = associations[0]?.FunctionARN as { 'Fn::GetAtt': string[] } | undefined;
+    const functionId = arn?.['Fn::GetAtt'][0] ?? '';
+    const code = template.toJSON().Resources[functionId].Properties.FunctionCode as string;
+    const context: {
+      handler?: (event: unknown) => { statusCode: number; headers: Record<string, { value: string }> };
+    } = {};
+    runInNewContext(`${code}\nthis.handler = handler;`, context);
+    const out = context.handler?.({
+      version: '1.0',
+      context: { eventType: 'viewer-request', requestId: 'r' },
+      request: { method: 'GET', uri: '/favicon.ico', querystring: {}, headers: {} },
+    });
+    expect(out?.statusCode).toBe(204);
+    expect(out?.headers['cache-control']?.value).toBe(FAVICON_CACHE_CONTROL);
+  });
 });
 
 describe('alarms', () => {
-  it('has the nine alarms, each notifying the alarm topic', () => {
+  it('has the twelve alarms, each notifying the alarm topic', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(9);
+    expect(alarms).toHaveLength(12);
     const topicId = logicalIdWhere(template, 'AWS::SNS::Topic', () => true);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
   });
 
-  it('alarms on the API 5xx rate computed from 5xx and Count', () => {
+  it('alarms on the API 5xx rate computed from 5xx and Count, Lambda throttles of the API function left out', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Threshold: 1,
       Metrics: Match.arrayWith([
-        Match.objectLike({ Expression: Match.stringLikeRegexp('100 \\* errors / requests') }),
+        Match.objectLike({
+          Expression:
+            'IF(requests >= 20, 100 * IF(FILL(errors, 0) > FILL(throttles, 0), FILL(errors, 0) - FILL(throttles, 0), 0) / requests, 0)',
+        }),
         Match.objectLike({ MetricStat: Match.objectLike({ Metric: Match.objectLike({ MetricName: 'Count' }) }) }),
         Match.objectLike({ MetricStat: Match.objectLike({ Metric: Match.objectLike({ MetricName: '5xx' }) }) }),
+        Match.objectLike({
+          Id: 'throttles',
+          MetricStat: Match.objectLike({
+            Metric: {
+              Namespace: 'AWS/Lambda',
+              MetricName: 'Throttles',
+              Dimensions: [{ Name: 'FunctionName', Value: { Ref: apiFunctionId } }],
+            },
+            Stat: 'Sum',
+          }),
+        }),
       ]),
     });
+  });
+
+  it('computes the 5xx rate as the alarm does: throttled 500s are not failures, other 500s are', () => {
+    // The expression, evaluated on one period's sums as CloudWatch would (FILL: a missing sum is 0).
+    const rate = (requests: number, errors: number | undefined, throttles: number | undefined) => {
+      const e = errors ?? 0;
+      const t = throttles ?? 0;
+      return requests >= ALARM_THRESHOLDS.api5xxMinRequests ? (100 * (e > t ? e - t : 0)) / requests : 0;
+    };
+    expect(rate(1000, 50, 50)).toBe(0);
+    expect(rate(1000, 50, undefined)).toBe(5);
+    expect(rate(1000, 60, 50)).toBe(1);
+    expect(rate(1000, 10, 50)).toBe(0);
   });
 
   it('alarms on the API p99 latency', () => {
@@ -550,6 +700,176 @@ describe('alarms', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'Errors',
       Dimensions: [{ Name: 'FunctionName', Value: { Ref: rebuildFunctionId } }],
+    });
+  });
+
+  it('counts EdgeRefusal log lines of the API (403 cdn_required) and alarms on any', () => {
+    // The API's log line (lambdas/, the origin check): `metric: 'EdgeRefusal'`.
+    expect(EDGE_REFUSAL.value).toBe('EdgeRefusal');
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: Match.stringLikeRegexp(`\\$\\.metric = "EdgeRefusal"`),
+      MetricTransformations: [Match.objectLike({ MetricNamespace: METRIC_NAMESPACE, MetricName: 'EdgeRefusals' })],
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: EDGE_REFUSAL.metricName,
+      Namespace: METRIC_NAMESPACE,
+      Threshold: ALARM_THRESHOLDS.edgeRefusals,
+    });
+  });
+
+  it('counts the stage\u2019s throttles from its access log (429 without an invocation) and alarms on any', () => {
+    const stage = propsOf('AWS::ApiGatewayV2::Stage');
+    const accessLogGroup = (stage.AccessLogSettings.DestinationArn as GetAtt)['Fn::GetAtt'][0];
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      LogGroupName: { Ref: accessLogGroup },
+      FilterPattern:
+        '{ ($.status = "429") && (($.integrationStatus = "-") || ($.integrationStatus = "") || ($.integrationStatus NOT EXISTS)) }',
+      MetricTransformations: [
+        Match.objectLike({ MetricNamespace: METRIC_NAMESPACE, MetricName: STAGE_THROTTLE.metricName, DefaultValue: 0 }),
+      ],
+    });
+    // The access log line carries the fields the filter reads.
+    const format = JSON.parse(stage.AccessLogSettings.Format as string) as Record<string, string>;
+    expect(format[STAGE_THROTTLE.statusField]).toBe('$context.status');
+    expect(format[STAGE_THROTTLE.integrationStatusField]).toBe('$context.integrationStatus');
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: STAGE_THROTTLE.metricName,
+      Namespace: METRIC_NAMESPACE,
+      Threshold: ALARM_THRESHOLDS.stageThrottles,
+    });
+  });
+
+  it('alarms on the web ACL\u2019s blocked requests, in us-east-1 without a Region dimension', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/WAFV2',
+      MetricName: 'BlockedRequests',
+      Dimensions: [
+        { Name: 'Rule', Value: 'ALL' },
+        { Name: 'WebACL', Value: edgeAclName(DEFAULT_CONFIG.stackName) },
+      ],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: ALARM_THRESHOLDS.edgeBlocked,
+    });
+  });
+});
+
+describe('capacity guards', () => {
+  it('throttles the HTTP API stage at the account guard\u2019s rate and burst', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: DEFAULT_CONFIG.apiThrottleRateLimit,
+        ThrottlingBurstLimit: DEFAULT_CONFIG.apiThrottleBurstLimit,
+      },
+    });
+  });
+
+  it('sizes the defaults from the rehearsal: the stage\u2019s rate is what the reserved instances serve warm', () => {
+    // docs/deployment-rehearsal.md ("Sizing the function for a traffic"): a warm call takes about 50 ms.
+    const warmCallSeconds = 0.05;
+    expect(DEFAULT_CONFIG.apiThrottleRateLimit).toBe(DEFAULT_CONFIG.apiReservedConcurrency / warmCallSeconds);
+    expect(DEFAULT_CONFIG.apiThrottleBurstLimit).toBe(DEFAULT_CONFIG.apiReservedConcurrency);
+    // Well above a developer key spending its whole month (25,000 calls) in one minute: 417 calls/s, 9.6 times less.
+    expect(DEFAULT_CONFIG.apiThrottleRateLimit).toBeGreaterThan((9 * 25_000) / 60);
+    // Lambda keeps 100 of the account's default 1,000 unreserved.
+    expect(DEFAULT_CONFIG.apiReservedConcurrency).toBeLessThanOrEqual(900);
+  });
+});
+
+describe('web ACL (service stack in us-east-1)', () => {
+  const acl = () => propsOf('AWS::WAFv2::WebACL');
+  const rule = (name: string) => (acl().Rules as Props[]).find((r) => r.Name === name) as Props;
+
+  it('is a CloudFront-scope ACL attached to the distribution, allowing by default', () => {
+    const aclId = logicalIdWhere(template, 'AWS::WAFv2::WebACL', () => true);
+    expect(acl()).toMatchObject({
+      Scope: 'CLOUDFRONT',
+      DefaultAction: { Allow: {} },
+      Name: edgeAclName(DEFAULT_CONFIG.stackName),
+      VisibilityConfig: { CloudWatchMetricsEnabled: true, MetricName: edgeAclName(DEFAULT_CONFIG.stackName) },
+    });
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({ WebACLId: { 'Fn::GetAtt': [aclId, 'Arn'] } }),
+    });
+  });
+
+  it('has the two rate rules before the common rule set, each with its CloudWatch metric', () => {
+    expect((acl().Rules as Props[]).map((r) => [r.Name, r.Priority])).toEqual([
+      [EDGE_RULES.addressVolume.name, 0],
+      [EDGE_RULES.keyless.name, 1],
+      [EDGE_RULES.common.name, 2],
+    ]);
+    for (const r of acl().Rules as Props[]) {
+      expect(r.VisibilityConfig).toEqual({
+        CloudWatchMetricsEnabled: true,
+        MetricName: r.Name,
+        SampledRequestsEnabled: true,
+      });
+    }
+  });
+
+  it('blocks both rate rules with the contract\u2019s JSON 429 and Retry-After of the window', () => {
+    expect(acl().CustomResponseBodies).toEqual({
+      [EDGE_BLOCK_BODY_KEY]: { ContentType: 'APPLICATION_JSON', Content: JSON.stringify(EDGE_BLOCK.body) },
+    });
+    for (const name of [EDGE_RULES.addressVolume.name, EDGE_RULES.keyless.name]) {
+      const response = (rule(name).Action as Props).Block as { CustomResponse: Props };
+      expect(response.CustomResponse).toMatchObject({
+        ResponseCode: EDGE_BLOCK.status,
+        CustomResponseBodyKey: EDGE_BLOCK_BODY_KEY,
+      });
+      const headers = response.CustomResponse.ResponseHeaders as { Name: string; Value: string }[];
+      // Named as the client must see it: WAF prefixes only headers it inserts into forwarded requests.
+      expect(headers).toContainEqual({ Name: 'Retry-After', Value: String(EDGE_BLOCK.retryAfterSeconds) });
+      expect(headers).toContainEqual({ Name: 'Access-Control-Allow-Origin', Value: '*' });
+      const statement = (rule(name).Statement as Props).RateBasedStatement as Props;
+      expect(statement).toMatchObject({ AggregateKeyType: 'IP', EvaluationWindowSec: EDGE_BLOCK.retryAfterSeconds });
+    }
+    expect(DEFAULT_CONFIG.edgeRateWindowSeconds).toBe(EDGE_BLOCK.retryAfterSeconds);
+  });
+
+  it('limits every request of one address above any plan\u2019s month within one window', () => {
+    const statement = (rule(EDGE_RULES.addressVolume.name).Statement as Props).RateBasedStatement as Props;
+    expect(statement.Limit).toBe(DEFAULT_CONFIG.edgeAddressLimit);
+    expect(statement.ScopeDownStatement).toBeUndefined();
+    // The developer plan's 25,000 calls, each with a browser's CORS preflight, for two keys behind one address.
+    expect(DEFAULT_CONFIG.edgeAddressLimit).toBeGreaterThanOrEqual(25_000 * 2 * 2);
+  });
+
+  it('limits requests without a well-formed key (in any of the three places) but not CORS preflights', () => {
+    const statement = (rule(EDGE_RULES.keyless.name).Statement as Props).RateBasedStatement as Props;
+    expect(statement.Limit).toBe(DEFAULT_CONFIG.edgeKeylessLimit);
+    const scope = (statement.ScopeDownStatement as Props).AndStatement as { Statements: Props[] };
+    const [noKey, notPreflight] = scope.Statements as [Props, Props];
+    const places = ((noKey.NotStatement as Props).Statement as Props).OrStatement as { Statements: Props[] };
+    expect(places.Statements.map((st) => (st.RegexMatchStatement as Props).FieldToMatch)).toEqual([
+      { SingleHeader: { Name: 'authorization' } },
+      { SingleHeader: { Name: 'x-api-key' } },
+      { SingleQueryArgument: { Name: 'key' } },
+    ]);
+    expect((notPreflight.NotStatement as Props).Statement).toEqual({
+      ByteMatchStatement: {
+        FieldToMatch: { Method: {} },
+        PositionalConstraint: 'EXACTLY',
+        SearchString: 'OPTIONS',
+        TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+      },
+    });
+  });
+
+  it('runs AWS\u2019s common rule set with the rules that refuse contract-valid calls counted', () => {
+    const common = rule(EDGE_RULES.common.name);
+    expect(common.OverrideAction).toEqual({ None: {} });
+    expect(common.Statement).toEqual({
+      ManagedRuleGroupStatement: {
+        VendorName: 'AWS',
+        Name: 'AWSManagedRulesCommonRuleSet',
+        RuleActionOverrides: Object.keys(COMMON_RULE_SET_COUNTED).map((name) => ({
+          Name: name,
+          ActionToUse: { Count: {} },
+        })),
+      },
     });
   });
 });
