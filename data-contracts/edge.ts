@@ -55,6 +55,6 @@ export const EDGE_BLOCK = {
     code: 'rate_limited',
     hint:
       'Requests without a well-formed API key are limited per address, and so are volumes from one address above ' +
-      'what any plan allows in five minutes. Retry after the Retry-After seconds, with your API key.',
+      'what any plan allows within the limit\u2019s window. Retry after the Retry-After seconds, with your API key.',
   },
 } as const;

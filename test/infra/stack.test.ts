@@ -31,7 +31,7 @@ import { API_ROUTE_PATHS, CONTRACT_PATHS, DEFAULT_ROUTE_KEY, routeKeyOf, serving
 import { edgeAclName, OUTPUT_NAMES } from '../../infra/stack';
 import { KEYS_UNAVAILABLE_METRIC } from '../../lambdas/access/cached-key-lookup';
 import { METERING_FAILURE_METRIC } from '../../lambdas/access/metering';
-import { INTEGRITY_FAILURE_METRIC } from '../../lambdas/http/app';
+import { EDGE_REFUSAL_METRIC, INTEGRITY_FAILURE_METRIC } from '../../lambdas/http/app';
 import { actionsOf, logicalIdWhere, statementsOfRole, synthStack, tempOutdir } from './helpers';
 
 let template: Template;
@@ -705,7 +705,7 @@ describe('alarms', () => {
 
   it('counts EdgeRefusal log lines of the API (403 cdn_required) and alarms on any', () => {
     // The API's log line (lambdas/, the origin check): `metric: 'EdgeRefusal'`.
-    expect(EDGE_REFUSAL.value).toBe('EdgeRefusal');
+    expect(EDGE_REFUSAL.value).toBe(EDGE_REFUSAL_METRIC);
     template.hasResourceProperties('AWS::Logs::MetricFilter', {
       FilterPattern: Match.stringLikeRegexp(`\\$\\.metric = "EdgeRefusal"`),
       MetricTransformations: [Match.objectLike({ MetricNamespace: METRIC_NAMESPACE, MetricName: 'EdgeRefusals' })],
