@@ -3,10 +3,10 @@
  * service is elsewhere (infra/deployment.ts); parameters from context.
  */
 import { App } from 'aws-cdk-lib';
-import { readStackConfig } from './config';
+import { loadCdkEnvConfig, readStackConfig } from './config';
 import { buildDeployment } from './deployment';
 
 const app = new App();
 // The CDK CLI sets CDK_DEFAULT_REGION (AWS_REGION, the profile, else us-east-1); the stacks deploy there.
-buildDeployment(app, readStackConfig(app.node), process.env.CDK_DEFAULT_REGION);
+buildDeployment(app, readStackConfig(app.node), loadCdkEnvConfig(process.env).region);
 app.synth();

@@ -243,3 +243,18 @@ export function readStackConfig(node: Node): StackConfig {
     originVerify: booleanFlag(node, CONTEXT_KEYS.originVerify, DEFAULT_CONFIG.originVerify),
   };
 }
+
+/** What the CDK CLI tells the app about where it deploys (its environment, not context). */
+export interface CdkEnvConfig {
+  /** `CDK_DEFAULT_REGION`: set by the CLI from `AWS_REGION`, the profile, else us-east-1; undefined outside the CLI. */
+  readonly region: string | undefined;
+}
+
+/**
+ * Reads the CDK CLI's environment once, at the app's entry point (infra/app.ts); nothing else in `infra/` reads it.
+ * @example loadCdkEnvConfig(process.env).region // 'eu-west-1'
+ */
+export function loadCdkEnvConfig(env: Readonly<Record<string, string | undefined>>): CdkEnvConfig {
+  const region = env.CDK_DEFAULT_REGION?.trim();
+  return { region: region === undefined || region === '' ? undefined : region };
+}

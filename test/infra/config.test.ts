@@ -8,7 +8,7 @@ import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { ENV } from '../../data-contracts/env';
 import { DUCKDB_BINDING_PACKAGES, PROJECT_ROOT, resolveDuckdbBinding } from '../../infra/bundling';
-import { CONTEXT_KEYS, DEFAULT_CONFIG, readStackConfig, type StackConfig } from '../../infra/config';
+import { CONTEXT_KEYS, DEFAULT_CONFIG, loadCdkEnvConfig, readStackConfig, type StackConfig } from '../../infra/config';
 import { EDGE_RULES } from '../../infra/constructs/edge-acl';
 import { buildDeployment } from '../../infra/deployment';
 import { EDGE_OUTPUT_NAMES, EDGE_REGION, edgeStackName } from '../../infra/edge-stack';
@@ -253,5 +253,14 @@ describe('architecture guard', () => {
     expect(() => synthStack({ architecture: 'arm64' }, { bundle: false, outdir: join(outdir, 'arm64') })).toThrow(
       /architecture=arm64 needs the DuckDB binding/,
     );
+  });
+});
+
+describe('loadCdkEnvConfig', () => {
+  it('reads the region the CDK CLI deploys to, and none outside the CLI', () => {
+    expect(loadCdkEnvConfig({ CDK_DEFAULT_REGION: 'eu-west-1' })).toEqual({ region: 'eu-west-1' });
+    expect(loadCdkEnvConfig({ CDK_DEFAULT_REGION: ' us-east-1 ' })).toEqual({ region: 'us-east-1' });
+    expect(loadCdkEnvConfig({ CDK_DEFAULT_REGION: '' })).toEqual({ region: undefined });
+    expect(loadCdkEnvConfig({})).toEqual({ region: undefined });
   });
 });

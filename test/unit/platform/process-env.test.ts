@@ -9,6 +9,7 @@ const ENTRY_POINTS = [
   'etl/handlers/feed.ts',
   'etl/handlers/rebuild-static.ts',
   'etl/cli.ts',
+  'infra/app.ts',
 ];
 
 /** Every .ts file under `dir` (repo-relative). */
