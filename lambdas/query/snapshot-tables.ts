@@ -75,6 +75,8 @@ export interface SnapshotTables {
    * need it, so that an NPI answer on a cold instance does not wait for it). A failed load is tried again.
    */
   ensureTaxonomy(): Promise<void>;
+  /** Resolves once the loads started for this snapshot (taxonomy, vertical layer) have settled, whatever their outcome. */
+  settled(): Promise<void>;
   /** Resolves a taxonomy parameter; the map must be loaded ({@link ensureTaxonomy}). */
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
 }
@@ -140,6 +142,9 @@ export async function openSnapshotTables(
     ),
     changes: new SnapshotChanges(files, db),
     ensureTaxonomy,
+    settled: async () => {
+      await Promise.all([taxonomyLoads.settled(), loads.settled()]);
+    },
     resolveTaxonomy: (value) => {
       if (taxonomy === null) throw new Error('the taxonomy map is not loaded yet (ensureTaxonomy)');
       return resolveTaxonomy(value, taxonomy);
@@ -147,8 +152,11 @@ export async function openSnapshotTables(
   };
 }
 
-/** Releases a snapshot's state once no request holds it: closes its identity indexes and its NPI buckets. */
+/** Releases a snapshot's state once no request holds it: waits for its loads, closes its indexes and NPI buckets. */
 export async function closeSnapshotTables(tables: SnapshotTables): Promise<void> {
+  // A load started in the background (the taxonomy map) may still be writing to the cache folder: wait for it, so
+  // that nothing of a closed snapshot is written after its close.
+  await tables.settled();
   tables.identity.forget(snapshotPrefix(tables.files.id));
   tables.npi.forget(snapshotPrefix(tables.files.id));
   tables.search.forget(snapshotPrefix(tables.files.id));
