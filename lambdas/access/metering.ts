@@ -79,39 +79,25 @@ export class DynamoMeter implements Meter {
     // More than a whole month's quota: refused without a round trip (a new counter would otherwise accept it).
     if (count > quota) return { outcome: 'exceeded', used: quota, quota, resetSeconds };
 
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    // The abort stops the HTTP request; the race also bounds time spent in the SDK's retry back-off, which
-    // the abort signal does not interrupt.
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(Object.assign(new Error(`no answer within ${this.timeoutMs} ms`), { name: 'TimeoutError' }));
-      }, this.timeoutMs);
-    });
     try {
-      const out = await Promise.race([
-        this.client.send(
-          new UpdateItemCommand({
-            TableName: this.tableName,
-            Key: { [U.keyHash]: { S: keyHash }, [U.month]: { S: monthKey(now) } },
-            // last_used_at rides on the same write, so "last used" costs no extra request.
-            UpdateExpression: 'ADD #used :n SET #expires = :exp, #last = :now',
-            ConditionExpression: 'attribute_not_exists(#used) OR #used <= :bound',
-            ExpressionAttributeNames: { '#used': U.used, '#expires': U.expiresAt, '#last': U.lastUsedAt },
-            ExpressionAttributeValues: {
-              ':n': { N: String(count) },
-              ':now': { S: now.toISOString() },
-              ':bound': { N: String(quota - count) },
-              ':exp': { N: String(usageExpiry(now)) },
-            },
-            ReturnValues: 'UPDATED_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          { abortSignal: controller.signal },
-        ),
-        deadline,
-      ]);
+      const out = await this.update(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: { [U.keyHash]: { S: keyHash }, [U.month]: { S: monthKey(now) } },
+          // last_used_at rides on the same write, so "last used" costs no extra request.
+          UpdateExpression: 'ADD #used :n SET #expires = :exp, #last = :now',
+          ConditionExpression: 'attribute_not_exists(#used) OR #used <= :bound',
+          ExpressionAttributeNames: { '#used': U.used, '#expires': U.expiresAt, '#last': U.lastUsedAt },
+          ExpressionAttributeValues: {
+            ':n': { N: String(count) },
+            ':now': { S: now.toISOString() },
+            ':bound': { N: String(quota - count) },
+            ':exp': { N: String(usageExpiry(now)) },
+          },
+          ReturnValues: 'UPDATED_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
       const used = Number(out.Attributes?.[U.used]?.N);
       if (!Number.isFinite(used)) return this.failOpen(keyHash, 'error', 'MalformedResponse');
       return { outcome: 'counted', used, quota, resetSeconds };
@@ -123,11 +109,8 @@ export class DynamoMeter implements Meter {
         const used = Number.isFinite(old) ? Math.min(old, quota) : quota;
         return { outcome: 'exceeded', used, quota, resetSeconds };
       }
-      const reason = controller.signal.aborted ? 'timeout' : 'error';
-      const errorName = reason === 'timeout' ? 'TimeoutError' : nameOf(err);
-      return this.failOpen(keyHash, reason, errorName);
-    } finally {
-      clearTimeout(timer);
+      const reason = err instanceof MeterTimeout ? 'timeout' : 'error';
+      return this.failOpen(keyHash, reason, nameOf(err));
     }
   }
 
@@ -139,38 +122,47 @@ export class DynamoMeter implements Meter {
    */
   async refund(keyHash: string, plan: Plan, chargedAt: Date, count: number): Promise<void> {
     if (PLAN_RULES[plan].monthlyQuota === null || !Number.isInteger(count) || count < 1) return;
+    try {
+      await this.update(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: { [U.keyHash]: { S: keyHash }, [U.month]: { S: monthKey(chargedAt) } },
+          UpdateExpression: 'ADD #used :minus',
+          ConditionExpression: '#used >= :n',
+          ExpressionAttributeNames: { '#used': U.used },
+          ExpressionAttributeValues: { ':minus': { N: String(-count) }, ':n': { N: String(count) } },
+        }),
+      );
+    } catch (err) {
+      this.failureCount += 1;
+      this.logger.warn('metering_refund_failed', {
+        metric: METERING_FAILURE_METRIC,
+        reason: err instanceof MeterTimeout ? 'timeout' : 'error',
+        error: nameOf(err),
+        count,
+        key_hash_prefix: keyHash.slice(0, 8),
+      });
+    }
+  }
+
+  /**
+   * Sends one update within the timeout. The abort stops the HTTP request; the race also bounds time spent in the
+   * SDK's retry back-off, which the abort signal does not interrupt. Throws {@link MeterTimeout} when it is over.
+   */
+  private async update(command: UpdateItemCommand) {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(Object.assign(new Error(`no answer within ${this.timeoutMs} ms`), { name: 'TimeoutError' }));
+        reject(new MeterTimeout(this.timeoutMs));
       }, this.timeoutMs);
     });
     try {
-      await Promise.race([
-        this.client.send(
-          new UpdateItemCommand({
-            TableName: this.tableName,
-            Key: { [U.keyHash]: { S: keyHash }, [U.month]: { S: monthKey(chargedAt) } },
-            UpdateExpression: 'ADD #used :minus',
-            ConditionExpression: '#used >= :n',
-            ExpressionAttributeNames: { '#used': U.used },
-            ExpressionAttributeValues: { ':minus': { N: String(-count) }, ':n': { N: String(count) } },
-          }),
-          { abortSignal: controller.signal },
-        ),
-        deadline,
-      ]);
+      return await Promise.race([this.client.send(command, { abortSignal: controller.signal }), deadline]);
     } catch (err) {
-      this.failureCount += 1;
-      this.logger.warn('metering_refund_failed', {
-        metric: METERING_FAILURE_METRIC,
-        reason: controller.signal.aborted ? 'timeout' : 'error',
-        error: controller.signal.aborted ? 'TimeoutError' : nameOf(err),
-        count,
-        key_hash_prefix: keyHash.slice(0, 8),
-      });
+      // An abort surfaces from the SDK as its own error: report it as the timeout it is.
+      throw controller.signal.aborted ? new MeterTimeout(this.timeoutMs) : err;
     } finally {
       clearTimeout(timer);
     }
@@ -195,4 +187,12 @@ export class DynamoMeter implements Meter {
 function nameOf(err: unknown): string {
   if (typeof err === 'object' && err !== null && 'name' in err && typeof err.name === 'string') return err.name;
   return typeof err;
+}
+
+/** A metering write that did not answer within the timeout. */
+class MeterTimeout extends Error {
+  override readonly name = 'TimeoutError';
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`);
+  }
 }
