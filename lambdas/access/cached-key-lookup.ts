@@ -6,6 +6,7 @@
 import { InFlight } from '../../platform/in-flight';
 import type { Logger } from '../../platform/logger';
 import { silentLogger } from '../../platform/logger';
+import { setNewest } from '../../platform/lru';
 import { ApiError } from '../core/api-error';
 import type { KeyLookup, KeyRecord } from '../core/ports';
 import { type ApiKeyRecord, hashKey, isWellFormedKey } from './api-key';
@@ -197,22 +198,11 @@ export class CachedKeyLookup<R extends KeyRecord = ApiKeyRecord> implements KeyL
     if (record === null) {
       // A key that no longer exists leaves the records; a miss is only worth its TTL.
       this.entries.delete(id);
-      if (this.ttlMs > 0) remember(this.misses, id, entry, this.maxMisses);
+      if (this.ttlMs > 0) setNewest(this.misses, id, entry, this.maxMisses);
     } else {
       this.misses.delete(id);
-      remember(this.entries, id, entry, this.maxEntries);
+      setNewest(this.entries, id, entry, this.maxEntries);
     }
-  }
-}
-
-/** Stores `entry` at the young end of `map` (a Map keeps insertion order) and drops the oldest beyond `max`. */
-function remember<V>(map: Map<string, V>, id: string, entry: V, max: number): void {
-  map.delete(id);
-  map.set(id, entry);
-  while (map.size > max) {
-    const oldest = map.keys().next();
-    if (oldest.done) break;
-    map.delete(oldest.value);
   }
 }
 

@@ -11,6 +11,7 @@
  * refusal errs towards refusing a key that was refused already.
  */
 import { PLAN_RULES, type Plan } from '../../data-contracts/constants';
+import { setNewest } from '../../platform/lru';
 import type { ExceededResult, Meter, MeterResult } from '../core/ports';
 import { monthKey, secondsUntilReset } from './quota';
 
@@ -66,7 +67,12 @@ export class RememberingMeter implements Meter {
     // Used up: refused outright, or this call took the last one (the next is refused without asking). A batch refused
     // for asking more than is left is not remembered: a smaller call may still pass.
     if ((result.outcome === 'exceeded' || result.outcome === 'counted') && result.used >= result.quota) {
-      this.remember(keyHash, { month: monthKey(now), quota: result.quota, used: result.used });
+      setNewest(
+        this.exhausted,
+        keyHash,
+        { month: monthKey(now), quota: result.quota, used: result.used },
+        this.maxKeys,
+      );
     }
     return result;
   }
@@ -74,15 +80,5 @@ export class RememberingMeter implements Meter {
   async refund(keyHash: string, plan: Plan, chargedAt: Date, count: number): Promise<void> {
     this.exhausted.delete(keyHash);
     await this.inner.refund?.(keyHash, plan, chargedAt, count);
-  }
-
-  private remember(keyHash: string, entry: Exhausted): void {
-    this.exhausted.delete(keyHash);
-    this.exhausted.set(keyHash, entry);
-    while (this.exhausted.size > this.maxKeys) {
-      const oldest = this.exhausted.keys().next();
-      if (oldest.done) break;
-      this.exhausted.delete(oldest.value);
-    }
   }
 }

@@ -14,6 +14,7 @@ import { npiBucketOf, staticKey } from '../../data-contracts/layout';
 import { type NpiRecordBytes, npiActiveLineOf, npiRecordText } from '../../data-contracts/npi-record';
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { NpiRecord } from '../../data-contracts/types';
+import { setNewest, touch } from '../../platform/lru';
 import type { SnapshotCache } from '../storage/snapshot-cache';
 import { searchIdentity } from './identity-search';
 import type { SnapshotTables, VerticalLayer } from './snapshot-tables';
@@ -63,12 +64,8 @@ export class VerticalMatchCache {
       cache = new Map();
       this.byLayer.set(layer, cache);
     }
-    const known = cache.get(key);
-    if (known !== undefined) {
-      cache.delete(key);
-      cache.set(key, known);
-      return known;
-    }
+    const known = touch(cache, key);
+    if (known !== undefined) return known;
     const found: number[] = [];
     for (let i = 0; i < layer.rows.length; i += 1) {
       if (layer.vertical[i] !== query.vertical) continue;
@@ -78,8 +75,7 @@ export class VerticalMatchCache {
       found.push(i);
     }
     const matches = Uint32Array.from(found);
-    cache.set(key, matches);
-    if (cache.size > MATCH_CACHE_FILTERS) cache.delete(cache.keys().next().value as string);
+    setNewest(cache, key, matches, MATCH_CACHE_FILTERS);
     return matches;
   }
 }
