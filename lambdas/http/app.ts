@@ -122,8 +122,8 @@ function credentialsOf(c: Context, query: Readonly<Record<string, string>>): Cre
 
 /**
  * What the guard hands a keyed route's handler: the use cases' dependencies over the pinned snapshot, its version,
- * and the request's query (the first value of each parameter, parsed once: Hono parses the URL again on every
- * `c.req.query()`, about 5 microseconds each) and credentials.
+ * and the request's query (the first value of each parameter, parsed once with every value: Hono parses the URL again
+ * on every `c.req.query()` or `c.req.queries()`, about 5 microseconds each) and credentials.
  */
 interface KeyedRequest {
   deps: CoreDeps;
@@ -174,6 +174,14 @@ function nodeResponseOf(c: Context): ServerResponse | undefined {
 /** Parameter names in request order, repeated ones included (the use cases read the first value). */
 function parameterNames(c: Context): IterableIterator<string> {
   return new URL(c.req.url).searchParams.keys();
+}
+
+/** The first value of each parameter, as `c.req.query()` reads them (without parsing the URL again). */
+function firstValues(values: Readonly<Record<string, readonly string[]>>): Record<string, string> {
+  // No prototype, as Hono's own: a parameter named `__proto__` is a parameter like any other.
+  const first: Record<string, string> = Object.create(null);
+  for (const [name, all] of Object.entries(values)) if (all[0] !== undefined) first[name] = all[0];
+  return first;
 }
 
 /** The request target as received (path and query, still percent-encoded): what the request log redacts. */
@@ -257,7 +265,9 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
       }
       // The use case authenticates again with the same key: it gets the record this lookup found, not a second one.
       const keys = onceKeys(deps.keys);
-      const query = c.req.query();
+      // Every value, parsed once: the entity tag covers them all, the use cases read the first of each.
+      const values = c.req.queries();
+      const query = firstValues(values);
       const credentials = credentialsOf(c, query);
       // Key (401), then a quota this process knows to be used up (429), then the parameters (400): an exhausted key
       // costs no parsing, no snapshot and no query (lambdas/core/charge-call.ts).
@@ -265,7 +275,7 @@ export function createApp(deps: CoreDeps, options: AppOptions = {}): Hono {
       assertKnownParameters(parameterNames(c), rules.queryParameters);
       return deps.snapshots.withSnapshot(async (data) => {
         const version = { snapshotId: data.snapshotId, asOf: data.asOf };
-        const etag = entityTag({ version, path: c.req.path, query: c.req.queries(), principal });
+        const etag = entityTag({ version, path: c.req.path, query: values, principal });
         const headers = dataVersionHeaders(version, etag);
         // Not metered: the key was checked, no data is served (README "Data versions and caching").
         if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return notModifiedResponse(headers);
