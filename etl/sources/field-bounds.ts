@@ -25,33 +25,43 @@ import {
   type FeedCellType,
 } from '../../data-contracts/feed';
 import type { FieldBounds } from '../transforms/field-bounds';
+import {
+  licenseNumberColumn,
+  licenseStateColumn,
+  NPPES_COLUMNS,
+  NPPES_LOOKUP_COLUMNS,
+  primarySwitchColumn,
+  TAXONOMY_SLOTS,
+  taxonomyCodeColumn,
+} from './nppes-columns';
 
-const TAXONOMY_SLOTS = 15;
-/** `name_n` for n = 1..15 with the same bound. */
-const slots = (name: (slot: number) => string, bound: number): Record<string, number> =>
-  Object.fromEntries(Array.from({ length: TAXONOMY_SLOTS }, (_, i) => [name(i + 1), bound]));
+/** `column(n)` for every taxonomy slot n = 1..15, with the same bound. */
+const slots = (column: (slot: number) => string, bound: number): Record<string, number> =>
+  Object.fromEntries(Array.from({ length: TAXONOMY_SLOTS }, (_, i) => [column(i + 1), bound]));
 
+const C = NPPES_COLUMNS;
+const L = NPPES_LOOKUP_COLUMNS;
 /** NPPES V2 (Exhibit 2-1 of the readme): the columns `sources/nppes.ts` reads. */
 export const NPPES_FIELD_BOUNDS: FieldBounds = {
-  NPI: 10,
-  'Entity Type Code': 1,
-  'Provider Organization Name (Legal Business Name)': 100,
-  'Provider Last Name (Legal Name)': 35,
-  'Provider First Name': 35,
-  'Provider Middle Name': 20,
-  'Provider Name Suffix Text': 5,
-  'Provider Credential Text': 20,
-  'Provider Business Practice Location Address City Name': 40,
-  'Provider Business Practice Location Address State Name': 40,
-  'Provider Business Practice Location Address Postal Code': 20,
-  'Provider Enumeration Date': 10,
-  'Last Update Date': 10,
-  'NPI Deactivation Date': 10,
-  'NPI Reactivation Date': 10,
-  ...slots((s) => `Healthcare Provider Taxonomy Code_${s}`, 10),
-  ...slots((s) => `Provider License Number_${s}`, 20),
-  ...slots((s) => `Provider License Number State Code_${s}`, 2),
-  ...slots((s) => `Healthcare Provider Primary Taxonomy Switch_${s}`, 1),
+  [C.npi]: 10,
+  [C.entityType]: 1,
+  [C.organisationName]: 100,
+  [C.lastName]: 35,
+  [C.firstName]: 35,
+  [C.middleName]: 20,
+  [C.suffix]: 5,
+  [C.credential]: 20,
+  [C.city]: 40,
+  [C.state]: 40,
+  [L.postalCode]: 20,
+  [L.enumerationDate]: 10,
+  [C.lastUpdate]: 10,
+  [C.deactivation]: 10,
+  [C.reactivation]: 10,
+  ...slots(taxonomyCodeColumn, 10),
+  ...slots(licenseNumberColumn, 20),
+  ...slots(licenseStateColumn, 2),
+  ...slots(primarySwitchColumn, 1),
 };
 
 /** OIG LEIE record layout: the columns `sources/leie.ts` reads. */

@@ -30,40 +30,28 @@ import { overlongFieldSql } from '../transforms/field-bounds';
 import { cleanTextSql, individualNameSql } from '../transforms/names';
 import { npiCheckSql } from '../transforms/npi';
 import { NPPES_FIELD_BOUNDS } from './field-bounds';
+import {
+  licenseNumberColumn,
+  licenseStateColumn,
+  NPPES_COLUMNS,
+  NPPES_LOOKUP_COLUMNS,
+  primarySwitchColumn,
+  TAXONOMY_SLOTS,
+  taxonomyCodeColumn,
+} from './nppes-columns';
 
-export const TAXONOMY_SLOTS = 15 as const;
+// The column names live apart (nppes-columns.ts) so that the bounds table can name them too; read from here as before.
+export {
+  licenseNumberColumn,
+  licenseStateColumn,
+  NPPES_COLUMNS,
+  NPPES_LOOKUP_COLUMNS,
+  primarySwitchColumn,
+  TAXONOMY_SLOTS,
+  taxonomyCodeColumn,
+};
+
 const SLOTS = Array.from({ length: TAXONOMY_SLOTS }, (_, i) => i + 1);
-
-/** The NPPES columns the ETL reads (exact V2 header names); all are required. */
-export const NPPES_COLUMNS = {
-  npi: 'NPI',
-  entityType: 'Entity Type Code',
-  organisationName: 'Provider Organization Name (Legal Business Name)',
-  lastName: 'Provider Last Name (Legal Name)',
-  firstName: 'Provider First Name',
-  middleName: 'Provider Middle Name',
-  suffix: 'Provider Name Suffix Text',
-  credential: 'Provider Credential Text',
-  city: 'Provider Business Practice Location Address City Name',
-  state: 'Provider Business Practice Location Address State Name',
-  lastUpdate: 'Last Update Date',
-  deactivation: 'NPI Deactivation Date',
-  reactivation: 'NPI Reactivation Date',
-} as const;
-
-/**
- * Columns read when the file has them, for the NPI lookup records only (NULL when absent): files cut down to the
- * required columns, such as the benchmark's generated ones, still build.
- */
-export const NPPES_LOOKUP_COLUMNS = {
-  postalCode: 'Provider Business Practice Location Address Postal Code',
-  enumerationDate: 'Provider Enumeration Date',
-} as const;
-
-export const taxonomyCodeColumn = (slot: number) => `Healthcare Provider Taxonomy Code_${slot}`;
-export const licenseNumberColumn = (slot: number) => `Provider License Number_${slot}`;
-export const licenseStateColumn = (slot: number) => `Provider License Number State Code_${slot}`;
-export const primarySwitchColumn = (slot: number) => `Healthcare Provider Primary Taxonomy Switch_${slot}`;
 
 export const NPPES_REQUIRED_COLUMNS: readonly string[] = [
   ...Object.values(NPPES_COLUMNS),
