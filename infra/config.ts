@@ -111,18 +111,28 @@ const LIMITS = {
 /** A WAFv2 web ACL of CloudFront scope: they exist only in us-east-1 (`global/webacl/<name>/<id>`). */
 const CLOUDFRONT_WEB_ACL_ARN = /^arn:aws[a-z-]*:wafv2:us-east-1:[0-9]{12}:global\/webacl\/[\w-]+\/[0-9a-f-]+$/;
 
-function optionalString(node: Node, key: string): string | null {
+/** A context value, or undefined when it is unset or empty (`-c name=` included). */
+function contextValue(node: Node, key: string): unknown {
   const value: unknown = node.tryGetContext(key);
-  if (value === undefined || value === null || value === '') return null;
+  return value === null || value === '' ? undefined : value;
+}
+
+/** A number-valued context value: `-c name=value` always arrives as a string; cdk.json values arrive as numbers. */
+function numberValue(raw: unknown): unknown {
+  return typeof raw === 'string' ? Number(raw) : raw;
+}
+
+function optionalString(node: Node, key: string): string | null {
+  const value = contextValue(node, key);
+  if (value === undefined) return null;
   if (typeof value !== 'string') throw new Error(`context ${key} must be a string, got ${JSON.stringify(value)}`);
   return value;
 }
 
 function integerInRange(node: Node, key: string, fallback: number, range: { min: number; max: number }): number {
-  const raw: unknown = node.tryGetContext(key);
-  if (raw === undefined || raw === null || raw === '') return fallback;
-  // `-c name=value` always arrives as a string; cdk.json values arrive as numbers.
-  const value = typeof raw === 'string' ? Number(raw) : raw;
+  const raw = contextValue(node, key);
+  if (raw === undefined) return fallback;
+  const value = numberValue(raw);
   if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) {
     throw new Error(`context ${key} must be an integer from ${range.min} to ${range.max}, got ${JSON.stringify(raw)}`);
   }
@@ -130,8 +140,8 @@ function integerInRange(node: Node, key: string, fallback: number, range: { min:
 }
 
 function booleanFlag(node: Node, key: string, fallback: boolean): boolean {
-  const raw: unknown = node.tryGetContext(key);
-  if (raw === undefined || raw === null || raw === '') return fallback;
+  const raw = contextValue(node, key);
+  if (raw === undefined) return fallback;
   if (raw === true || raw === 'true') return true;
   if (raw === false || raw === 'false') return false;
   throw new Error(`context ${key} must be true or false, got ${JSON.stringify(raw)}`);
@@ -139,9 +149,9 @@ function booleanFlag(node: Node, key: string, fallback: boolean): boolean {
 
 function rateWindow(node: Node): RateWindowSeconds {
   const key = CONTEXT_KEYS.edgeRateWindowSeconds;
-  const raw: unknown = node.tryGetContext(key);
-  if (raw === undefined || raw === null || raw === '') return DEFAULT_CONFIG.edgeRateWindowSeconds;
-  const value = typeof raw === 'string' ? Number(raw) : raw;
+  const raw = contextValue(node, key);
+  if (raw === undefined) return DEFAULT_CONFIG.edgeRateWindowSeconds;
+  const value = numberValue(raw);
   if (!(RATE_WINDOWS as readonly unknown[]).includes(value)) {
     throw new Error(`context ${key} must be one of ${RATE_WINDOWS.join(', ')} (seconds), got ${JSON.stringify(raw)}`);
   }
