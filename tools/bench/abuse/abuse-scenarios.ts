@@ -117,26 +117,33 @@ function chunks(npis: readonly string[], size: number): string[][] {
   return out;
 }
 
+/** A scenario of calls of 100 distinct NPIs each, `url` making a call's URL; `npis` holds {@link npisNeeded}. */
+function npiListScenario(
+  id: ScenarioId,
+  name: string,
+  url: (npis: readonly string[]) => string,
+  npis: readonly string[],
+  firstPerBucket: readonly string[],
+  sizes: SetSizes,
+): AbuseScenario {
+  return {
+    id,
+    name,
+    sets: cutSets(chunks(npis, NPI_BATCH_MAX).map(url), sizes),
+    prime: chunks(firstPerBucket, NPI_BATCH_MAX).map(url),
+  };
+}
+
 /** `/npi?numbers=` with 100 distinct NPIs per call; `npis` holds {@link npisNeeded} distinct NPIs. */
 export function npiBatchScenario(npis: readonly string[], firstPerBucket: readonly string[], sizes: SetSizes) {
   const url = (batch: readonly string[]) => `/api/v1/npi?numbers=${batch.join(',')}`;
-  return {
-    id: 'npi-batch',
-    name: '/npi?numbers= (100 NPIs)',
-    sets: cutSets(chunks(npis, NPI_BATCH_MAX).map(url), sizes),
-    prime: chunks(firstPerBucket, NPI_BATCH_MAX).map(url),
-  } satisfies AbuseScenario;
+  return npiListScenario('npi-batch', '/npi?numbers= (100 NPIs)', url, npis, firstPerBucket, sizes);
 }
 
 /** `/providers?npi=` rosters of 100 distinct NPIs, limit 100; `npis` holds {@link npisNeeded} distinct NPIs. */
 export function rosterScenario(npis: readonly string[], firstPerBucket: readonly string[], sizes: SetSizes) {
   const url = (roster: readonly string[]) => `/api/v1/providers?npi=${roster.join(',')}&limit=${NPI_BATCH_MAX}`;
-  return {
-    id: 'roster',
-    name: '/providers?npi= (roster of 100)',
-    sets: cutSets(chunks(npis, NPI_BATCH_MAX).map(url), sizes),
-    prime: chunks(firstPerBucket, NPI_BATCH_MAX).map(url),
-  } satisfies AbuseScenario;
+  return npiListScenario('roster', '/providers?npi= (roster of 100)', url, npis, firstPerBucket, sizes);
 }
 
 /**
