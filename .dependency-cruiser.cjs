@@ -1,5 +1,6 @@
 /**
- * The house's import rules (README "The house"; STYLE.md section 1), checked by `npm run deps` inside `npm test`.
+ * The house's import rules (docs/architecture.md says why; CONTRIBUTING.md the conventions), checked by
+ * `npm run deps` inside `npm test`.
  * Data flows one way: data-contracts <- platform <- etl | lambdas; tools and tests stand on top and may import
  * anything; infra knows the contract only (handler entry paths are strings, not imports).
  * Reference: https://github.com/sverweij/dependency-cruiser/blob/main/doc/rules-reference.md

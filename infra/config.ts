@@ -5,7 +5,7 @@
 import type { Node } from 'constructs';
 import { EDGE_BLOCK } from '../data-contracts/edge';
 
-/** The context keys an operator may set. Each is documented in `cdk.json` and `README.md (Deployment)`. */
+/** The context keys an operator may set. Each is documented in `cdk.json` and `docs/deploy.md`. */
 export const CONTEXT_KEYS = {
   stackName: 'stackName',
   domainName: 'domainName',

@@ -20,7 +20,7 @@ export const API_ROUTES: readonly { method: RouteMethod; path: RoutePath }[] = R
 export const API_ROUTE_PATHS: readonly RoutePath[] = API_ROUTES.map((route) => route.path);
 export type ApiRoutePath = RoutePath;
 
-/** Every path of the contract as a client writes it, trailing-slash forms included (spec §2). */
+/** Every path of the contract as a client writes it, trailing-slash forms included (the API answers both). */
 export const CONTRACT_PATHS: readonly string[] = servedPaths().map(({ path }) => `${API_BASE_PATH}${path}`);
 
 /** The catch-all route: unknown paths and methods reach the Lambda, which answers a JSON 404. */

@@ -14,7 +14,7 @@ import { ETL_CONTAINER_NAME, EtlJobs } from './constructs/etl-jobs';
 import { Monitoring } from './constructs/monitoring';
 import { OriginVerify } from './constructs/origin-verify';
 
-/** Names of the stack outputs (the README's commands read them). */
+/** Names of the stack outputs (the commands of docs/deploy.md read them). */
 export const OUTPUT_NAMES = {
   apiUrl: 'ApiUrl',
   cdnUrl: 'CdnUrl',
@@ -111,7 +111,7 @@ export class ProviderFactsStack extends Stack {
     if (this.originVerify !== null) {
       // The function starts requiring the header only once CloudFront sends it everywhere: CloudFormation updates
       // the distribution first and waits until it is deployed. (Turning the guard off runs in the same order, so
-      // calls are refused 403 cdn_required for those minutes: README, "Edge limits".)
+      // calls are refused 403 cdn_required for those minutes: docs/deploy.md.)
       const fn = this.api.function.node.defaultChild as CfnResource;
       fn.addResourceDependency(this.cdn.distribution.node.defaultChild as CfnResource);
     }

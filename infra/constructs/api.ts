@@ -1,7 +1,7 @@
 /**
  * The API: its Lambda function (DuckDB over the cached snapshot) behind an HTTP API with a route for every path
  * of the contract and a `$default` route for JSON 404s; the stage's throttle and the function's reserved concurrency
- * (the account's capacity guards, README "Edge limits"), and the function's read-only grants on the bucket.
+ * (the account's capacity guards, docs/deploy.md), and the function's read-only grants on the bucket.
  */
 import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
@@ -149,7 +149,7 @@ export class Api extends Construct {
       ephemeralStorageSize: Size.mebibytes(props.ephemeralStorageMb),
       timeout: Duration.seconds(API_SETTINGS.timeoutSeconds),
       // Caps the instances (and the bill) of a flood that gets past the edge, and keeps them for the API when other
-      // functions of the account scale. A call beyond it is throttled: API Gateway answers it 500 (README).
+      // functions of the account scale. A call beyond it is throttled: API Gateway answers it 500 (docs/deploy.md).
       reservedConcurrentExecutions: props.reservedConcurrency > 0 ? props.reservedConcurrency : undefined,
       environment: apiEnvironment({
         bucketName: props.bucket.bucketName,

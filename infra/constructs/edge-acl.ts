@@ -1,7 +1,7 @@
 /**
  * The CloudFront distribution's web ACL (WAFv2, CloudFront scope: it must live in us-east-1). Abuse and capacity
  * limits only: the API's contract has no per-second cap for a keyed caller within its monthly quota, so no rule may
- * refuse a paying caller's burst that its quota allows (README "Edge limits").
+ * refuse a paying caller's burst that its quota allows (docs/deploy.md).
  *
  * Rules, in order:
  * 1. {@link EDGE_RULES.addressVolume}: one address past `edgeAddressLimit` requests in the window, keyed or not.

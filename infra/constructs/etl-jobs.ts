@@ -120,7 +120,7 @@ export class EtlJobs extends Construct {
     });
 
     // The vertical feed ETL: a new snapshot from a curation feed under inputs/, reusing the current identity
-    // layer. Invoked by the data team (see README.md (Deployment)), not by an S3 trigger: a feed is two files,
+    // layer. Invoked by the data team (see docs/data-team.md), not by an S3 trigger: a feed is two files,
     // and a trigger on either could start a build before the other has arrived.
     this.feedFunction = new NodejsFunction(this, 'FeedEtlFunction', {
       ...functionCodeProps('feed', architecture),

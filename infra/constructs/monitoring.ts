@@ -72,7 +72,7 @@ export const STAGE_THROTTLE = {
 } as const satisfies Record<'statusField' | 'integrationStatusField', keyof typeof ACCESS_LOG_FIELDS> &
   Record<string, string>;
 
-/** Alarm thresholds. Each is explained in README.md (Deployment). */
+/** Alarm thresholds. Each is explained in docs/deploy.md. */
 export const ALARM_THRESHOLDS = {
   /** Percent of requests answered 5xx over 5 minutes, in 2 of 3 periods. */
   api5xxRatePercent: 1,

@@ -1,5 +1,5 @@
 /**
- * The change feed's fixture (issue 12): the demo's snapshots A and B (and C, for the tests that span two steps),
+ * The change feed's fixture: the demo's snapshots A and B (and C, for the tests that span two steps),
  * built with the real ETL from the committed inputs into a folder store, so that B's (or C's) `changes` layer holds
  * exactly the changes listed in test/fixtures/changes/README.md. Used by the ETL's and the API's integration suites.
  */

@@ -1,6 +1,6 @@
 /**
  * The synthesized stack with default parameters: every resource, route, grant, environment variable, schedule,
- * alarm and output of issue 4. The stack is synthesized once (real esbuild bundling) for the whole file.
+ * alarm and output docs/deploy.md describes. The stack is synthesized once (real esbuild bundling) for the whole file.
  */
 import { rmSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
