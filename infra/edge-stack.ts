@@ -9,8 +9,9 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { StackConfig } from './config';
+import { createAlarmTopic } from './constructs/alarms';
 import type { EdgeAcl } from './constructs/edge-acl';
-import { createAlarmTopic, createEdgeBlockedAlarm } from './constructs/monitoring';
+import { createEdgeBlockedAlarm } from './constructs/monitoring';
 import { createEdgeAcl } from './stack';
 
 /** The region of every CloudFront-scope web ACL. */

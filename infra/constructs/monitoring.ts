@@ -6,20 +6,12 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import {
-  Alarm,
-  ComparisonOperator,
-  type IMetric,
-  MathExpression,
-  type Metric,
-  TreatMissingData,
-} from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { type Alarm, type IMetric, MathExpression, type Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
-import { Topic } from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import { type AlarmOptions, createAlarmTopic, createNotifyingAlarm } from './alarms';
 import type { ACCESS_LOG_FIELDS } from './api';
 
 /** The metric namespace of the service's own (log-derived) metrics. */
@@ -99,47 +91,6 @@ export const ALARM_THRESHOLDS = {
 } as const;
 
 const FIVE_MINUTES = Duration.minutes(5);
-
-/** The options of an alarm of this service: it fires at or above `threshold`; no data is not a failure. */
-export interface AlarmOptions {
-  description: string;
-  threshold: number;
-  evaluationPeriods: number;
-  datapointsToAlarm: number;
-}
-
-/** The alarm topic of a stack, with `email` subscribed when given. */
-export function createAlarmTopic(scope: Construct, id: string, email: string | null): Topic {
-  const topic = new Topic(scope, id, { displayName: 'Provider Facts API alarms' });
-  if (email !== null) topic.addSubscription(new EmailSubscription(email));
-  return topic;
-}
-
-/**
- * An alarm that notifies `topic` on ALARM and on OK. CloudWatch alarms notify topics of their own region only, so an
- * alarm of the us-east-1 edge stack has a topic of its own.
- */
-export function createNotifyingAlarm(
-  scope: Construct,
-  id: string,
-  topic: Topic,
-  metric: IMetric | Metric,
-  options: AlarmOptions,
-): Alarm {
-  const alarm = new Alarm(scope, id, {
-    metric,
-    alarmDescription: options.description,
-    threshold: options.threshold,
-    evaluationPeriods: options.evaluationPeriods,
-    datapointsToAlarm: options.datapointsToAlarm,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    // Quiet hours and idle functions produce no data; that is not a failure.
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
-  alarm.addAlarmAction(new SnsAction(topic));
-  alarm.addOkAction(new SnsAction(topic));
-  return alarm;
-}
 
 /** The alarm on the web ACL's blocked requests, in the stack (and region, us-east-1) that holds the ACL. */
 export function createEdgeBlockedAlarm(scope: Construct, topic: Topic, blockedRequests: IMetric): Alarm {
