@@ -3,7 +3,7 @@
  * of the contract and a `$default` route for JSON 404s; the stage's throttle and the function's reserved concurrency
  * (the account's capacity guards, docs/deploy.md), and the function's read-only grants on the bucket.
  */
-import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
+import { Duration, Size } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, type HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -11,7 +11,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LoggingFormat } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ENV } from '../../data-contracts/env';
@@ -20,9 +20,7 @@ import { defaultBudgetMb, heapOption, planMemory } from '../../data-contracts/me
 import { functionCodeProps } from '../bundling';
 import type { ArchitectureName } from '../config';
 import { API_ROUTE_PATHS } from '../routes';
-
-/** Retention of every log group of the stack. */
-export const LOG_RETENTION = RetentionDays.ONE_MONTH;
+import { serviceLogGroup } from './logs';
 
 /** The API Lambda's `/tmp` cache folder (Lambda's only writable path). */
 export const API_CACHE_DIR = '/tmp/pf-cache' as const;
@@ -137,10 +135,7 @@ export class Api extends Construct {
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
 
-    this.logGroup = new LogGroup(this, 'FunctionLogs', {
-      retention: LOG_RETENTION,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    this.logGroup = serviceLogGroup(this, 'FunctionLogs');
 
     this.function = new NodejsFunction(this, 'Function', {
       ...functionCodeProps('api', props.architecture),
@@ -216,10 +211,7 @@ export class Api extends Construct {
       this.httpApi.addRoutes({ path, methods: [HttpMethod.GET], integration });
     }
 
-    this.accessLogGroup = new LogGroup(this, 'AccessLogs', {
-      retention: LOG_RETENTION,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    this.accessLogGroup = serviceLogGroup(this, 'AccessLogs');
     this.stage = this.httpApi.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,

@@ -7,7 +7,7 @@
  * of ephemeral storage, 4 vCPU / 30 GB, and no time limit, and runs only when started (no idle cost). AWS Batch
  * would add a queue and compute environment for one job; Glue/EMR would replace our DuckDB ETL code.
  */
-import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
+import { Duration, Size } from 'aws-cdk-lib';
 import { GatewayVpcEndpointAwsService, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import {
@@ -23,16 +23,16 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LoggingFormat } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ENV } from '../../data-contracts/env';
 import { POINTER_KEY } from '../../data-contracts/layout';
-import { functionCodeProps, PROJECT_ROOT } from '../bundling';
+import { functionCodeProps, type HandlerName, PROJECT_ROOT } from '../bundling';
 import type { ArchitectureName } from '../config';
-import { LOG_RETENTION } from './api';
 import { PUBLIC_PREFIX, REBUILD_INTERVAL } from './cdn';
 import { SNAPSHOT_RETENTION_TAG, SNAPSHOTS_PREFIX } from './data-store';
+import { serviceLogGroup } from './logs';
 
 /** Where the data team uploads the inputs of a build (curation feeds, NPPES / NUCC / LEIE / FDA files). */
 export const INPUTS_PREFIX = 'inputs/' as const;
@@ -72,6 +72,34 @@ function grantSnapshotWrite(bucket: IBucket, grantee: Parameters<IBucket['grantP
   bucket.grantPut(grantee, POINTER_KEY);
 }
 
+/** What differs between the ETL's two Lambda jobs. */
+interface LambdaJob {
+  readonly handler: HandlerName;
+  readonly description: string;
+  readonly sizing: { readonly memoryMb: number; readonly ephemeralStorageMb: number; readonly timeoutMinutes: number };
+  readonly cacheDir: string;
+}
+
+/**
+ * One of the ETL's Lambda jobs, as `<name>Function` with its JSON logs in `<name>Logs`. Never retried
+ * asynchronously: a rebuild that fails is retried by the next hour's run (a retry would only overlap with it), and
+ * a failed feed build leaves the pointer untouched (a silent retry would only repeat the failure).
+ */
+function etlFunction(scope: Construct, name: string, props: EtlJobsProps, job: LambdaJob): NodejsFunction {
+  const logGroup = serviceLogGroup(scope, `${name}Logs`);
+  return new NodejsFunction(scope, `${name}Function`, {
+    ...functionCodeProps(job.handler, props.architecture),
+    description: job.description,
+    memorySize: job.sizing.memoryMb,
+    ephemeralStorageSize: Size.mebibytes(job.sizing.ephemeralStorageMb),
+    timeout: Duration.minutes(job.sizing.timeoutMinutes),
+    environment: etlEnvironment(props.bucket, job.cacheDir),
+    loggingFormat: LoggingFormat.JSON,
+    logGroup,
+    retryAttempts: 0,
+  });
+}
+
 /** The ETL's deployed jobs. */
 export class EtlJobs extends Construct {
   readonly rebuildFunction: NodejsFunction;
@@ -86,20 +114,11 @@ export class EtlJobs extends Construct {
     const { bucket, architecture } = props;
 
     // Hourly rebuild of public/coverage.json, public/sample.json and public/sample.csv.
-    this.rebuildFunction = new NodejsFunction(this, 'RebuildStaticFunction', {
-      ...functionCodeProps('rebuildStatic', architecture),
+    this.rebuildFunction = etlFunction(this, 'RebuildStatic', props, {
+      handler: 'rebuildStatic',
       description: 'Rebuilds the public coverage and sample objects from the current snapshot',
-      memorySize: ETL_SIZING.rebuild.memoryMb,
-      ephemeralStorageSize: Size.mebibytes(ETL_SIZING.rebuild.ephemeralStorageMb),
-      timeout: Duration.minutes(ETL_SIZING.rebuild.timeoutMinutes),
-      environment: etlEnvironment(bucket, '/tmp/pf-cache'),
-      loggingFormat: LoggingFormat.JSON,
-      logGroup: new LogGroup(this, 'RebuildStaticLogs', {
-        retention: LOG_RETENTION,
-        removalPolicy: RemovalPolicy.DESTROY,
-      }),
-      // A rebuild that fails is retried by the next hour's run; async retries would only overlap with it.
-      retryAttempts: 0,
+      sizing: ETL_SIZING.rebuild,
+      cacheDir: '/tmp/pf-cache',
     });
     bucket.grantRead(this.rebuildFunction);
     bucket.grantPut(this.rebuildFunction, `${PUBLIC_PREFIX}*`);
@@ -122,17 +141,11 @@ export class EtlJobs extends Construct {
     // The vertical feed ETL: a new snapshot from a curation feed under inputs/, reusing the current identity
     // layer. Invoked by the data team (see docs/data-team.md), not by an S3 trigger: a feed is two files,
     // and a trigger on either could start a build before the other has arrived.
-    this.feedFunction = new NodejsFunction(this, 'FeedEtlFunction', {
-      ...functionCodeProps('feed', architecture),
+    this.feedFunction = etlFunction(this, 'FeedEtl', props, {
+      handler: 'feed',
       description: 'Builds a snapshot from a vertical curation feed',
-      memorySize: ETL_SIZING.feed.memoryMb,
-      ephemeralStorageSize: Size.mebibytes(ETL_SIZING.feed.ephemeralStorageMb),
-      timeout: Duration.minutes(ETL_SIZING.feed.timeoutMinutes),
-      environment: etlEnvironment(bucket, '/tmp/pf-etl'),
-      loggingFormat: LoggingFormat.JSON,
-      logGroup: new LogGroup(this, 'FeedEtlLogs', { retention: LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY }),
-      // A failed build leaves the pointer untouched; a silent automatic retry would only repeat the failure.
-      retryAttempts: 0,
+      sizing: ETL_SIZING.feed,
+      cacheDir: '/tmp/pf-etl',
     });
     grantSnapshotWrite(bucket, this.feedFunction);
 
@@ -154,10 +167,7 @@ export class EtlJobs extends Construct {
         cpuArchitecture: architecture === 'arm64' ? CpuArchitecture.ARM64 : CpuArchitecture.X86_64,
       },
     });
-    this.nppesLogGroup = new LogGroup(this, 'NppesLogs', {
-      retention: LOG_RETENTION,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    this.nppesLogGroup = serviceLogGroup(this, 'NppesLogs');
     this.nppesTask.addContainer(ETL_CONTAINER_NAME, {
       // Staged at synth, built by `cdk deploy` (Docker needed then, not for synth or tests).
       image: ContainerImage.fromAsset(PROJECT_ROOT, {
