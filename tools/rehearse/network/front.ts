@@ -1,33 +1,21 @@
 /**
  * The edge, on loopback: an HTTP server that does what API Gateway's HTTP API does with a Lambda integration
- * (payload format 2.0), and, for the static paths, what the CDN does before its S3 origin.
+ * (payload format 2.0, ./payload-event.ts), and, for the static paths, what the CDN does before its S3 origin
+ * (./cdn-static.ts).
  *
- * API Gateway: each request becomes the payload 2.0 event (`rawPath`, `rawQueryString`, lower-cased `headers` with
- * repeated values joined by commas, `cookies`, `requestContext` with `requestId`, `http.method`, `http.path`,
- * `http.sourceIp`, `timeEpoch`, `routeKey` as the stack's routes give it, `isBase64Encoded`), and the function's
- * result goes back as status, headers, `cookies` as `set-cookie`, base64 bodies decoded. Limits: a request body
- * over 10 MB is a 413; a function result over 6 MB (Lambda's synchronous response limit) or a failed invocation
- * is API Gateway's `500 {"message":"Internal Server Error"}`, as is a throttled integration; an invocation still
- * running after 30 s is a 504:
+ * API Gateway: the function's result goes back as status, headers, `cookies` as `set-cookie`, base64 bodies decoded.
+ * Limits: a request body over 10 MB is a 413; a function result over 6 MB (Lambda's synchronous response limit) or
+ * a failed invocation is API Gateway's `500 {"message":"Internal Server Error"}`, as is a throttled integration; an
+ * invocation still running after 30 s is a 504:
  * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html,
  * https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html,
  * https://repost.aws/knowledge-center/api-gateway-internal-server-error.
- *
- * The CDN's static behaviours (`/api/v1/coverage*`, `/api/v1/sample*`): the stack's own CloudFront Functions code
- * (infra/cdn-functions.ts) runs in a `vm` context on the viewer request, the object is fetched from the bucket
- * through the S3 shaper, and the viewer-response function runs on the answer.
  */
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runInNewContext } from 'node:vm';
-import {
-  STATIC_PATH_PATTERNS,
-  STATIC_REQUEST_FUNCTION_CODE,
-  STATIC_RESPONSE_FUNCTION_CODE,
-} from '../../../infra/cdn-functions';
-import { API_ROUTES, DEFAULT_ROUTE_KEY } from '../../../infra/routes';
 import type { PoolInvoke } from '../lambda/pool';
+import { type FetchStatic, StaticBehaviours } from './cdn-static';
+import { apiRequestId, payloadEvent } from './payload-event';
 
 /**
  * API Gateway's largest request payload, Lambda's largest synchronous response, and the HTTP API's integration
@@ -88,30 +76,18 @@ export function newRecord(path: string, tag: string | null, error: string | null
 export interface FrontOptions {
   invoke(event: Buffer): Promise<PoolInvoke>;
   /** GETs an object of the bucket through the CDN's origin connection (shaped as S3 is). */
-  fetchStatic(uri: string): Promise<{ status: number; headers: Record<string, string>; body: Buffer }>;
+  fetchStatic: FetchStatic;
   onRecord?(record: FrontRecord): void;
   /** Default {@link LIMITS}' 30 s. */
   integrationTimeoutMs?: number;
 }
 
-type CfHeaders = Record<string, { value: string }>;
-type CfRequest = { method: string; uri: string; querystring: Record<string, { value: string }>; headers: CfHeaders };
-type CfResponse = { statusCode: number; headers: CfHeaders; body?: { encoding: string; data: string } };
-
-function loadFunction(code: string): (event: unknown) => unknown {
-  const context: { handler?: (event: unknown) => unknown } = {};
-  runInNewContext(`${code}\nthis.handler = handler;`, context);
-  if (context.handler === undefined) throw new Error('the CloudFront function defines no handler');
-  return context.handler;
-}
-
 export class ApiFront {
   private readonly server: http.Server;
-  private readonly viewerRequest = loadFunction(STATIC_REQUEST_FUNCTION_CODE);
-  private readonly viewerResponse = loadFunction(STATIC_RESPONSE_FUNCTION_CODE);
-  private readonly staticPrefixes = STATIC_PATH_PATTERNS.map((p) => p.replace(/\*$/, ''));
+  private readonly statics: StaticBehaviours;
 
   private constructor(private readonly options: FrontOptions) {
+    this.statics = new StaticBehaviours(options.fetchStatic);
     this.server = http.createServer((req, res) => {
       const received = performance.now();
       const chunks: Buffer[] = [];
@@ -163,8 +139,8 @@ export class ApiFront {
       });
     };
     try {
-      if (this.staticPrefixes.some((p) => rawPath.startsWith(p))) {
-        const out = await this.serveStatic(req, rawPath, rawQueryString);
+      if (this.statics.takes(rawPath)) {
+        const out = await this.statics.serve(req, rawPath, rawQueryString);
         send(out.status, out.headers, out.body);
         return;
       }
@@ -173,7 +149,7 @@ export class ApiFront {
         return;
       }
       const requestId = apiRequestId();
-      const event = payloadEvent(req, rawPath, rawQueryString, body, requestId);
+      const event = payloadEvent(req, rawPath, rawQueryString, body, requestId, TAG_HEADER);
       const gatewayHeaders = { 'apigw-requestid': requestId };
       let timer: NodeJS.Timeout | undefined;
       const result = await Promise.race([
@@ -219,120 +195,6 @@ export class ApiFront {
       send(500, { 'content-type': 'application/json' }, INTERNAL_ERROR);
     }
   }
-
-  private async serveStatic(
-    req: http.IncomingMessage,
-    rawPath: string,
-    rawQueryString: string,
-  ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
-    const querystring: Record<string, { value: string }> = {};
-    for (const [name, value] of new URLSearchParams(rawQueryString)) querystring[name] = { value };
-    const headers: CfHeaders = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === 'string') headers[name] = { value };
-    }
-    const request: CfRequest = { method: req.method ?? 'GET', uri: rawPath, querystring, headers };
-    const context = { eventType: 'viewer-request', requestId: apiRequestId() };
-    const out = this.viewerRequest({ version: '1.0', context, request }) as CfRequest | CfResponse;
-    if ('statusCode' in out) return fromCloudFront(out);
-    const origin = await this.options.fetchStatic(out.uri);
-    const response: CfResponse = { statusCode: origin.status, headers: {} };
-    for (const [name, value] of Object.entries(origin.headers)) response.headers[name.toLowerCase()] = { value };
-    const shaped = this.viewerResponse({
-      version: '1.0',
-      context: { ...context, eventType: 'viewer-response' },
-      request: out,
-      response,
-    }) as CfResponse;
-    return { ...fromCloudFront(shaped), body: origin.body };
-  }
-}
-
-function fromCloudFront(response: CfResponse): { status: number; headers: Record<string, string>; body: Buffer } {
-  const headers: Record<string, string> = {};
-  for (const [name, { value }] of Object.entries(response.headers)) headers[name] = value;
-  const body = response.body
-    ? Buffer.from(response.body.data, response.body.encoding === 'base64' ? 'base64' : 'utf8')
-    : Buffer.alloc(0);
-  return { status: response.statusCode, headers, body };
-}
-
-/** An id in the shape API Gateway gives (`apigw-requestid`). */
-function apiRequestId(): string {
-  return `${randomBytes(12).toString('base64').replace(/[+/]/g, 'A').slice(0, 15)}=`;
-}
-
-/** The HTTP API payload 2.0 event of a request. */
-export function payloadEvent(
-  req: http.IncomingMessage,
-  rawPath: string,
-  rawQueryString: string,
-  body: Buffer,
-  requestId: string,
-) {
-  const headers: Record<string, string> = {};
-  let cookies: string[] | undefined;
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = (req.rawHeaders[i] as string).toLowerCase();
-    const value = req.rawHeaders[i + 1] as string;
-    if (name === TAG_HEADER) continue;
-    if (name === 'cookie') {
-      cookies = [...(cookies ?? []), ...value.split(/;\s*/)];
-      continue;
-    }
-    headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;
-  }
-  const now = new Date();
-  const method = req.method ?? 'GET';
-  const host = headers.host ?? 'localhost';
-  return {
-    version: '2.0',
-    routeKey: routeKeyFor(method, rawPath),
-    rawPath,
-    rawQueryString,
-    ...(cookies ? { cookies } : {}),
-    headers,
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'rehearse',
-      domainName: host,
-      domainPrefix: host.split('.')[0],
-      http: {
-        method,
-        path: rawPath,
-        protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
-        userAgent: headers['user-agent'] ?? '',
-      },
-      requestId,
-      routeKey: routeKeyFor(method, rawPath),
-      stage: '$default',
-      time: apiGatewayTime(now),
-      timeEpoch: now.getTime(),
-    },
-    ...(body.length > 0 ? { body: body.toString('base64') } : {}),
-    isBase64Encoded: body.length > 0,
-  };
-}
-
-/** The stack's routes as API Gateway matches them (`{id}` is one path segment). */
-const ROUTE_MATCHERS = API_ROUTES.map((route) => ({
-  key: `${route.method} ${route.path}`,
-  method: route.method,
-  pattern: new RegExp(`^${route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
-}));
-
-/** The route key API Gateway puts in the event: the matching route's, else `$default`. */
-function routeKeyFor(method: string, rawPath: string): string {
-  return ROUTE_MATCHERS.find((r) => r.method === method && r.pattern.test(rawPath))?.key ?? DEFAULT_ROUTE_KEY;
-}
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** `27/Nov/2026:19:00:00 +0000`. */
-function apiGatewayTime(d: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${p(d.getUTCDate())}/${MONTHS[d.getUTCMonth()]}/${d.getUTCFullYear()}:${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`;
 }
 
 /** The function's payload 2.0 result as an HTTP answer (status, headers, cookies, decoded body). */
