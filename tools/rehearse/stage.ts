@@ -14,8 +14,9 @@ import { ENV } from '../../data-contracts/env';
 import { createKeyWithCli, REHEARSAL_REGION, type Services, startServices } from './deploy/services';
 import { resolveEnvironment, type SynthesizedShape, synthesizeStack } from './deploy/synth';
 import { cgroupsAvailable, removeStaleGroups } from './lambda/cgroups';
-import type { FunctionSpec, HostSetup, LambdaInstance } from './lambda/instance';
+import type { LambdaInstance } from './lambda/instance';
 import { LambdaPool } from './lambda/pool';
+import type { FunctionSpec, HostSetup } from './lambda/runtime-process';
 import { ApiFront, type FrontRecord } from './network/front';
 import { addCounters, emptyCounters, type PortCounters, type ShapedPort } from './network/shaper';
 

@@ -10,7 +10,7 @@ import { App } from 'aws-cdk-lib';
 import { ENV } from '../../../data-contracts/env';
 import { readStackConfig } from '../../../infra/config';
 import { ProviderFactsStack } from '../../../infra/stack';
-import type { FunctionSpec } from '../lambda/instance';
+import type { FunctionSpec } from '../lambda/runtime-process';
 
 /** A DynamoDB table of the template. */
 export interface TableSpec {

@@ -7,43 +7,19 @@
  * Without cgroups (not root, or another machine) it runs unconfined, its cache folder pointed at its own folder
  * instead of a private `/tmp`, and says so (`confined: false`).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InstanceCgroups } from './cgroups';
 import { RuntimeApi, type RuntimeResult } from './runtime-api';
-
-/** The deployed function as the synthesized template describes it, and how to run it here. */
-export interface FunctionSpec {
-  functionName: string;
-  /** The asset folder (`cdk.out/asset.<hash>`): LAMBDA_TASK_ROOT. */
-  assetDir: string;
-  /** `index.handler`. */
-  handler: string;
-  /** The template's environment, tokens resolved to the rehearsal's resources. */
-  environment: Record<string, string>;
-  memoryMb: number;
-  ephemeralStorageMb: number;
-  timeoutSeconds: number;
-  architecture: 'x86_64' | 'arm64';
-  /** Reserved concurrency when the template sets it, else null (the account's limit). */
-  reservedConcurrency: number | null;
-}
-
-/** How instances are run on this machine. */
-export interface HostSetup {
-  /** A Node 22 binary. */
-  node: string;
-  /** `aws-lambda-ric`'s entry (index.mjs). */
-  ric: string;
-  /** Where each instance's `/tmp` folder is made. */
-  workDir: string;
-  /** cgroups and a private /tmp (root on a cgroup v1 host). */
-  confined: boolean;
-  /** Lines the function writes (its logs), with the instance id. */
-  onLog?: (instanceId: string, line: string) => void;
-}
+import {
+  type FunctionSpec,
+  type HostSetup,
+  type InstanceSetup,
+  runtimeEnvironment,
+  spawnRuntime,
+} from './runtime-process';
 
 /** How an invocation ended, as API Gateway sees it. */
 export type InvokeOutcome =
@@ -109,29 +85,18 @@ export class LambdaInstance {
       onNext: () => this.onNext(),
       onInitError: (type, body) => this.initWaiter?.reject(new Error(`init error ${type}: ${body.toString('utf8')}`)),
     });
-    const env = this.environment(this.api.address);
+    const env = runtimeEnvironment(this.spec, this.host, this.setup(), this.api.address);
     const started = performance.now();
     const initDone = new Promise<void>((resolve, reject) => {
       this.initWaiter = { resolve, reject };
     });
-    this.child = this.spawnRuntime(env);
+    this.child = spawnRuntime(this.spec, this.host, this.setup(), env);
     this.child.once('exit', (code, signal) => {
       const why = `exited (code ${code}, signal ${signal})`;
       this.dead ??= why;
       this.initWaiter?.reject(new Error(`the runtime ${why} during init`));
       this.markExited(why);
     });
-    const lines = (stream: NodeJS.ReadableStream | null) => {
-      let rest = '';
-      stream?.on('data', (chunk: Buffer) => {
-        const text = rest + chunk.toString('utf8');
-        const parts = text.split('\n');
-        rest = parts.pop() ?? '';
-        for (const line of parts) if (line !== '') this.host.onLog?.(this.id, line);
-      });
-    };
-    lines(this.child.stdout);
-    lines(this.child.stderr);
     const timer = setTimeout(
       () => this.initWaiter?.reject(new Error('init passed the 10 s that Lambda gives an on-demand init')),
       10_000,
@@ -254,57 +219,8 @@ export class LambdaInstance {
     if (memory) this.memoryMaxBytes = Math.max(this.memoryMaxBytes, memory.maxBytes);
   }
 
-  /** What Lambda sets for a Node.js 22 function, then the function's own environment. */
-  private environment(runtimeApi: string): Record<string, string> {
-    const env = this.spec.environment;
-    const region = env.AWS_REGION ?? 'us-east-1';
-    const base: Record<string, string> = {
-      PATH: '/usr/local/bin:/usr/bin:/bin',
-      LANG: 'en_US.UTF-8',
-      TZ: ':UTC',
-      AWS_REGION: region,
-      AWS_DEFAULT_REGION: region,
-      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
-      AWS_LAMBDA_FUNCTION_NAME: this.spec.functionName,
-      AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(this.spec.memoryMb),
-      AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
-      AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${this.spec.functionName}`,
-      AWS_LAMBDA_LOG_STREAM_NAME: `rehearse/${this.id}`,
-      AWS_LAMBDA_RUNTIME_API: runtimeApi,
-      LAMBDA_TASK_ROOT: this.spec.assetDir,
-      LAMBDA_RUNTIME_DIR: path.dirname(this.host.ric),
-      _HANDLER: this.spec.handler,
-    };
-    const merged: Record<string, string> = { ...base, ...env, ...this.extra, AWS_LAMBDA_RUNTIME_API: runtimeApi };
-    if (!this.host.confined) {
-      // No private /tmp: the function's /tmp paths are moved into this instance's folder.
-      for (const [name, value] of Object.entries(merged)) {
-        if (value === '/tmp' || value.startsWith('/tmp/')) merged[name] = path.join(this.tmpDir, value.slice(5));
-      }
-      merged.TMPDIR = this.tmpDir;
-    }
-    return merged;
-  }
-
-  private spawnRuntime(env: Record<string, string>): ChildProcess {
-    const command = [this.host.node, this.host.ric];
-    if (!this.host.confined || this.cgroups === null) {
-      return spawn(command[0] as string, command.slice(1), {
-        cwd: this.spec.assetDir,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-    }
-    // In a mount namespace of its own: join the cgroups, put this instance's folder over /tmp, then become Node.
-    const script =
-      'for f in $REHEARSE_CGROUP_PROCS; do echo $$ > "$f" || exit 97; done; ' +
-      'mount --bind "$REHEARSE_TMP" /tmp || exit 98; unset REHEARSE_CGROUP_PROCS REHEARSE_TMP; exec "$@"';
-    return spawn('unshare', ['--mount', '--propagation', 'private', '--', '/bin/sh', '-c', script, 'sh', ...command], {
-      cwd: this.spec.assetDir,
-      env: { ...env, REHEARSE_CGROUP_PROCS: this.cgroups.procsFiles().join(' '), REHEARSE_TMP: this.tmpDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  private setup(): InstanceSetup {
+    return { id: this.id, tmpDir: this.tmpDir, cgroups: this.cgroups, extra: this.extra };
   }
 }
 

@@ -5,7 +5,8 @@
  * throttled integration). This machine's own limit (`maxInstances`, from its memory) is not Lambda's: an
  * invocation past it waits for an instance and the wait is counted apart.
  */
-import { type FunctionSpec, type HostSetup, type InvokeFigures, LambdaInstance } from './instance';
+import { type InvokeFigures, LambdaInstance } from './instance';
+import type { FunctionSpec, HostSetup } from './runtime-process';
 
 export interface PoolOptions {
   /** Retire an instance idle this long (Lambda keeps idle environments for minutes, unspecified). */

@@ -3,7 +3,8 @@
  * AWS's list prices (report/prices.ts), split into the fixed per-request part and the part the design controls
  * (Lambda duration, init included, and S3 requests).
  */
-import type { FunctionSpec, LambdaInstance } from '../lambda/instance';
+import type { LambdaInstance } from '../lambda/instance';
+import type { FunctionSpec } from '../lambda/runtime-process';
 import type { PortCounters } from '../network/shaper';
 import { answerMs, type Measured, quantile } from '../phases';
 import { QUERY_KINDS } from '../workload';
