@@ -166,10 +166,8 @@ async function main(): Promise<void> {
       for (const s of scenarios) {
         for (const [place, key] of order.entries()) {
           const urls = s.sets[round + 1] as string[];
-          const series =
-            key === 'ok'
-              ? await freshSeries(target, tables, fresh, urls, quota)
-              : await exhaustedSeries(target, tables, exhausted, urls, quota);
+          const run = { target, tables, key: key === 'ok' ? fresh : exhausted, urls, quota };
+          const series = await KEY_SERIES[key](run);
           measured.get(s.id)?.push({ ...series, round, order: place, key });
           say(
             `round ${round + 1} ${s.id.padEnd(13)} ${key === 'ok' ? 'fresh    ' : 'exhausted'} ` +
@@ -212,14 +210,19 @@ async function main(): Promise<void> {
   }
 }
 
+/** One series of a key: the server, the tables holding the key's counter, the key, its calls and its quota. */
+interface KeySeriesRun {
+  target: SeriesTarget;
+  tables: AbuseTables;
+  key: BenchKey;
+  urls: readonly string[];
+  quota: number;
+}
+
+type KeySeriesFigures = Omit<MeasuredSeries, 'round' | 'order' | 'key'>;
+
 /** The fresh key's series: its counter at 0 before it and every 250 calls (a batch counts 100). */
-async function freshSeries(
-  target: SeriesTarget,
-  tables: AbuseTables,
-  key: BenchKey,
-  urls: readonly string[],
-  quota: number,
-): Promise<Omit<MeasuredSeries, 'round' | 'order' | 'key'>> {
+async function freshSeries({ target, tables, key, urls, quota }: KeySeriesRun): Promise<KeySeriesFigures> {
   const resetEvery = Math.floor(quota / NPI_BATCH_MAX);
   let charged = 0;
   const series = await runSeries(target, key.key, urls, 'ok', async (i) => {
@@ -232,17 +235,17 @@ async function freshSeries(
 }
 
 /** The exhausted key's series: its counter at the quota (set again before each series), which must not move. */
-async function exhaustedSeries(
-  target: SeriesTarget,
-  tables: AbuseTables,
-  key: BenchKey,
-  urls: readonly string[],
-  quota: number,
-): Promise<Omit<MeasuredSeries, 'round' | 'order' | 'key'>> {
+async function exhaustedSeries({ target, tables, key, urls, quota }: KeySeriesRun): Promise<KeySeriesFigures> {
   await tables.setUsed(key, quota);
   const series = await runSeries(target, key.key, urls, 'exhausted');
   return { ...series, charged: (await tables.readUsed(key)) - quota };
 }
+
+/** The series of the key each answer is expected from. */
+const KEY_SERIES: Record<Expectation, (run: KeySeriesRun) => Promise<KeySeriesFigures>> = {
+  ok: freshSeries,
+  exhausted: exhaustedSeries,
+};
 
 /** Sends a scenario's priming calls, then its warm-up list, from an unmetered key: every answer must be a 200. */
 async function warmUp(target: SeriesTarget, key: string, scenario: AbuseScenario): Promise<void> {
