@@ -1,8 +1,8 @@
 /**
  * The small rehearsal (tools/rehearse): the stack as the CDK app synthesizes it, its API asset run by the Runtime
  * Interface Client in two emulated Lambda instances, S3 (s3rver) with a first-byte delay, DynamoDB (dynalite) with
- * a delay per call, keys from the keys CLI, and the API Gateway front. Every `curl` example of the README's "Try
- * it" block, sent plain, with gzip and with br, must get from the front the answer `npm start`'s server gives
+ * a delay per call, keys from the keys CLI, and the API Gateway front. Every `curl` example of docs/try-it.sh (the
+ * README's "Try it"), sent plain, with gzip and with br, must get from the front the answer `npm start`'s server gives
  * (the same runtime over a folder of the same snapshots): status, body bytes and the headers that carry meaning.
  * A cold and a warm instance both answer; an instance frozen between invocations answers its next call.
  */
@@ -23,8 +23,8 @@ import { publishFolderSnapshot } from '../../../tools/rehearse/deploy/publish';
 import type { FrontRecord } from '../../../tools/rehearse/network/front';
 import { type Stage, startStage } from '../../../tools/rehearse/stage';
 import { type DynaliteHandle, startDynalite } from '../../helpers/dynalite';
+import { assignedValue, type Example, expand, tryItExamples } from '../../helpers/examples';
 import { type RawAnswer, rawRequest } from '../../helpers/raw-answers';
-import { expand, type ReadmeExample, readmeExamples } from '../../helpers/readme-examples';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 /** Outside /tmp: each instance mounts a folder of its own over /tmp, and the asset must stay visible. */
@@ -47,12 +47,6 @@ const MEANINGFUL = [
   'access-control-expose-headers',
 ] as const;
 const ENCODINGS = ['identity', 'gzip', 'br'] as const;
-/** What a README line assigns from an answer. */
-const ASSIGNED: Record<string, (answer: RawAnswer) => string> = {
-  SLUG: (a) => (JSON.parse(decoded(a).toString('utf8')) as { data: { slug: string }[] }).data[0]?.slug ?? '',
-  SINCE: (a) => (JSON.parse(decoded(a).toString('utf8')) as { span: { oldest_snapshot: string } }).span.oldest_snapshot,
-  ETAG: (a) => String(a.headers.etag ?? ''),
-};
 const KEY_VARIABLES: Record<string, Plan> = { FREE: 'free', BUILDER: 'builder', DEV: 'developer', ENT: 'enterprise' };
 
 let stage: Stage;
@@ -151,8 +145,8 @@ afterAll(async () => {
   await rm(WORK, { recursive: true, force: true });
 });
 
-/** Sends one README example to both sides with the same encoding; each side its own keys. */
-async function both(example: ReadmeExample, encoding: string, assigned: Record<string, string>) {
+/** Sends one example to both sides with the same encoding; each side its own keys. */
+async function both(example: Example, encoding: string, assigned: Record<string, string>) {
   const send = (origin: string, keys: Record<Plan, string>) => {
     const values: Record<string, string> = { ...assigned };
     for (const [name, plan] of Object.entries(KEY_VARIABLES)) values[name] = keys[plan];
@@ -177,12 +171,12 @@ describe('the small rehearsal', () => {
     if (process.getuid?.() === 0) expect(stage.confined).toEqual({ ok: true });
   });
 
-  it('answers every README example through the front as npm start does, plain, gzip and br', async () => {
-    const examples = readmeExamples(REPO_ROOT);
+  it('answers every example of docs/try-it.sh through the front as npm start does, plain, gzip and br', async () => {
+    const examples = tryItExamples(REPO_ROOT);
     expect(examples.length).toBeGreaterThan(30);
     const assigned: Record<string, string> = {};
     // The first two requests at once: two instances start cold.
-    const first = examples[0] as ReadmeExample;
+    const first = examples[0] as Example;
     await Promise.all([both(first, 'identity', assigned), both(first, 'identity', assigned)]);
     const mismatches: string[] = [];
     for (const example of examples) {
@@ -207,8 +201,10 @@ describe('the small rehearsal', () => {
           mismatches.push(`${encoding} ${example.line}\n  rehearsed …${around(a)}\n  served    …${around(b)}`);
         }
         if (example.assigns !== null && encoding === 'identity') {
-          const value = (ASSIGNED[example.assigns] as (a: RawAnswer) => string)(rehearsed);
-          expect(value).toBe((ASSIGNED[example.assigns] as (a: RawAnswer) => string)(served));
+          const readValue = (a: RawAnswer) =>
+            assignedValue(example.assigns as string, a.headers, decoded(a).toString('utf8'));
+          const value = readValue(rehearsed);
+          expect(value).toBe(readValue(served));
           assigned[example.assigns] = value;
         }
       }

@@ -1,10 +1,12 @@
 /**
  * The deployed entry (`lambdas/handlers/api.ts`) configured by environment variables exactly as infra sets them,
  * serving the real ETL's snapshot of the sample files from s3rver (S3ObjectStore through the real SDK) with keys and usage in dynalite.
+ * Every example of docs/try-it.sh gets the status its comment names.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Plan } from '../../../../data-contracts/constants';
 import { ENV } from '../../../../data-contracts/env';
 import { createDynamoClient, ensureTables } from '../../../../lambdas/access/dynamo';
 import { KeyStore } from '../../../../lambdas/access/key-store';
@@ -12,6 +14,7 @@ import { S3ObjectStore } from '../../../../platform/s3-store';
 import { publishEtlSnapshot } from '../../../helpers/api-test-env';
 import { apiGatewayEvent } from '../../../helpers/apigw-event';
 import { type DynaliteHandle, startDynalite } from '../../../helpers/dynalite';
+import { assignedValue, expand, tryItExamples } from '../../../helpers/examples';
 import { type S3rverHandle, startS3rver } from '../../../helpers/s3rver';
 
 type LambdaResult = { statusCode: number; headers: Record<string, string>; body: string };
@@ -22,6 +25,8 @@ let dynalite: DynaliteHandle;
 let cacheDir: string;
 let handler: Handler;
 let developerKey: string;
+/** A key of each plan for the examples' `$FREE`, `$BUILDER`, `$DEV` and `$ENT`, as `npm start` creates them. */
+const exampleKeys: Record<string, string> = {};
 const savedEnv = { ...process.env };
 
 const event = apiGatewayEvent;
@@ -32,7 +37,15 @@ beforeAll(async () => {
   dynalite = await startDynalite();
   const client = createDynamoClient({ endpoint: dynalite.endpoint });
   await ensureTables(client, { keysTable: 'keys', usageTable: 'usage' });
-  developerKey = (await new KeyStore({ client, tableName: 'keys' }).create({ plan: 'developer' })).key;
+  const store = new KeyStore({ client, tableName: 'keys' });
+  developerKey = (await store.create({ plan: 'developer' })).key;
+  const plans: Record<string, { plan: Plan; vertical?: 'glp1' }> = {
+    FREE: { plan: 'free' },
+    BUILDER: { plan: 'builder', vertical: 'glp1' },
+    DEV: { plan: 'developer' },
+    ENT: { plan: 'enterprise' },
+  };
+  for (const [name, scope] of Object.entries(plans)) exampleKeys[name] = (await store.create(scope)).key;
   client.destroy();
   cacheDir = await mkdtemp(path.join(tmpdir(), 'pf-lambda-cache-'));
   Object.assign(process.env, {
@@ -90,6 +103,28 @@ describe('the deployed handler over S3', () => {
     const icon = await handler(event('/favicon.ico'), {});
     expect(icon.statusCode).toBe(204);
     expect(icon.headers['cache-control']).toBe('public, max-age=86400');
+  });
+});
+
+describe('the examples of docs/try-it.sh', () => {
+  it('answers each with the status its comment names (200 otherwise, 304 for a tag held)', async () => {
+    const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
+    const values: Record<string, string> = { ...exampleKeys };
+    const got: string[] = [];
+    const want: string[] = [];
+    for (const example of tryItExamples(repoRoot)) {
+      const headers: Record<string, string> = {};
+      for (const header of example.headers) {
+        const [name, ...rest] = expand(header, values).split(':');
+        headers[(name as string).trim().toLowerCase()] = rest.join(':').trim();
+      }
+      const [rawPath, query = ''] = expand(example.target, values).split('?') as [string, string?];
+      const res = await handler(event(`/api/v1${rawPath}`, query, headers), {});
+      got.push(`${res.statusCode} ${example.line}`);
+      want.push(`${example.status ?? ('if-none-match' in headers ? 304 : 200)} ${example.line}`);
+      if (example.assigns !== null) values[example.assigns] = assignedValue(example.assigns, res.headers, res.body);
+    }
+    expect(got).toEqual(want);
   });
 });
 
