@@ -11,7 +11,6 @@
 import { silentLogger } from '../platform/logger';
 import { newSnapshotId, SnapshotPublisher } from '../platform/snapshot-protocol';
 import { SimulatedFailure } from './errors';
-import { publishPublicObjects } from './static-objects';
 import { freshLayers, reuseCurrentLayers } from './steps/base-layers';
 import { buildVertical } from './steps/build-vertical';
 import { checkInputs } from './steps/check-inputs';
@@ -24,6 +23,7 @@ import { readSources } from './steps/read-sources';
 import { openBuildRun } from './steps/run';
 import { DEFAULT_MAX_SHRINK_SHARE, guardShrink } from './steps/shrink-guard';
 import { writeSnapshotFiles } from './steps/write-parquet';
+import { publishPublicObjects } from './writers/static-objects';
 
 export { DEFAULT_MAX_REJECT_SHARE } from './steps/check-rejects';
 export {

@@ -24,13 +24,13 @@ import {
   type ShrinkCheck,
   ShrinkRefused,
 } from './build';
-import { type EtlCliConfig, loadEtlCliConfig } from './cli-config';
-import { DEMO_SNAPSHOT_TIMES, type DemoSnapshot, demoChangedInputs } from './demo-inputs';
+import { type EtlCliConfig, loadEtlCliConfig } from './cli/config';
+import { DEMO_SNAPSHOT_TIMES, type DemoSnapshot, demoChangedInputs } from './cli/demo-inputs';
+import { packageRoot } from './cli/package-root';
+import { hasS3Inputs, isS3Uri, stageS3Inputs } from './cli/remote-inputs';
 import { parseMemorySizeMb } from './duck';
 import { EtlInputError } from './errors';
-import { packageRoot } from './package-root';
 import { rebuildStatic } from './rebuild-static';
-import { hasS3Inputs, isS3Uri, stageS3Inputs } from './remote-inputs';
 import { formatChange, GUARDED_LAYERS } from './steps/shrink-guard';
 
 export const CLI_COMMANDS = ['build', 'rebuild-static', 'help'] as const;

@@ -21,10 +21,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
-import { readCsvHeader, requireColumns } from '../csv-read';
-import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv-scan';
+import { readCsvHeader, requireColumns } from '../csv/read';
+import { capRawSql } from '../csv/rejects';
+import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv/scan';
 import { queryNumber, queryRows, runBound, withCsvErrors, withProgress } from '../duck';
-import { capRawSql } from '../rejects';
 import { usDateSql } from '../transforms/dates';
 import { overlongFieldSql } from '../transforms/field-bounds';
 import { cleanTextSql, individualNameSql } from '../transforms/names';

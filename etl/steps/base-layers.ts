@@ -22,16 +22,16 @@ import {
 import type { ObjectStore } from '../../platform/object-store';
 import { allOrFirstError } from '../../platform/settle';
 import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-protocol';
-import { displayPath } from '../csv-read';
+import { displayPath } from '../csv/read';
 import { setDuckDbMemoryLimit } from '../duck';
 import { EtlInputError } from '../errors';
-import { writeIdentityIndexFiles } from '../identity-index-out';
-import { writeNpiBucketFiles } from '../npi-out';
-import { type VerticalFile, writeIdentityFiles, writeTaxonomyFile } from '../parquet-out';
-import { writeSearchIndexFiles } from '../search-index-out';
 import { buildNpiLookupTable } from '../sources/npi-lookup';
 import { buildIdentityTable, createNppesStage, identityClassificationKeys, stageNppesFile } from '../sources/nppes';
 import { loadTaxonomyTable, readNucc } from '../sources/nucc';
+import { writeIdentityIndexFiles } from '../writers/identity-index';
+import { writeNpiBucketFiles } from '../writers/npi-buckets';
+import { type VerticalFile, writeIdentityFiles, writeTaxonomyFile } from '../writers/parquet';
+import { writeSearchIndexFiles } from '../writers/search-index';
 import type { BuildContext, PendingUpload } from './context';
 
 /** The base-layer objects of the new snapshot, written (or copied) locally by the parquet step. */

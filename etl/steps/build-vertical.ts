@@ -1,10 +1,10 @@
 /** The `vertical` step: the feed's providers as vertical records, screened against FDA letters and OIG matches. */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { appendRows, createTable, queryRows } from '../duck';
-import { loadVerticalTable } from '../parquet-out';
 import { indexLetters } from '../sources/fda';
 import { latestObservations } from '../sources/feed-rules';
 import { buildVerticalRecord, type OigMatch } from '../sources/vertical-record';
+import { loadVerticalTable } from '../writers/parquet';
 import type { BuildContext } from './context';
 import type { SourcesRead } from './read-sources';
 

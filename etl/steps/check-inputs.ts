@@ -1,6 +1,6 @@
 /** Before any scan: every input file exists and has its required columns. */
 import path from 'node:path';
-import { readCsvHeader, requireColumns } from '../csv-read';
+import { readCsvHeader, requireColumns } from '../csv/read';
 import { EtlInputError } from '../errors';
 import { FEED_FILES } from '../sources/feed';
 import { LEIE_COLUMNS } from '../sources/leie';

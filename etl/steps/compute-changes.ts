@@ -11,11 +11,11 @@ import { type ChangesSpan, type ChangesStep, changesMonthOf } from '../../data-c
 import { changesBasisKey, changesNpiIndexKey, changesPartitionKey } from '../../data-contracts/layout';
 import { downloadChecked } from '../../platform/object-store';
 import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-protocol';
-import { addIdentityChanges, addVerticalChanges, createStepTable, STEP_TABLE } from '../changes-diff';
-import { addKeptChanges, addStepChanges, createKeptTable, writeBasisFile, writeChangesFiles } from '../changes-out';
-import { keptSteps, nextSpan, spanMonths } from '../changes-span';
+import { BASIS_TABLE, buildBasisFromCarried, buildBasisFromNppes } from '../changes/basis';
+import { addIdentityChanges, addVerticalChanges, createStepTable, STEP_TABLE } from '../changes/diff';
+import { keptSteps, nextSpan, spanMonths } from '../changes/span';
 import { queryNumber } from '../duck';
-import { BASIS_TABLE, buildBasisFromCarried, buildBasisFromNppes } from '../sources/changes-basis';
+import { addKeptChanges, addStepChanges, createKeptTable, writeBasisFile, writeChangesFiles } from '../writers/changes';
 import type { BaseLayers } from './base-layers';
 import type { BuildContext, PendingUpload } from './context';
 import type { SnapshotFiles } from './write-parquet';

@@ -10,10 +10,10 @@ import {
 } from '../../data-contracts/layout';
 import { sha256File } from '../../platform/object-store';
 import { CONTENT_TYPES, type SnapshotPublisher } from '../../platform/snapshot-protocol';
-import { displayPath } from '../csv-read';
+import { displayPath } from '../csv/read';
 import { queryNumber } from '../duck';
 import { FEED_FILES } from '../sources/feed';
-import { type ComputedStatics, openapiJsonText } from '../static-objects';
+import { type ComputedStatics, openapiJsonText } from '../writers/static-objects';
 import type { BuildContext, BuildInputs } from './context';
 import type { SnapshotFiles } from './write-parquet';
 

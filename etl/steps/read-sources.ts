@@ -6,7 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ScreenName } from '../../data-contracts/layout';
 import { isoSeconds } from '../../platform/iso-time';
 import { sqlPath } from '../../platform/sql';
-import { displayPath } from '../csv-read';
+import { displayPath } from '../csv/read';
 import { appendRows, createTable, queryRows } from '../duck';
 import { type FdaLetter, readFdaFile } from '../sources/fda';
 import { type FeedReadResult, readFeeds } from '../sources/feed';

@@ -5,8 +5,8 @@
 import path from 'node:path';
 import { screenKey, verticalPartitionKey } from '../../data-contracts/layout';
 import { CONTENT_TYPES } from '../../platform/snapshot-protocol';
-import { type VerticalFile, writeTableFile, writeVerticalFiles } from '../parquet-out';
-import { writeRejectsCsv } from '../rejects';
+import { writeRejectsCsv } from '../csv/rejects';
+import { type VerticalFile, writeTableFile, writeVerticalFiles } from '../writers/parquet';
 import type { BaseLayerFiles, BaseLayers } from './base-layers';
 import type { BuildContext, PendingUpload } from './context';
 import type { SourcesRead } from './read-sources';

@@ -29,7 +29,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { buildSnapshot } from '../../etl/build';
-import { demoBuildInputs } from '../../etl/demo-inputs';
+import { demoBuildInputs } from '../../etl/cli/demo-inputs';
 import { DEFAULT_MEMORY_BUDGET_MB, parseMemorySizeMb } from '../../etl/duck';
 import { FolderObjectStore } from '../../platform/folder-store';
 import { type Logger, silentLogger } from '../../platform/logger';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { CHANGES_BASIS_TABLE, CHANGES_TABLE } from '../../../data-contracts/changes';
 import type { SnapshotManifest } from '../../../data-contracts/layout';
 import { type BuildInputs, type BuildSummary, buildSnapshot } from '../../../etl/build';
-import { DEMO_CHANGED_LEIE_AS_OF, DEMO_SNAPSHOT_TIMES, demoChangedInputs } from '../../../etl/demo-inputs';
+import { DEMO_CHANGED_LEIE_AS_OF, DEMO_SNAPSHOT_TIMES, demoChangedInputs } from '../../../etl/cli/demo-inputs';
 import { FolderObjectStore } from '../../../platform/folder-store';
 import { buildChangesFixture, type ChangesFixture, EXPECTED_CHANGES } from '../../helpers/changes-fixture';
 import { checkDb, expectSnapshotComplete, REPO_ROOT, readJson, tempDir } from './helpers';

@@ -6,8 +6,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSnapshot } from '../../../etl/build';
-import { parseCsv } from '../../../etl/csv-read';
-import { demoBuildInputs } from '../../../etl/demo-inputs';
+import { demoBuildInputs } from '../../../etl/cli/demo-inputs';
+import { parseCsv } from '../../../etl/csv/read';
 import { FolderObjectStore } from '../../../platform/folder-store';
 import { checkDb, REPO_ROOT, SOURCE_DATA, tempDir } from './helpers';
 

@@ -12,9 +12,9 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type BuildSummary, buildSnapshot } from '../../../etl/build';
-import { MAX_RAW_CHARS } from '../../../etl/csv-lines';
-import { type CsvRecord, parseCsv } from '../../../etl/csv-read';
-import { demoBuildInputs } from '../../../etl/demo-inputs';
+import { demoBuildInputs } from '../../../etl/cli/demo-inputs';
+import { MAX_RAW_CHARS } from '../../../etl/csv/lines';
+import { type CsvRecord, parseCsv } from '../../../etl/csv/read';
 import { NPPES_FIELD_BOUNDS, NUCC_NAME_MAX } from '../../../etl/sources/field-bounds';
 import { formatIndividualName } from '../../../etl/transforms/names';
 import { FolderObjectStore } from '../../../platform/folder-store';

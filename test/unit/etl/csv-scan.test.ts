@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
-import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../../../etl/csv-scan';
+import { REJECTS_TABLE } from '../../../etl/csv/rejects';
+import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../../../etl/csv/scan';
 import { createTable } from '../../../etl/duck';
-import { REJECTS_TABLE } from '../../../etl/rejects';
 
 const HEADER = ['a', 'b', 'c'];
 

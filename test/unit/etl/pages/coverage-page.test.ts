@@ -3,7 +3,7 @@ import type { CoverageStats } from '../../../../data-contracts/types';
 import { stateShapes } from '../../../../etl/pages/coverage-map';
 import { legendClasses, renderCoverageHtml } from '../../../../etl/pages/coverage-page';
 import { USPS_BY_FIPS } from '../../../../etl/pages/us-states';
-import { assertMatchesComponent } from '../../../../etl/static-objects';
+import { assertMatchesComponent } from '../../../../etl/writers/static-objects';
 import { coverageFigures, shownFigure } from '../../../helpers/coverage-figures';
 
 const slice = (

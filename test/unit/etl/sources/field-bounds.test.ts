@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { FEED_OBSERVATION_SCHEMA, FEED_PROVIDER_COLUMNS, FEED_PROVIDER_SCHEMA } from '../../../../data-contracts/feed';
 import { openApiDocument } from '../../../../data-contracts/openapi';
-import { readSmallCsv } from '../../../../etl/csv-read';
+import { readSmallCsv } from '../../../../etl/csv/read';
 import { FDA_FORMS } from '../../../../etl/sources/fda';
 import { FEED_FILES } from '../../../../etl/sources/feed';
 import {

@@ -5,11 +5,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { PUBLISH_BOUNDARIES, type PublishBoundary, type Vertical } from '../data-contracts/constants';
-import { IDENTITY_TABLE, TAXONOMY_TABLE, VERTICAL_TABLE } from '../data-contracts/layout';
-import { sqlIdentifier, sqlPath } from '../platform/sql';
-import { appendRows, createTable, queryNumber, queryRows, runBound } from './duck';
-import type { VerticalRecord } from './sources/vertical-record';
+import { PUBLISH_BOUNDARIES, type PublishBoundary, type Vertical } from '../../data-contracts/constants';
+import { IDENTITY_TABLE, TAXONOMY_TABLE, VERTICAL_TABLE } from '../../data-contracts/layout';
+import { sqlIdentifier, sqlPath } from '../../platform/sql';
+import { appendRows, createTable, queryNumber, queryRows, runBound } from '../duck';
+import type { VerticalRecord } from '../sources/vertical-record';
 
 /** zstd: smaller than snappy at a similar decode speed. https://duckdb.org/docs/stable/data/parquet/overview */
 export const PARQUET_OPTIONS = '(FORMAT parquet, COMPRESSION zstd)' as const;

@@ -2,9 +2,9 @@
  * The environment of `npm run etl` (etl/cli.ts), read once through the platform's env reader. Command-line flags
  * override the store named here.
  */
-import { ENV } from '../data-contracts/env';
-import { type Env, readEnv } from '../platform/config';
-import { LOG_LEVELS, type LogLevel } from '../platform/logger';
+import { ENV } from '../../data-contracts/env';
+import { type Env, readEnv } from '../../platform/config';
+import { LOG_LEVELS, type LogLevel } from '../../platform/logger';
 
 /** The CLI's settings from the environment. */
 export interface EtlCliConfig {

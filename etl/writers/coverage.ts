@@ -13,12 +13,12 @@
  * - verticals_live = verticals with at least one verified record; generated_at = the snapshot time.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { SAMPLE_SIZE } from '../data-contracts/constants';
-import { flattenProvider, PAID_PROVIDER_CSV_COLUMNS, toCsv } from '../data-contracts/csv';
-import { providerFromRow, type VerticalRow } from '../data-contracts/rows';
-import type { CoverageSlice, CoverageStats, SampleResponse } from '../data-contracts/types';
-import { sqlPath } from '../platform/sql';
-import { queryRows } from './duck';
+import { SAMPLE_SIZE } from '../../data-contracts/constants';
+import { flattenProvider, PAID_PROVIDER_CSV_COLUMNS, toCsv } from '../../data-contracts/csv';
+import { providerFromRow, type VerticalRow } from '../../data-contracts/rows';
+import type { CoverageSlice, CoverageStats, SampleResponse } from '../../data-contracts/types';
+import { sqlPath } from '../../platform/sql';
+import { queryRows } from '../duck';
 
 const scanOf = (files: readonly string[]) => `read_parquet([${files.map(sqlPath).join(', ')}])`;
 

@@ -6,18 +6,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
-import type { EntityType } from '../data-contracts/constants';
-import { bindParams } from '../platform/duckdb-bind';
-import { SearchIndexWriter } from '../platform/search-index/writer';
-import { chunkCells } from './duck';
+import type { EntityType } from '../../data-contracts/constants';
+import { bindParams } from '../../platform/duckdb-bind';
+import { SearchIndexWriter } from '../../platform/search-index/writer';
+import { chunkCells } from '../duck';
 import {
   IDENTITY_SEARCH_COLUMNS,
   identitySearchSql,
   LIST_SEPARATOR,
   readTaxonomyLookup,
   type TaxonomyLookup,
-} from './sources/identity-search';
-import { latestNppesRowsSql } from './sources/nppes';
+} from '../sources/identity-search';
+import { latestNppesRowsSql } from '../sources/nppes';
 
 export interface WrittenSearchIndex {
   file: string;

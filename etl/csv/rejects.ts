@@ -6,11 +6,11 @@
  * NPI; either capped at MAX_RAW_CHARS characters ({@link capRaw}).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { REJECTS_COLUMNS } from '../data-contracts/layout';
-import { sqlIdentifier, sqlPath } from '../platform/sql';
-import { MAX_RAW_CHARS } from './csv-lines';
-import { type CsvBadRecord, displayPath } from './csv-read';
-import { appendRows, queryNumber, runBound } from './duck';
+import { REJECTS_COLUMNS } from '../../data-contracts/layout';
+import { sqlIdentifier, sqlPath } from '../../platform/sql';
+import { appendRows, queryNumber, runBound } from '../duck';
+import { MAX_RAW_CHARS } from './lines';
+import { type CsvBadRecord, displayPath } from './read';
 
 export const REJECT_SOURCES = ['nppes', 'nucc', 'leie', 'fda', 'feed_providers', 'feed_observations'] as const;
 export type RejectSource = (typeof REJECT_SOURCES)[number];

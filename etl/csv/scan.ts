@@ -9,10 +9,10 @@
  * row's ordinal back to its line.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlPath, sqlStringLiteral } from '../platform/sql';
-import { copyWithBlankLines, type LinePass, scanCsvLines } from './csv-lines';
-import { appendRows, queryNumber, runBound } from './duck';
-import { EtlInputError } from './errors';
+import { sqlPath, sqlStringLiteral } from '../../platform/sql';
+import { appendRows, queryNumber, runBound } from '../duck';
+import { EtlInputError } from '../errors';
+import { copyWithBlankLines, type LinePass, scanCsvLines } from './lines';
 import { capRawSql, type RejectSource } from './rejects';
 
 const SCAN_REJECTS = 'csv_scan_rejects';
