@@ -6,9 +6,8 @@
  * NPI; either capped at MAX_RAW_CHARS characters ({@link capRaw}).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { REJECTS_COLUMNS } from '../../data-contracts/layout';
-import { sqlIdentifier, sqlPath } from '../../platform/sql';
-import { appendRows, queryNumber, runBound } from '../duck';
+import type { REJECTS_COLUMNS } from '../../data-contracts/layout';
+import { appendRows } from '../duck';
 import { MAX_RAW_CHARS } from './lines';
 import { type CsvBadRecord, displayPath } from './read';
 
@@ -74,16 +73,4 @@ export class RejectCollector implements RejectSink {
     await appendRows(connection, 'rejects', REJECTS_TABLE, this.pending);
     this.pending = [];
   }
-}
-
-/** Writes the rejects table as RFC 4180 CSV (header row, quoted when needed), ordered by source, file and line. */
-export async function writeRejectsCsv(connection: DuckDBConnection, outFile: string): Promise<number> {
-  // Sources in REJECT_SOURCES order: list_position of the row's source in the bound list.
-  await runBound(
-    connection,
-    `COPY (SELECT ${REJECTS_COLUMNS.map(sqlIdentifier).join(', ')} FROM rejects
-      ORDER BY list_position($1::VARCHAR[], source), file, line) TO ${sqlPath(outFile)} (FORMAT csv, HEADER true)`,
-    [REJECT_SOURCES],
-  );
-  return queryNumber(connection, 'SELECT count(*)::INTEGER AS n FROM rejects');
 }
