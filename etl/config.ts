@@ -23,24 +23,24 @@ export interface EtlEnvConfig {
   maxShrinkShare?: number;
 }
 
+/** `{ [key]: value }` when the value is set, else nothing: an unset setting stays absent. */
+function present<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
 /**
  * Reads the shared settings; `defaultLogLevel` is the entry's (a CLI prints its summary, a Lambda logs).
  * @example const { bucket, prefix } = readEtlEnv(process.env, 'warn');
  */
 export function readEtlEnv(env: Env, defaultLogLevel: LogLevel): EtlEnvConfig {
   const read = readEnv(env);
-  const bucket = read.optional(ENV.dataBucket);
-  const region = read.optional(ENV.awsRegion);
-  const endpoint = read.optional(ENV.s3Endpoint);
-  const maxRejectShare = read.number(ENV.etlMaxRejectShare, { min: 0, max: 1 });
-  const maxShrinkShare = read.number(ENV.etlMaxShrinkShare, { min: 0, max: 1 });
   return {
-    ...(bucket ? { bucket } : {}),
+    ...present('bucket', read.optional(ENV.dataBucket)),
     prefix: read.optional(ENV.dataPrefix) ?? '',
-    ...(region ? { region } : {}),
-    ...(endpoint ? { endpoint } : {}),
+    ...present('region', read.optional(ENV.awsRegion)),
+    ...present('endpoint', read.optional(ENV.s3Endpoint)),
+    ...present('maxRejectShare', read.number(ENV.etlMaxRejectShare, { min: 0, max: 1 })),
+    ...present('maxShrinkShare', read.number(ENV.etlMaxShrinkShare, { min: 0, max: 1 })),
     logLevel: read.oneOf(ENV.logLevel, LOG_LEVELS, defaultLogLevel),
-    ...(maxRejectShare !== undefined ? { maxRejectShare } : {}),
-    ...(maxShrinkShare !== undefined ? { maxShrinkShare } : {}),
   };
 }
