@@ -31,7 +31,7 @@ export interface RebuildStaticOptions {
   /** `carry` (default): identity figures from the snapshot's coverage.json; `recompute`: from the identity Parquet. */
   identity?: 'carry' | 'recompute';
   /**
-   * Tag superseded snapshots for lifecycle expiry (see retention.ts), keeping this many older complete snapshots
+   * Tag superseded snapshots for lifecycle expiry (see steps/retention.ts), keeping this many older complete snapshots
    * as rollback targets. Default 1; `false` skips retention.
    */
   keepPrevious?: number | false;

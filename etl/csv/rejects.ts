@@ -1,9 +1,10 @@
 /**
- * Rows set aside: rows that cannot be read (csv-read.ts for the small files, csv-lines.ts and csv-scan.ts for NPPES
- * and LEIE) and rows that fail validation. They end up in `snapshots/<id>/rejects/rejects.csv` (columns
- * REJECTS_COLUMNS: source, file, line, reason, raw). `line` is the physical line where the record starts, the header
- * being line 1; `raw` is the record's text, or, for NPPES and LEIE rows that were read but fail validation, their
- * NPI; either capped at MAX_RAW_CHARS characters ({@link capRaw}).
+ * Rows set aside: rows that cannot be read (read.ts for the small files, lines.ts and scan.ts for NPPES and LEIE)
+ * and rows that fail validation, collected into the run's `rejects` table. They end up in
+ * `snapshots/<id>/rejects/rejects.csv` (writers/rejects.ts; columns REJECTS_COLUMNS: source, file, line, reason,
+ * raw). `line` is the physical line where the record starts, the header being line 1; `raw` is the record's text,
+ * or, for NPPES and LEIE rows that were read but fail validation, their NPI; either capped at MAX_RAW_CHARS
+ * characters ({@link capRaw}).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { REJECTS_COLUMNS } from '../../data-contracts/layout';

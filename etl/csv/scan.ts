@@ -1,6 +1,6 @@
 /**
  * Row-by-row reading of a big source file with DuckDB: a row that cannot be read is set aside with its line, the
- * scan goes on. The line pass (`csv-lines.ts`) sets aside the lines DuckDB would merge with the next ones; DuckDB's
+ * scan goes on. The line pass (`lines.ts`) sets aside the lines DuckDB would merge with the next ones; DuckDB's
  * `store_rejects` records the rest (invalid UTF-8, too few or too many fields, a quote inside an unquoted field)
  * with its line and raw text: https://duckdb.org/docs/stable/data/csv/reading_faulty_csv_files
  *

@@ -1,7 +1,8 @@
 /**
  * The length bound of every column the ETL reads, one table per source (characters; a longer value rejects its row:
- * `transforms/field-bounds.ts`); NPPES's stands with its column names in `nppes-columns.ts`. Columns the ETL never reads are not bounded: their values reach no writer. The
- * widths and where they come from are listed in etl/README.md ("Field bounds").
+ * `transforms/field-bounds.ts`); NPPES's stands with its column names in `nppes-columns.ts`. Columns the ETL never
+ * reads are not bounded: their values reach no writer. The widths and where they come from are listed in
+ * etl/README.md.
  *
  * - NPPES: the "Max Length" of each column in the NPPES Data Dissemination Readme, V2 layout (Exhibit 2-1, Data
  *   File Layout; `NPPES_Data_Dissemination_Readme_v.2.pdf` in every V2 bundle, https://download.cms.gov/nppes/NPI_Files.html).

@@ -5,7 +5,7 @@
  * their classification keys.
  *
  * Read from the staged NPPES rows, one row per NPI (no aggregation over the identity table: a GROUP BY with lists
- * of 10 million rows ran DuckDB out of memory), with the identity layer's own rules: the latest non-rejected row
+ * of the national file's size runs DuckDB out of memory), with the identity layer's own rules: the latest non-rejected row
  * per NPI decides, only active NPIs, a code held in two slots kept once at its first slot, the classification of a
  * code from NUCC (`unmapped` when unknown). Codes are ordered so that a reader's first accepted code is the row
  * the identity layer would answer: the primary code first, then each classification's `class_rep` code (the

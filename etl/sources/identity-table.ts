@@ -17,8 +17,8 @@ import { latestNppesRowsSql, NPPES_STATUS, NUCC_MAPS_SQL, slotClassesSql, slotLi
  * classification and to display name, built once) before the 15 slots are unpivoted, so `class_rep` (per NPI and
  * classification: the primary code when it is in that classification, else the lowest slot) needs no window over
  * the whole table. Such a window materialises and, past DuckDB's memory limit, spills every row: on the national
- * file it took most of this step's time. A join per slot would do the same lookups but holds 15 hash tables, which
- * ran out of memory under a 384 MB limit. The one sort left is the final ORDER BY, which spills.
+ * file it is most of this step's time. A join per slot would do the same lookups but holds 15 hash tables, which
+ * run out of memory under a small limit. The one sort left is the final ORDER BY, which spills.
  */
 export async function buildIdentityTable(connection: DuckDBConnection): Promise<{ rows: number; npis: number }> {
   const latest = await latestNppesRowsSql(connection);

@@ -6,7 +6,7 @@
  * table, so the big CSV is read exactly once. Both published forms are accepted by the same scan: CMS's own form
  * (every field quoted, `MM/DD/YYYY`, LF) and the re-saved form (`M/D/YY`, minimal quoting, CRLF, no final line end).
  *
- * Rules (the README's "For the data team" section repeats them):
+ * Rules (docs/data-team.md repeats them):
  * - a row is rejected for: a value longer than its column's width in the NPPES readme (`NPPES_FIELD_BOUNDS`, checked
  *   first, deactivated rows included); an NPI that is not 10 digits or fails the check digit; a date (Last Update, Deactivation,
  *   Reactivation) that is set but not a date; on an active row, an Entity Type Code other than 1 or 2, no name, or no
@@ -146,7 +146,7 @@ function stageSql(scanFile: string, header: readonly string[]): string {
 /**
  * Checks the header, then stages every record of `file` (one scan). Rows that cannot be read and rows that fail
  * validation are inserted into the `rejects` table with their line number (header = line 1); `workDir` takes the
- * file's copy when a line has to be blanked before the scan (csv-lines.ts).
+ * file's copy when a line has to be blanked before the scan (csv/lines.ts).
  */
 export async function stageNppesFile(
   connection: DuckDBConnection,

@@ -98,7 +98,7 @@ export async function writeManifest(
 /**
  * The SHA-256 of every input file by its display path, for the manifest's provenance. Never rejects: an input not
  * used in this mode (reuse) may be absent, and its entry keeps an empty hash. The build starts it with the run, so
- * that hashing the inputs (20 s for the 10 GB national NPPES file, read back from disk at the end of a build)
+ * that hashing the inputs (the national NPPES file is gigabytes, read back from disk at the end of a build)
  * overlaps the build instead of following it.
  */
 export async function hashInputs(inputs: BuildInputs): Promise<ReadonlyMap<string, string>> {

@@ -2,7 +2,7 @@
  * Coverage figures and the public sample, computed from the snapshot's Parquet alone (read back with DuckDB), so
  * the hourly rebuild and the build agree by construction.
  *
- * Definitions (CoverageStats, spec §2.7), per slice (tracked = every record, verified = verified records):
+ * Definitions (CoverageStats in the OpenAPI document, data-contracts/openapi.ts), per slice (tracked = every record, verified = verified records):
  * - total: records; states: distinct non-null states; cities: distinct (upper-cased city, state) pairs with a city,
  *   so Springfield IL and Springfield MA are two cities;
  * - business_mode: records per mode; by_state: records per non-null state, by count descending, then state;

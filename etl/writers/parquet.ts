@@ -30,7 +30,7 @@ export interface WrittenFile {
  * The table is stored sorted by classification_key, taxonomy_code, state, npi (buildIdentityTable), so each COPY
  * reads one contiguous run of row groups and writes it in table order: with `preserve_insertion_order` (etl/duck.ts)
  * a query without ORDER BY keeps the table's order (https://duckdb.org/docs/stable/configuration/overview), so a
- * second sort per partition would only cost time (half of this step on the national file).
+ * second sort per partition would only cost time.
  */
 export async function writeIdentityFiles(
   connection: DuckDBConnection,
