@@ -1,5 +1,5 @@
 /**
- * The change feed's ETL half (issue 12): the basis, the step between two snapshots, the kept span and its month
+ * The change feed's ETL half (data-contracts/changes.ts): the basis, the step between two snapshots, the kept span and its month
  * partitions, on the real sample files and the derived inputs of test/fixtures/changes (README there).
  */
 import { rm } from 'node:fs/promises';

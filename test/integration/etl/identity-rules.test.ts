@@ -1,7 +1,7 @@
 /**
  * The identity layer's per-code flags on hand-made NPPES records (CMS form): which code is primary, which row
  * represents the NPI in each classification (`class_rep`), how a repeated code, a code unknown to NUCC and a primary
- * switch on an empty slot are handled (README, "Identity layer (NPPES)").
+ * switch on an empty slot are handled (docs/data-team.md).
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';

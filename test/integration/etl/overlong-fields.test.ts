@@ -1,5 +1,5 @@
 /**
- * Overlong fields are row rejects in every source and every writer (issue 29 item 5). Two builds into one store: A
+ * Overlong fields are row rejects in every source and every writer (etl/README.md). Two builds into one store: A
  * from the demo inputs, then B from copies of the same real files in which some rows carry a value over its
  * column's bound (etl/sources/field-bounds.ts): a 1 MiB last name and a 70,000-character organisation name (each
  * past the search index's 64 KB limit), a city, a taxonomy code and a license number one character over, an LEIE

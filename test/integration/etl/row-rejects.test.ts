@@ -1,5 +1,5 @@
 /**
- * Bad input never decides what is published (issue 10): a row that cannot be read, or a date that is not a date,
+ * Bad input never decides what is published: a row that cannot be read, or a date that is not a date,
  * is set aside in rejects.csv with its file, line, reason and raw text, and the run goes on; a file that is mostly
  * rejects fails the run. Inputs are copies of the committed real samples with one fault each.
  */

@@ -1,5 +1,5 @@
 /**
- * Row-by-row reading of big source files (etl/csv-lines.ts, etl/csv-scan.ts) against the real DuckDB: every data
+ * Row-by-row reading of big source files (etl/csv/lines.ts, etl/csv/scan.ts) against the real DuckDB: every data
  * line of a file ends up staged (with its line), rejected (with its line) or blank; none lost, none invented.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
