@@ -33,6 +33,82 @@ module.exports = {
       from: { path: '^etl/' },
       to: { path: '^(lambdas|tools|infra|test)/' },
     },
+    // The rooms of etl/ (etl/README.md): files are read by csv/ and sources/, normalised by transforms/, written by
+    // writers/; steps/ (the build as named steps) is the one place that takes rows from the one to the other.
+    {
+      name: 'etl-writers-not-sources',
+      comment:
+        'etl/writers/ never imports sources/ (nor changes/, which reads the staged NPPES rows, or steps/ and the ' +
+        'entries): a writer takes the rows or values it is given, so that a file format never depends on where ' +
+        'its rows come from. A shape both sides need lives in transforms/.',
+      severity: 'error',
+      from: { path: '^etl/writers/' },
+      to: { path: '^etl/(sources|changes|steps|cli|handlers)/' },
+    },
+    {
+      name: 'etl-only-steps-reach-writers',
+      comment:
+        'Only etl/steps/, the writers themselves and the two jobs (build.ts, rebuild-static.ts: the public static ' +
+        'objects) import etl/writers/: with etl-jobs-not-sources, steps/ is the only place that calls both a ' +
+        'source and a writer, so the flow reads sources -> transforms -> writers in one place.',
+      severity: 'error',
+      from: { path: '^etl/', pathNot: '^etl/(steps|writers)/|^etl/(build|rebuild-static)\\.ts$' },
+      to: { path: '^etl/writers/' },
+    },
+    {
+      name: 'etl-jobs-not-sources',
+      comment:
+        'The jobs (etl/build.ts, etl/rebuild-static.ts) run steps and never read a source themselves: a source ' +
+        'is read by a step.',
+      severity: 'error',
+      from: { path: '^etl/(build|rebuild-static)\\.ts$' },
+      to: { path: '^etl/sources/' },
+    },
+    {
+      name: 'etl-sources-read-only',
+      comment:
+        'etl/sources/ reads source files into rows and tables: it never imports a writer, a step, changes/, pages/ ' +
+        'or an entry point, so that a reader can be tested (and reused) without the build around it.',
+      severity: 'error',
+      from: { path: '^etl/sources/' },
+      to: { path: '^etl/(writers|steps|changes|pages|cli|handlers)/' },
+    },
+    {
+      name: 'etl-csv-transforms-are-the-floor',
+      comment:
+        'etl/csv/ (the line pass, reading, scanning, the rows set aside) and etl/transforms/ (pure parsing and ' +
+        'normalising) stand under everything else of the wing: they import no source, writer, step or entry.',
+      severity: 'error',
+      from: { path: '^etl/(csv|transforms)/' },
+      to: { path: '^etl/(sources|writers|steps|changes|pages|cli|handlers)/' },
+    },
+    {
+      name: 'etl-changes-not-steps-or-writers',
+      comment:
+        'etl/changes/ computes the change feed in DuckDB; its step (steps/compute-changes.ts) hands the result to ' +
+        'writers/changes.ts: changes/ imports no step, writer or entry.',
+      severity: 'error',
+      from: { path: '^etl/changes/' },
+      to: { path: '^etl/(writers|steps|pages|cli|handlers)/' },
+    },
+    {
+      name: 'etl-pages-only-pages',
+      comment:
+        'etl/pages/ renders HTML from the values it is given (the coverage figures): it imports nothing of etl/ ' +
+        'outside pages/, steps least of all, so that a page is the same bytes for the same figures.',
+      severity: 'error',
+      from: { path: '^etl/pages/' },
+      to: { path: '^etl/', pathNot: '^etl/pages/' },
+    },
+    {
+      name: 'etl-entries-on-top',
+      comment:
+        'Nothing of etl/ imports the entry points (etl/cli.ts, etl/cli/, etl/handlers/): they build the runtime ' +
+        'from the jobs, and nothing below reaches up to them.',
+      severity: 'error',
+      from: { path: '^etl/', pathNot: '^etl/(cli|handlers)/|^etl/cli\\.ts$' },
+      to: { path: '^etl/(cli/|handlers/|cli\\.ts$)' },
+    },
     {
       name: 'api-not-etl-tools-infra',
       comment: 'lambdas/ never imports etl/, tools/ or infra/: it stands on platform/ and data-contracts/ only.',

@@ -11,8 +11,7 @@
 import { silentLogger } from '../platform/logger';
 import { newSnapshotId, SnapshotPublisher } from '../platform/snapshot-protocol';
 import { SimulatedFailure } from './errors';
-import { publishPublicObjects } from './static-objects';
-import { freshLayers, reuseCurrentLayers } from './steps/base-layers';
+import { buildIdentity } from './steps/build-identity';
 import { buildVertical } from './steps/build-vertical';
 import { checkInputs } from './steps/check-inputs';
 import { checkRejectShares, DEFAULT_MAX_REJECT_SHARE } from './steps/check-rejects';
@@ -21,9 +20,11 @@ import { computeStatics } from './steps/compute-statics';
 import type { BuildOptions, BuildStep, BuildSummary } from './steps/context';
 import { hashInputs, snapshotCounts, uploadObjects, writeManifest } from './steps/publish';
 import { readSources } from './steps/read-sources';
+import { openReusedLayers } from './steps/reuse-layers';
 import { openBuildRun } from './steps/run';
 import { DEFAULT_MAX_SHRINK_SHARE, guardShrink } from './steps/shrink-guard';
-import { writeSnapshotFiles } from './steps/write-parquet';
+import { type BaseLayers, writeSnapshotFiles } from './steps/write-parquet';
+import { publishPublicObjects } from './writers/static-objects';
 
 export { DEFAULT_MAX_REJECT_SHARE } from './steps/check-rejects';
 export {
@@ -61,20 +62,20 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
   await checkInputs(inputs);
   // Hashed side by side with the build (publish.ts hashInputs): the manifest awaits it.
   const inputHashes = hashInputs(inputs);
-  const base = inputs.reuseIdentityFrom === 'current' ? await reuseCurrentLayers(store) : freshLayers();
+  const reused = inputs.reuseIdentityFrom === 'current' ? await openReusedLayers(store) : null;
   const { ctx, close } = await openBuildRun(options, { snapshotId, snapshotDate, started });
   try {
-    const read = await readSources(ctx, base);
+    const read = await readSources(ctx, reused);
     await checkRejectShares(ctx, options.maxRejectShare ?? DEFAULT_MAX_REJECT_SHARE);
     checkpoint('sources');
-    await base.buildIdentity(ctx);
+    const base: BaseLayers = reused ? { reused } : { identity: await buildIdentity(ctx) };
     checkpoint('identity');
     await buildVertical(ctx, read);
     checkpoint('vertical');
-    const files = await writeSnapshotFiles(ctx, base, read);
+    const files = await writeSnapshotFiles(ctx, read, base);
     checkpoint('parquet');
     const changesStarted = Date.now();
-    const changes = await computeChanges(ctx, base, files);
+    const changes = await computeChanges(ctx, reused?.reusedFrom ?? null, files);
     files.uploads.push(...changes.uploads);
     logger.info('etl changes computed', {
       step_changes: changes.step?.changes ?? null,
@@ -113,7 +114,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
       sources: ctx.sources,
       counts,
       shrink,
-      ...(base.reusedFrom ? { reused_from: base.reusedFrom } : {}),
+      ...(reused ? { reused_from: reused.reusedFrom } : {}),
       changes: { step: changes.step, span: changes.span },
       duration_ms: Date.now() - started,
     };

@@ -17,10 +17,10 @@ import { isoSeconds } from '../platform/iso-time';
 import { type Logger, silentLogger } from '../platform/logger';
 import { downloadChecked, type ObjectStore } from '../platform/object-store';
 import { readCurrentSnapshot } from '../platform/snapshot-protocol';
-import { computeIdentityLayer, type IdentityLayerStats } from './coverage';
 import { openEtlDuckDb } from './duck';
-import { markSupersededSnapshots, type RetentionSummary } from './retention';
-import { computeStaticObjects, publishPublicObjects } from './static-objects';
+import { markSupersededSnapshots, type RetentionSummary } from './steps/retention';
+import { computeIdentityLayer, type IdentityLayerStats } from './writers/coverage';
+import { computeStaticObjects, publishPublicObjects } from './writers/static-objects';
 
 export interface RebuildStaticOptions {
   store: ObjectStore;
@@ -31,7 +31,7 @@ export interface RebuildStaticOptions {
   /** `carry` (default): identity figures from the snapshot's coverage.json; `recompute`: from the identity Parquet. */
   identity?: 'carry' | 'recompute';
   /**
-   * Tag superseded snapshots for lifecycle expiry (see retention.ts), keeping this many older complete snapshots
+   * Tag superseded snapshots for lifecycle expiry (see steps/retention.ts), keeping this many older complete snapshots
    * as rollback targets. Default 1; `false` skips retention.
    */
   keepPrevious?: number | false;

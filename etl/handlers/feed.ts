@@ -7,9 +7,9 @@
  * `{ "prefix": "inputs/glp1/2026-11-21/" }` where `<prefix>providers.csv` and `<prefix>observations.csv` are the
  * feed. Optional: `"leie": ["inputs/leie/UPDATED.csv"], "leie_as_of": "2026-10-03T00:00:00Z"` and
  * `"fda": ["inputs/fda/warning-letters.csv"]` to screen against newer lists; `"snapshot_time"` (ISO) to pin the
- * snapshot time. Keys are relative to the store (bucket and PF_DATA_PREFIX). The safety limits (README, "For the
- * data team"): `"max_reject_share"` and `"max_shrink_share"` (0-1; defaults from PF_ETL_MAX_REJECT_SHARE and
- * PF_ETL_MAX_SHRINK_SHARE, else 0.01 and 0.1) and `"allow_shrink": true` to publish a feed that shrinks a layer.
+ * snapshot time. Keys are relative to the store (bucket and PF_DATA_PREFIX). The safety limits
+ * (docs/data-team.md): `"max_reject_share"` and `"max_shrink_share"` (0-1; defaults from PF_ETL_MAX_REJECT_SHARE
+ * and PF_ETL_MAX_SHRINK_SHARE, else 0.01 and 0.1) and `"allow_shrink": true` to publish a feed that shrinks a layer.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';

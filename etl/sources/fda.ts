@@ -7,9 +7,9 @@
  * The screen (`screenFda`) flags a provider whose normalised legal name (or name, when the feed has no legal name)
  * equals a letter's normalised company name; the newest letter wins.
  */
-import { readSmallCsv } from '../csv-read';
+import { readSmallCsv } from '../csv/read';
+import { type RejectSink, rejectUnreadable } from '../csv/rejects';
 import { EtlInputError } from '../errors';
-import { type RejectSink, rejectUnreadable } from '../rejects';
 import { dateTimeOfDate, parseUsDate } from '../transforms/dates';
 import { overlongField } from '../transforms/field-bounds';
 import { normaliseLegalName } from '../transforms/legal-name';

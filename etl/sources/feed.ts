@@ -23,9 +23,9 @@ import {
   FEED_PROVIDER_REQUIRED_COLUMNS,
   type FeedCellType,
 } from '../../data-contracts/feed';
-import { type CsvBadRecord, type CsvRecord, readSmallCsv, requireColumns } from '../csv-read';
+import { type CsvBadRecord, type CsvRecord, readSmallCsv, requireColumns } from '../csv/read';
+import { type RejectSink, rejectUnreadable } from '../csv/rejects';
 import { EtlInputError } from '../errors';
-import { type RejectSink, rejectUnreadable } from '../rejects';
 import { overlongField } from '../transforms/field-bounds';
 import {
   createFeedRowRules,

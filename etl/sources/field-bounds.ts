@@ -1,7 +1,8 @@
 /**
  * The length bound of every column the ETL reads, one table per source (characters; a longer value rejects its row:
- * `transforms/field-bounds.ts`). Columns the ETL never reads are not bounded: their values reach no writer. The
- * widths and where they come from are listed in etl/README.md ("Field bounds").
+ * `transforms/field-bounds.ts`); NPPES's stands with its column names in `nppes-columns.ts`. Columns the ETL never
+ * reads are not bounded: their values reach no writer. The widths and where they come from are listed in
+ * etl/README.md.
  *
  * - NPPES: the "Max Length" of each column in the NPPES Data Dissemination Readme, V2 layout (Exhibit 2-1, Data
  *   File Layout; `NPPES_Data_Dissemination_Readme_v.2.pdf` in every V2 bundle, https://download.cms.gov/nppes/NPI_Files.html).
@@ -25,44 +26,6 @@ import {
   type FeedCellType,
 } from '../../data-contracts/feed';
 import type { FieldBounds } from '../transforms/field-bounds';
-import {
-  licenseNumberColumn,
-  licenseStateColumn,
-  NPPES_COLUMNS,
-  NPPES_LOOKUP_COLUMNS,
-  primarySwitchColumn,
-  TAXONOMY_SLOTS,
-  taxonomyCodeColumn,
-} from './nppes-columns';
-
-/** `column(n)` for every taxonomy slot n = 1..15, with the same bound. */
-const slots = (column: (slot: number) => string, bound: number): Record<string, number> =>
-  Object.fromEntries(Array.from({ length: TAXONOMY_SLOTS }, (_, i) => [column(i + 1), bound]));
-
-const C = NPPES_COLUMNS;
-const L = NPPES_LOOKUP_COLUMNS;
-/** NPPES V2 (Exhibit 2-1 of the readme): the columns `sources/nppes.ts` reads. */
-export const NPPES_FIELD_BOUNDS: FieldBounds = {
-  [C.npi]: 10,
-  [C.entityType]: 1,
-  [C.organisationName]: 100,
-  [C.lastName]: 35,
-  [C.firstName]: 35,
-  [C.middleName]: 20,
-  [C.suffix]: 5,
-  [C.credential]: 20,
-  [C.city]: 40,
-  [C.state]: 40,
-  [L.postalCode]: 20,
-  [L.enumerationDate]: 10,
-  [C.lastUpdate]: 10,
-  [C.deactivation]: 10,
-  [C.reactivation]: 10,
-  ...slots(taxonomyCodeColumn, 10),
-  ...slots(licenseNumberColumn, 20),
-  ...slots(licenseStateColumn, 2),
-  ...slots(primarySwitchColumn, 1),
-};
 
 /** OIG LEIE record layout: the columns `sources/leie.ts` reads. */
 export const LEIE_FIELD_BOUNDS: FieldBounds = { NPI: 10, EXCLTYPE: 9, EXCLDATE: 8 };

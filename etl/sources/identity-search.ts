@@ -5,7 +5,7 @@
  * their classification keys.
  *
  * Read from the staged NPPES rows, one row per NPI (no aggregation over the identity table: a GROUP BY with lists
- * of 10 million rows ran DuckDB out of memory), with the identity layer's own rules: the latest non-rejected row
+ * of the national file's size runs DuckDB out of memory), with the identity layer's own rules: the latest non-rejected row
  * per NPI decides, only active NPIs, a code held in two slots kept once at its first slot, the classification of a
  * code from NUCC (`unmapped` when unknown). Codes are ordered so that a reader's first accepted code is the row
  * the identity layer would answer: the primary code first, then each classification's `class_rep` code (the
@@ -14,39 +14,14 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
 import { queryRows } from '../duck';
-import { NPPES_STATUS, NUCC_MAPS_SQL, slotClassesSql, slotListSql, TAXONOMY_SLOTS } from './nppes';
-
-/**
- * The columns of {@link identitySearchSql}'s rows, in order. `codes` is a list joined by {@link LIST_SEPARATOR} (a
- * string crosses from DuckDB to JS far faster than a list value). The classification and display of each code are
- * NUCC's (the `taxonomy` table, `unmapped` for a code NUCC lacks): the writer looks them up
- * ({@link readTaxonomyLookup}) instead of carrying them through the state sort and across to JS on every row (two
- * long strings per row: at 1,000,000 rows a fifth of the search writer's time).
- */
-export const IDENTITY_SEARCH_COLUMNS = [
-  'state',
-  'npi',
-  'entity_type',
-  'search_name',
-  'name',
-  'postal_code',
-  'city',
-  'checked_at',
-  'codes',
-  'primary_first',
-  'oig_excluded',
-  'oig_type',
-  'oig_date',
-  'oig_checked_at',
-] as const;
+import type { TaxonomyLookup } from '../transforms/search-row';
+import { TAXONOMY_SLOTS } from './nppes-columns';
+import { NPPES_STATUS, NUCC_MAPS_SQL, slotClassesSql, slotListSql } from './nppes-staged';
 
 /**
  * The SELECT of the search rows in state order, and its parameters. `latest` is {@link latestNppesRowsSql}'s
  * statement for the staged rows.
  */
-/** The separator of the joined list columns: the ASCII unit separator, which no NPPES or NUCC value holds. */
-export const LIST_SEPARATOR = '\x1f';
-
 export function identitySearchSql(latest: string): { sql: string; params: (string | number)[] } {
   const sql = `
     WITH nucc AS (${NUCC_MAPS_SQL}), active AS (
@@ -78,14 +53,6 @@ export function identitySearchSql(latest: string): { sql: string; params: (strin
     WHERE len(r.slots) > 0
     ORDER BY r.state`;
   return { sql, params: [NPPES_STATUS.rejected, NPPES_STATUS.active, UNMAPPED_CLASSIFICATION_KEY] };
-}
-
-/** NUCC's classification key and display of each code (the `taxonomy` table), for the search rows' codes. */
-export interface TaxonomyLookup {
-  /** The classification key of `code`: `unmapped` when NUCC lacks it, as in the identity layer. */
-  classOf(code: string): string;
-  /** The display of `code`, null when NUCC lacks it or has none. */
-  displayOf(code: string): string | null;
 }
 
 /** Reads {@link TaxonomyLookup} from the `taxonomy` table (about 900 codes). */

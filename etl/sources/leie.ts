@@ -3,16 +3,16 @@
  * `oig_match` table: one row per NPI with the exclusion of its latest EXCLDATE (ties: the file listed last, then the
  * later row). Matching is by NPI only; the names in LEIE are never used.
  *
- * Rejected rows: a row that cannot be read (csv-scan.ts), a value longer than its column's width in the OIG record
+ * Rejected rows: a row that cannot be read (csv/scan.ts), a value longer than its column's width in the OIG record
  * layout (`LEIE_FIELD_BOUNDS`), an NPI that is neither the placeholder nor a valid NPI, an
  * EXCLDATE that is not a calendar date, and an EXCLDATE after the snapshot date (an exclusion cannot be dated later).
  * Rows with the placeholder NPI are accepted (they are real exclusions) but can never match.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { readCsvHeader, requireColumns } from '../csv-read';
-import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv-scan';
+import { readCsvHeader, requireColumns } from '../csv/read';
+import { capRawSql } from '../csv/rejects';
+import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv/scan';
 import { queryNumber, queryRows, runBound, withCsvErrors } from '../duck';
-import { capRawSql } from '../rejects';
 import { compactDateSql } from '../transforms/dates';
 import { overlongFieldSql } from '../transforms/field-bounds';
 import { LEIE_NO_NPI, npiCheckSql } from '../transforms/npi';

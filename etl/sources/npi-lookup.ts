@@ -12,7 +12,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { IDENTITY_SOURCE, OIG_SOURCE } from '../../data-contracts/constants';
 import { npiBucketDigits } from '../../data-contracts/layout';
 import { queryNumber, runBound } from '../duck';
-import { latestNppesRowsSql, NPPES_STATUS, NUCC_MAPS_SQL, slotListSql, TAXONOMY_SLOTS } from './nppes';
+import { TAXONOMY_SLOTS } from './nppes-columns';
+import { latestNppesRowsSql, NPPES_STATUS, NUCC_MAPS_SQL, slotListSql } from './nppes-staged';
 
 /**
  * Creates `npi_lookup (bucket, npi, line)`: the line is the NPI's record head (data-contracts/npi-record.ts), `npi`

@@ -6,7 +6,7 @@
  * table, so the big CSV is read exactly once. Both published forms are accepted by the same scan: CMS's own form
  * (every field quoted, `MM/DD/YYYY`, LF) and the re-saved form (`M/D/YY`, minimal quoting, CRLF, no final line end).
  *
- * Rules (the README's "For the data team" section repeats them):
+ * Rules (docs/data-team.md repeats them):
  * - a row is rejected for: a value longer than its column's width in the NPPES readme (`NPPES_FIELD_BOUNDS`, checked
  *   first, deactivated rows included); an NPI that is not 10 digits or fails the check digit; a date (Last Update, Deactivation,
  *   Reactivation) that is set but not a date; on an active row, an Entity Type Code other than 1 or 2, no name, or no
@@ -19,47 +19,27 @@
  *   primary when any of those slots carries Primary Taxonomy Switch `Y`.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
-import { readCsvHeader, requireColumns } from '../csv-read';
-import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv-scan';
+import { readCsvHeader, requireColumns } from '../csv/read';
+import { capRawSql } from '../csv/rejects';
+import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv/scan';
 import { queryNumber, queryRows, runBound, withCsvErrors, withProgress } from '../duck';
-import { capRawSql } from '../rejects';
 import { usDateSql } from '../transforms/dates';
 import { overlongFieldSql } from '../transforms/field-bounds';
 import { cleanTextSql, individualNameSql } from '../transforms/names';
 import { npiCheckSql } from '../transforms/npi';
-import { NPPES_FIELD_BOUNDS } from './field-bounds';
 import {
   licenseNumberColumn,
   licenseStateColumn,
   NPPES_COLUMNS,
+  NPPES_FIELD_BOUNDS,
   NPPES_LOOKUP_COLUMNS,
+  NPPES_REQUIRED_COLUMNS,
+  NPPES_SLOTS,
   primarySwitchColumn,
-  TAXONOMY_SLOTS,
   taxonomyCodeColumn,
 } from './nppes-columns';
-
-// The column names live apart (nppes-columns.ts) so that the bounds table can name them too; read from here as before.
-export {
-  licenseNumberColumn,
-  licenseStateColumn,
-  NPPES_COLUMNS,
-  NPPES_LOOKUP_COLUMNS,
-  primarySwitchColumn,
-  TAXONOMY_SLOTS,
-  taxonomyCodeColumn,
-};
-
-const SLOTS = Array.from({ length: TAXONOMY_SLOTS }, (_, i) => i + 1);
-
-export const NPPES_REQUIRED_COLUMNS: readonly string[] = [
-  ...Object.values(NPPES_COLUMNS),
-  ...SLOTS.flatMap((s) => [taxonomyCodeColumn(s), primarySwitchColumn(s)]),
-];
-
-/** Staged row status. */
-export const NPPES_STATUS = { active: 0, deactivated: 1, rejected: 2 } as const;
+import { NPPES_STATUS } from './nppes-staged';
 
 export interface NppesFileCounts {
   file: string;
@@ -72,18 +52,6 @@ export interface NppesFileCounts {
 
 const col = (name: string) => sqlIdentifier(name);
 
-/** Creates the staging table. */
-export async function createNppesStage(connection: DuckDBConnection): Promise<void> {
-  await connection.run(
-    `CREATE OR REPLACE TABLE nppes_stage (src INTEGER, npi VARCHAR, status TINYINT, reason VARCHAR, name VARCHAR,
-      city VARCHAR, state VARCHAR, checked_at VARCHAR, primary_slot TINYINT,
-      ${SLOTS.map((s) => `c${s} VARCHAR`).join(', ')},
-      entity_type VARCHAR, org_name VARCHAR, last_name VARCHAR, first_name VARCHAR, postal_code VARCHAR,
-      enumerated_on VARCHAR, deactivated_on VARCHAR,
-      ${SLOTS.map((s) => `l${s} VARCHAR, ls${s} VARCHAR`).join(', ')})`,
-  );
-}
-
 /**
  * The staging SELECT for one file: one output row per input record, in file order. Parameters: `$1` the file's
  * source number, `$2`..`$4` the statuses rejected, deactivated and active.
@@ -92,11 +60,13 @@ function stageSql(scanFile: string, header: readonly string[]): string {
   const present = new Set(header);
   const C = NPPES_COLUMNS;
   const optional = (name: string) => (present.has(name) ? cleanTextSql(col(name)) : 'NULL::VARCHAR');
-  const lookups = SLOTS.map(
+  const lookups = NPPES_SLOTS.map(
     (s) => `${optional(licenseNumberColumn(s))} AS l${s}, upper(${optional(licenseStateColumn(s))}) AS ls${s}`,
   ).join(',\n        ');
-  const codes = SLOTS.map((s) => `nullif(upper(trim(${col(taxonomyCodeColumn(s))})), '') AS c${s}`).join(',\n      ');
-  const primary = SLOTS.map((s) => `WHEN upper(trim(${col(primarySwitchColumn(s))})) = 'Y' THEN ${s}`).join(' ');
+  const codes = NPPES_SLOTS.map((s) => `nullif(upper(trim(${col(taxonomyCodeColumn(s))})), '') AS c${s}`).join(
+    ',\n      ',
+  );
+  const primary = NPPES_SLOTS.map((s) => `WHEN upper(trim(${col(primarySwitchColumn(s))})) = 'Y' THEN ${s}`).join(' ');
   const dateChecks = (
     [
       ['upd', C.lastUpdate],
@@ -144,7 +114,7 @@ function stageSql(scanFile: string, header: readonly string[]): string {
         ${usDateSql('enum_raw')} AS enumerated,
         ${npiCheckSql('npi')} AS npi_ok,
         CASE entity_type WHEN '1' THEN person_name WHEN '2' THEN org_name END AS name,
-        coalesce(${SLOTS.map((s) => `c${s}`).join(', ')}) IS NOT NULL AS has_code
+        coalesce(${NPPES_SLOTS.map((s) => `c${s}`).join(', ')}) IS NOT NULL AS has_code
       FROM raw
     ), judged AS (
       SELECT *,
@@ -165,18 +135,18 @@ function stageSql(scanFile: string, header: readonly string[]): string {
     SELECT $1::INTEGER AS src, npi,
       CASE WHEN reason IS NOT NULL THEN $2::TINYINT WHEN deactivated THEN $3::TINYINT ELSE $4::TINYINT END AS status,
       reason, name, city, state, strftime(upd, '%Y-%m-%d') AS checked_at, primary_slot,
-      ${SLOTS.map((s) => `c${s}`).join(', ')},
+      ${NPPES_SLOTS.map((s) => `c${s}`).join(', ')},
       entity_type, org_name, last_name, first_name, nullif(postal_raw, '') AS postal_code,
       strftime(enumerated, '%Y-%m-%d') AS enumerated_on,
       CASE WHEN deactivated THEN strftime(deact, '%Y-%m-%d') END AS deactivated_on,
-      ${SLOTS.map((s) => `l${s}, ls${s}`).join(', ')}
+      ${NPPES_SLOTS.map((s) => `l${s}, ls${s}`).join(', ')}
     FROM judged`;
 }
 
 /**
  * Checks the header, then stages every record of `file` (one scan). Rows that cannot be read and rows that fail
  * validation are inserted into the `rejects` table with their line number (header = line 1); `workDir` takes the
- * file's copy when a line has to be blanked before the scan (csv-lines.ts).
+ * file's copy when a line has to be blanked before the scan (csv/lines.ts).
  */
 export async function stageNppesFile(
   connection: DuckDBConnection,
@@ -226,107 +196,4 @@ export async function stageNppesFile(
   const skipped = byStatus.get(NPPES_STATUS.deactivated) ?? 0;
   const rejected = (byStatus.get(NPPES_STATUS.rejected) ?? 0) + unreadable;
   return { file: displayName, read: accepted + skipped + rejected, accepted, rejected, skipped };
-}
-
-/**
- * Builds the `identity` table (IDENTITY_TABLE columns, sorted by classification_key, taxonomy_code, state, npi)
- * from the staged rows, the `taxonomy` table and the `oig_match` table. Returns the number of distinct NPIs.
- *
- * Every fact of a row comes from its NPI's own record: each slot's code is looked up in NUCC (two maps from code to
- * classification and to display name, built once) before the 15 slots are unpivoted, so `class_rep` (per NPI and
- * classification: the primary code when it is in that classification, else the lowest slot) needs no window over
- * the whole table. Such a window materialises and, past DuckDB's memory limit, spills every row: on the national
- * file it took most of this step's time. A join per slot would do the same lookups but holds 15 hash tables, which
- * ran out of memory under a 384 MB limit. The one sort left is the final ORDER BY, which spills.
- */
-export async function buildIdentityTable(connection: DuckDBConnection): Promise<{ rows: number; npis: number }> {
-  const latest = await latestNppesRowsSql(connection);
-  const codeList = slotListSql('c');
-  await runBound(
-    connection,
-    `
-    CREATE OR REPLACE TABLE identity AS
-    WITH nucc AS (${NUCC_MAPS_SQL}), active AS (
-      SELECT npi, name, city, state, checked_at, primary_slot, ${codeList} AS codes,
-        ${slotClassesSql('$3')} AS classes,
-        list_transform(${codeList}, c -> map_extract_value(nucc.display_of, c)) AS displays
-      FROM (${latest}) CROSS JOIN nucc WHERE status = $2
-    ), slots AS (
-      SELECT npi, name, city, state, checked_at, primary_slot, codes, classes,
-        codes[primary_slot] AS primary_code,
-        unnest(range(1, ${TAXONOMY_SLOTS + 1})) AS slot, unnest(codes) AS code,
-        unnest(classes) AS classification_key, unnest(displays) AS taxonomy_display
-      FROM active
-    ), codes AS (
-      -- A code held in several slots is kept once, at its first slot.
-      SELECT * FROM slots WHERE code IS NOT NULL AND list_position(codes, code) = slot
-    ), ranked AS (
-      -- class_rep: the primary code's row when the primary code is in this classification, else the row of the
-      -- classification's first slot (always a kept slot: a repeated code has the class of its first slot).
-      SELECT *, code = primary_code AS is_primary,
-        CASE
-          WHEN code = primary_code THEN true
-          WHEN primary_code IS NOT NULL AND classes[primary_slot] = classification_key THEN false
-          ELSE list_position(classes, classification_key) = slot
-        END AS class_rep
-      FROM codes
-    )
-    -- Columns in IDENTITY_TABLE order.
-    SELECT r.npi, r.name, r.code AS taxonomy_code, r.taxonomy_display, r.classification_key, r.is_primary,
-      r.class_rep, r.city, r.state, r.checked_at,
-      o.npi IS NOT NULL AS oig_excluded, o.oig_type, o.oig_date, o.oig_checked_at
-    FROM ranked r LEFT JOIN oig_match o ON o.npi = r.npi
-    ORDER BY r.classification_key, r.code, r.state NULLS LAST, r.npi`,
-    [NPPES_STATUS.rejected, NPPES_STATUS.active, UNMAPPED_CLASSIFICATION_KEY],
-  );
-  const rows = await queryNumber(connection, 'SELECT count(*) FROM identity');
-  const npis = await queryNumber(connection, 'SELECT count(DISTINCT npi) FROM identity');
-  return { rows, npis };
-}
-
-/**
- * The SELECT of the latest non-rejected staged row per NPI (file listed last, then the later row), with `$1` bound
- * to the rejected status: the window only runs when some NPI has two rows (on the national file it is costly).
- */
-export async function latestNppesRowsSql(connection: DuckDBConnection): Promise<string> {
-  const duplicates = await queryNumber(
-    connection,
-    'SELECT count(*) - count(DISTINCT npi) FROM nppes_stage WHERE status < $1',
-    [NPPES_STATUS.rejected],
-  );
-  return duplicates > 0
-    ? `SELECT * FROM nppes_stage WHERE status < $1
-       QUALIFY row_number() OVER (PARTITION BY npi ORDER BY src DESC, rowid DESC) = 1`
-    : 'SELECT * FROM nppes_stage WHERE status < $1';
-}
-
-/** The staged row's 15 slot columns `<prefix>1` to `<prefix>15` as one list, e.g. `slotListSql('c')` for the codes. */
-export function slotListSql(prefix: string): string {
-  return `[${SLOTS.map((s) => `${prefix}${s}`).join(', ')}]`;
-}
-
-/**
- * One row of two maps from NUCC (`nucc.class_of`: code to classification key; `nucc.display_of`: code to display
- * name). NUCC has one row per code (duplicates are rejected), as a map needs.
- */
-export const NUCC_MAPS_SQL =
-  'SELECT map(list(code), list(classification_key)) AS class_of, map(list(code), list(display_name)) AS display_of FROM taxonomy';
-
-/**
- * The classification key of each slot's code, with `nucc` ({@link NUCC_MAPS_SQL}) in scope: the key bound at
- * `unmapped` for a code NUCC lacks, NULL for an empty slot (so that an empty slot never shares a classification
- * with a code).
- */
-export function slotClassesSql(unmapped: string): string {
-  return `list_transform(${slotListSql('c')}, c -> CASE WHEN c IS NOT NULL
-          THEN coalesce(map_extract_value(nucc.class_of, c), ${unmapped}::VARCHAR) END)`;
-}
-
-/** The classification keys present in the identity table, in order. */
-export async function identityClassificationKeys(connection: DuckDBConnection): Promise<string[]> {
-  const rows = await queryRows(
-    connection,
-    'SELECT DISTINCT classification_key AS k FROM identity ORDER BY classification_key',
-  );
-  return rows.map((r) => String(r.k));
 }

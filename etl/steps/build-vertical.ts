@@ -1,7 +1,7 @@
 /** The `vertical` step: the feed's providers as vertical records, screened against FDA letters and OIG matches. */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { VERTICAL_TABLE } from '../../data-contracts/layout';
 import { appendRows, createTable, queryRows } from '../duck';
-import { loadVerticalTable } from '../parquet-out';
 import { indexLetters } from '../sources/fda';
 import { latestObservations } from '../sources/feed-rules';
 import { buildVerticalRecord, type OigMatch } from '../sources/vertical-record';
@@ -24,7 +24,9 @@ export async function buildVertical(ctx: BuildContext, read: SourcesRead): Promi
   );
   const screen = { snapshotTime, letters: indexLetters(letters), newestLetterDate, oig };
   const records = feed.providers.map((p) => buildVerticalRecord(p, latest.get(p.entity_id), screen));
-  await loadVerticalTable(connection, records);
+  // The `vertical` table, typed per VERTICAL_TABLE, that the parquet step partitions.
+  await createTable(connection, 'vertical', VERTICAL_TABLE);
+  await appendRows(connection, 'vertical', VERTICAL_TABLE, records);
 }
 
 async function oigMatchesFor(connection: DuckDBConnection, npis: readonly string[]): Promise<Map<string, OigMatch>> {

@@ -1,10 +1,10 @@
 /** Before any scan: every input file exists and has its required columns. */
 import path from 'node:path';
-import { readCsvHeader, requireColumns } from '../csv-read';
+import { readCsvHeader, requireColumns } from '../csv/read';
 import { EtlInputError } from '../errors';
 import { FEED_FILES } from '../sources/feed';
 import { LEIE_COLUMNS } from '../sources/leie';
-import { NPPES_REQUIRED_COLUMNS } from '../sources/nppes';
+import { NPPES_REQUIRED_COLUMNS } from '../sources/nppes-columns';
 import type { BuildInputs } from './context';
 
 /** Fails fast, before any scan, on a missing file or a missing required column. */

@@ -11,12 +11,11 @@ import { type ChangesSpan, type ChangesStep, changesMonthOf } from '../../data-c
 import { changesBasisKey, changesNpiIndexKey, changesPartitionKey } from '../../data-contracts/layout';
 import { downloadChecked } from '../../platform/object-store';
 import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-protocol';
-import { addIdentityChanges, addVerticalChanges, createStepTable, STEP_TABLE } from '../changes-diff';
-import { addKeptChanges, addStepChanges, createKeptTable, writeBasisFile, writeChangesFiles } from '../changes-out';
-import { keptSteps, nextSpan, spanMonths } from '../changes-span';
+import { BASIS_TABLE, buildBasisFromCarried, buildBasisFromNppes } from '../changes/basis';
+import { addIdentityChanges, addVerticalChanges, createStepTable, STEP_TABLE } from '../changes/diff';
+import { keptSteps, nextSpan, spanMonths } from '../changes/span';
 import { queryNumber } from '../duck';
-import { BASIS_TABLE, buildBasisFromCarried, buildBasisFromNppes } from '../sources/changes-basis';
-import type { BaseLayers } from './base-layers';
+import { addKeptChanges, addStepChanges, createKeptTable, writeBasisFile, writeChangesFiles } from '../writers/changes';
 import type { BuildContext, PendingUpload } from './context';
 import type { SnapshotFiles } from './write-parquet';
 
@@ -50,13 +49,17 @@ async function currentOrNull(ctx: BuildContext): Promise<Current | null> {
  * @throws when the previous snapshot's objects are missing or do not match their SHA-256, or (reuse) when the
  * current snapshot is no longer the one whose layers the build reuses.
  */
-export async function computeChanges(ctx: BuildContext, base: BaseLayers, files: SnapshotFiles): Promise<ChangesFiles> {
+export async function computeChanges(
+  ctx: BuildContext,
+  reusedFrom: string | null,
+  files: SnapshotFiles,
+): Promise<ChangesFiles> {
   const { connection, snapshotId, snapshotTime } = ctx;
   ctx.progress('changes');
   const current = await currentOrNull(ctx);
-  if (base.reusedFrom !== null && current?.pointer.snapshot_id !== base.reusedFrom) {
+  if (reusedFrom !== null && current?.pointer.snapshot_id !== reusedFrom) {
     throw new Error(
-      `the current snapshot changed during the build (reusing ${base.reusedFrom}, current ${current?.pointer.snapshot_id ?? 'none'})`,
+      `the current snapshot changed during the build (reusing ${reusedFrom}, current ${current?.pointer.snapshot_id ?? 'none'})`,
     );
   }
   const dir = path.join(ctx.work, 'changes');
@@ -67,7 +70,7 @@ export async function computeChanges(ctx: BuildContext, base: BaseLayers, files:
 
   // A reusing build carries the current basis (none when the current snapshot has none); a full build makes its own.
   let hasBasis = true;
-  if (base.reusedFrom === null) await buildBasisFromNppes(connection);
+  if (reusedFrom === null) await buildBasisFromNppes(connection);
   else if (oldBasis !== undefined) await buildBasisFromCarried(connection, oldBasis);
   else hasBasis = false;
 

@@ -1,7 +1,7 @@
 /** The `static` step: coverage and sample computed from the files just written, and validated. */
-import { computeIdentityLayer } from '../coverage';
-import type { VerticalFile } from '../parquet-out';
-import { type ComputedStatics, computeStaticObjects } from '../static-objects';
+import { computeIdentityLayer } from '../writers/coverage';
+import type { VerticalFile } from '../writers/parquet';
+import { type ComputedStatics, computeStaticObjects } from '../writers/static-objects';
 import type { BuildContext } from './context';
 import type { SnapshotFiles } from './write-parquet';
 

@@ -6,7 +6,7 @@ import type { ChangesSpan, ChangesStep } from '../../data-contracts/changes';
 import type { ManifestObject, SnapshotCounts } from '../../data-contracts/layout';
 import type { Logger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
-import type { RejectCollector } from '../rejects';
+import type { RejectCollector } from '../csv/rejects';
 import type { ShrinkCheck } from './shrink-guard';
 
 export const BUILD_STEPS = [

@@ -10,10 +10,10 @@ import {
 } from '../../data-contracts/layout';
 import { sha256File } from '../../platform/object-store';
 import { CONTENT_TYPES, type SnapshotPublisher } from '../../platform/snapshot-protocol';
-import { displayPath } from '../csv-read';
+import { displayPath } from '../csv/read';
 import { queryNumber } from '../duck';
 import { FEED_FILES } from '../sources/feed';
-import { type ComputedStatics, openapiJsonText } from '../static-objects';
+import { type ComputedStatics, openapiJsonText } from '../writers/static-objects';
 import type { BuildContext, BuildInputs } from './context';
 import type { SnapshotFiles } from './write-parquet';
 
@@ -98,7 +98,7 @@ export async function writeManifest(
 /**
  * The SHA-256 of every input file by its display path, for the manifest's provenance. Never rejects: an input not
  * used in this mode (reuse) may be absent, and its entry keeps an empty hash. The build starts it with the run, so
- * that hashing the inputs (20 s for the 10 GB national NPPES file, read back from disk at the end of a build)
+ * that hashing the inputs (the national NPPES file is gigabytes, read back from disk at the end of a build)
  * overlaps the build instead of following it.
  */
 export async function hashInputs(inputs: BuildInputs): Promise<ReadonlyMap<string, string>> {

@@ -1,18 +1,22 @@
 /**
- * The `sources` step: the base layers' sources (NUCC and NPPES, or the current snapshot's objects), the screening
- * lists (LEIE to OIG matches, FDA letters; or the reused lists), and the curation feeds.
+ * The `sources` step: the base layers' sources (NUCC and NPPES, or the current snapshot's objects to reuse), the
+ * screening lists (LEIE to OIG matches, FDA letters; or the reused lists), and the curation feeds. Each source file
+ * is read once, here; the later steps work on the tables it leaves in the run's DuckDB.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ScreenName } from '../../data-contracts/layout';
 import { isoSeconds } from '../../platform/iso-time';
 import { sqlPath } from '../../platform/sql';
-import { displayPath } from '../csv-read';
+import { displayPath } from '../csv/read';
 import { appendRows, createTable, queryRows } from '../duck';
 import { type FdaLetter, readFdaFile } from '../sources/fda';
 import { type FeedReadResult, readFeeds } from '../sources/feed';
 import { buildOigMatch, createLeieStage, stageLeieFile } from '../sources/leie';
-import type { BaseLayers } from './base-layers';
+import { stageNppesFile } from '../sources/nppes';
+import { createNppesStage } from '../sources/nppes-staged';
+import { loadTaxonomyTable, readNucc } from '../sources/nucc';
 import type { BuildContext } from './context';
+import type { ReusedLayers } from './reuse-layers';
 
 export interface SourcesRead {
   letters: FdaLetter[];
@@ -29,13 +33,17 @@ const FDA_LETTERS_TABLE = {
   url: 'VARCHAR',
 } as const;
 
-/** Reads every source of the run, in order: base layers, LEIE, NPPES, FDA, feeds. */
-export async function readSources(ctx: BuildContext, base: BaseLayers): Promise<SourcesRead> {
-  await base.loadBase(ctx);
+/**
+ * Reads every source of the run, in order: NUCC (or the reused objects), LEIE, NPPES (unless reusing), FDA, feeds.
+ * `reused` is the current snapshot's layers when the build reuses them, else null.
+ */
+export async function readSources(ctx: BuildContext, reused: ReusedLayers | null): Promise<SourcesRead> {
+  if (reused) await reused.download(ctx);
+  else await loadTaxonomy(ctx);
   const screensBuilt: ScreenName[] = [];
-  if (await loadOigMatches(ctx, base)) screensBuilt.push('oig-leie');
-  await base.stageIdentitySources(ctx);
-  const letters = await loadFdaLetters(ctx, base);
+  if (await loadOigMatches(ctx, reused)) screensBuilt.push('oig-leie');
+  if (!reused) await stageNppes(ctx);
+  const letters = await loadFdaLetters(ctx, reused);
   if (letters.built) screensBuilt.push('fda-letters');
   ctx.progress('feed');
   const feed = await readFeeds(ctx.inputs.feeds, ctx.rejects, { snapshotTime: ctx.snapshotTime });
@@ -46,13 +54,42 @@ export async function readSources(ctx: BuildContext, base: BaseLayers): Promise<
   return { letters: letters.letters, feed, screensBuilt };
 }
 
+/** The `taxonomy` table, from the NUCC file. */
+async function loadTaxonomy(ctx: BuildContext): Promise<void> {
+  const { nucc: file } = ctx.inputs;
+  ctx.progress('nucc', { file });
+  const nucc = await readNucc(file, ctx.rejects);
+  await loadTaxonomyTable(ctx.connection, nucc.entries);
+  ctx.sources.push({
+    source: 'nucc',
+    file: displayPath(file),
+    read: nucc.read,
+    accepted: nucc.entries.length,
+    rejected: nucc.rejected,
+  });
+}
+
+/** The `nppes_stage` table: every record of the NPPES files, in order, with its validation outcome. */
+async function stageNppes(ctx: BuildContext): Promise<void> {
+  await createNppesStage(ctx.connection);
+  for (const [i, file] of ctx.inputs.nppes.entries()) {
+    const name = displayPath(file);
+    ctx.progress('nppes', { file: name });
+    const c = await stageNppesFile(ctx.connection, file, i, name, ctx.work, (percent, rows) =>
+      ctx.progress('nppes', { file: name, percent, rows }),
+    );
+    ctx.sources.push({ source: 'nppes', ...c });
+    ctx.logger.info('nppes file staged', { ...c });
+  }
+}
+
 /** The `oig_match` table, from the LEIE files or the reused list. True when built from files. */
-async function loadOigMatches(ctx: BuildContext, base: BaseLayers): Promise<boolean> {
+async function loadOigMatches(ctx: BuildContext, reused: ReusedLayers | null): Promise<boolean> {
   const { connection, inputs } = ctx;
   await createLeieStage(connection);
-  const reused = inputs.leie.length > 0 ? null : base.reusedScreen('oig-leie');
-  if (reused !== null) {
-    await connection.run(`CREATE OR REPLACE TABLE oig_match AS SELECT * FROM read_parquet(${sqlPath(reused)})`);
+  const list = inputs.leie.length > 0 || !reused ? null : reused.screen('oig-leie');
+  if (list !== null) {
+    await connection.run(`CREATE OR REPLACE TABLE oig_match AS SELECT * FROM read_parquet(${sqlPath(list)})`);
     return false;
   }
   for (const [i, file] of inputs.leie.entries()) {
@@ -68,11 +105,14 @@ async function loadOigMatches(ctx: BuildContext, base: BaseLayers): Promise<bool
 }
 
 /** The `fda_letters` table and its rows, from the FDA files or the reused list. */
-async function loadFdaLetters(ctx: BuildContext, base: BaseLayers): Promise<{ letters: FdaLetter[]; built: boolean }> {
+async function loadFdaLetters(
+  ctx: BuildContext,
+  reused: ReusedLayers | null,
+): Promise<{ letters: FdaLetter[]; built: boolean }> {
   const { connection, inputs } = ctx;
-  const reused = inputs.fda.length > 0 ? null : base.reusedScreen('fda-letters');
-  if (reused !== null) {
-    await connection.run(`CREATE OR REPLACE TABLE fda_letters AS SELECT * FROM read_parquet(${sqlPath(reused)})`);
+  const list = inputs.fda.length > 0 || !reused ? null : reused.screen('fda-letters');
+  if (list !== null) {
+    await connection.run(`CREATE OR REPLACE TABLE fda_letters AS SELECT * FROM read_parquet(${sqlPath(list)})`);
     return { letters: await readFdaTable(connection), built: false };
   }
   const letters: FdaLetter[] = [];

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isoSeconds } from '../../platform/iso-time';
 import { silentLogger } from '../../platform/logger';
+import { REJECTS_TABLE, RejectCollector } from '../csv/rejects';
 import { createTable, openEtlDuckDb } from '../duck';
-import { REJECTS_TABLE, RejectCollector } from '../rejects';
 import type { BuildContext, BuildOptions } from './context';
 
 export interface BuildRun {

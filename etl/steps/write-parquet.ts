@@ -5,11 +5,13 @@
 import path from 'node:path';
 import { screenKey, verticalPartitionKey } from '../../data-contracts/layout';
 import { CONTENT_TYPES } from '../../platform/snapshot-protocol';
-import { type VerticalFile, writeTableFile, writeVerticalFiles } from '../parquet-out';
-import { writeRejectsCsv } from '../rejects';
-import type { BaseLayerFiles, BaseLayers } from './base-layers';
+import { type VerticalFile, writeTableFile, writeVerticalFiles } from '../writers/parquet';
+import { writeRejectsCsv } from '../writers/rejects';
+import type { BuiltIdentity } from './build-identity';
 import type { BuildContext, PendingUpload } from './context';
 import type { SourcesRead } from './read-sources';
+import type { ReusedLayers } from './reuse-layers';
+import { type BaseLayerFiles, writeFreshLayers } from './write-base-layers';
 
 export interface SnapshotFiles {
   /** Every Parquet and index object, in upload order. */
@@ -22,19 +24,23 @@ export interface SnapshotFiles {
   rejectCount: number;
 }
 
+/** The base layers of the build: the tables the identity step built, or the current snapshot's layers to reuse. */
+export type BaseLayers = { identity: BuiltIdentity } | { reused: ReusedLayers };
+
 const SCREEN_TABLES = { 'oig-leie': 'oig_match', 'fda-letters': 'fda_letters' } as const;
 
 /** Writes the snapshot's files locally. */
 export async function writeSnapshotFiles(
   ctx: BuildContext,
-  base: BaseLayers,
   read: SourcesRead,
+  base: BaseLayers,
 ): Promise<SnapshotFiles> {
   const { connection, snapshotId } = ctx;
   ctx.progress('parquet');
   const out = path.join(ctx.work, 'out');
   await ctx.rejects.flush(connection);
-  const layers: BaseLayerFiles = await base.writeLayers(ctx, out);
+  const layers: BaseLayerFiles =
+    'reused' in base ? base.reused.layerFiles(ctx) : await writeFreshLayers(ctx, base.identity, out);
   const uploads = layers.uploads;
   for (const name of read.screensBuilt) {
     const written = await writeTableFile(connection, SCREEN_TABLES[name], path.join(out, 'screens', `${name}.parquet`));
@@ -48,7 +54,7 @@ export async function writeSnapshotFiles(
   const feedVerticals = new Set<string>(read.feed.providers.map((p) => p.vertical));
   const verticalFiles = [
     ...(await writeVerticalFiles(connection, path.join(out, 'vertical'))),
-    ...base.carriedVerticals(feedVerticals),
+    ...('reused' in base ? base.reused.carriedVerticals(feedVerticals) : []),
   ];
   for (const v of verticalFiles) {
     uploads.push({

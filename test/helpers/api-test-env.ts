@@ -10,7 +10,7 @@ import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { PLANS, type Plan } from '../../data-contracts/constants';
 import { LOCAL_BUDGET_MB, planMemory } from '../../data-contracts/memory-budget';
 import { type BuildInputs, buildSnapshot } from '../../etl/build';
-import { DEMO_LEIE_AS_OF, demoBuildInputs } from '../../etl/demo-inputs';
+import { DEMO_LEIE_AS_OF, demoBuildInputs } from '../../etl/cli/demo-inputs';
 import { FEED_FILES } from '../../etl/sources/feed';
 import { hashKey } from '../../lambdas/access/api-key';
 import { createDynamoClient, ensureTables } from '../../lambdas/access/dynamo';

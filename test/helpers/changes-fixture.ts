@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { type BuildSummary, buildSnapshot } from '../../etl/build';
-import { DEMO_SNAPSHOT_TIMES, type DemoSnapshot, demoChangedInputs } from '../../etl/demo-inputs';
+import { DEMO_SNAPSHOT_TIMES, type DemoSnapshot, demoChangedInputs } from '../../etl/cli/demo-inputs';
 import { FolderObjectStore } from '../../platform/folder-store';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');

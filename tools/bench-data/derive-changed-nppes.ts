@@ -9,7 +9,7 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { parseCsvRows } from '../../etl/csv-read';
+import { parseCsvRows } from '../../etl/csv/read';
 import { createRandom } from '../demo/random';
 import { NPPES_COLUMN_COUNT, resolveColumns } from './nppes-columns';
 

@@ -22,7 +22,7 @@ import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeNpi } from '../../data-contracts/npi-check';
-import { parseCsvRows } from '../../etl/csv-read';
+import { parseCsvRows } from '../../etl/csv/read';
 import { createRandom, createWeightedPicker } from '../demo/random';
 import { DEFAULT_SOURCE_DIR } from '../demo/source-facts';
 import { US_STATES } from '../demo/us-geography';

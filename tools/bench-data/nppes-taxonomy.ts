@@ -1,6 +1,6 @@
 /** The taxonomy codes a synthetic NPPES row draws (./generate-nppes.ts): the common codes, then every other NUCC code. */
 import { readFileSync } from 'node:fs';
-import { parseCsvRows } from '../../etl/csv-read';
+import { parseCsvRows } from '../../etl/csv/read';
 import { createWeightedPicker, type WeightedPicker } from '../demo/random';
 import {
   COMMON_INDIVIDUAL_CODES,

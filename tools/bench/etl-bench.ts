@@ -24,59 +24,18 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { buildSnapshot } from '../../etl/build';
-import { demoBuildInputs } from '../../etl/demo-inputs';
 import { DEFAULT_MEMORY_BUDGET_MB, parseMemorySizeMb } from '../../etl/duck';
-import { FolderObjectStore } from '../../platform/folder-store';
-import { type Logger, silentLogger } from '../../platform/logger';
 import { deriveChangedNppes } from '../bench-data/derive-changed-nppes';
 import { generateNppesFile } from '../bench-data/generate-nppes';
+import { type ChildReport, childBare, childChanges, childEtl } from './etl/children';
+import { bestOf, loadText, mb, pass, sec, stepLines } from './etl/report';
 
 const NATIONAL_ROWS = 9_000_000;
 const GOALS = { ratio: 2.0, nationalMinutes: 10, rssBytes: 2 * 1024 ** 3, changesShare: 0.25 } as const;
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const SAMPLE_MS = 100;
-
-/** One build step (BUILD_STEPS): its duration and the highest RSS sampled while it ran. */
-interface StepReport {
-  step: string;
-  ms: number;
-  peakRssBytes: number;
-}
-
-/** The 1-minute load average at the start of a run, its highest value during the run, and at the end. */
-interface LoadReport {
-  start: number;
-  max: number;
-  end: number;
-}
-
-/** One writer of the parquet step and its time (log `etl writer done`). */
-interface WriterTime {
-  writer: string;
-  ms: number;
-}
-
-interface ChildReport {
-  ms: number;
-  maxRssBytes: number;
-  load: LoadReport;
-  rows?: number;
-  identity?: number;
-  steps?: StepReport[];
-  /** The NPPES scan and staging, part of the `sources` step. */
-  nppesMs?: number;
-  memoryLimitMb?: number;
-  /** The parquet step's writers (they run side by side). */
-  writers?: WriterTime[];
-  /** The change-feed scenario: the first build's time, and the second build's step (its change rows). */
-  baseMs?: number;
-  stepChanges?: number;
-}
 
 /** Runs this file in a child Node process in `mode` and returns its JSON report (the last stdout line). */
 function runChild(mode: 'etl' | 'bare' | 'changes', args: string[]): Promise<ChildReport> {
@@ -96,127 +55,6 @@ function runChild(mode: 'etl' | 'bare' | 'changes', args: string[]): Promise<Chi
       resolve(JSON.parse(last) as ChildReport);
     });
   });
-}
-
-/** Samples RSS and the load average while a child runs; `mark` closes the current step at the time given. */
-function startMeter() {
-  const load: LoadReport = { start: loadavg()[0] ?? 0, max: 0, end: 0 };
-  const steps: StepReport[] = [];
-  let stepPeak = 0;
-  let stepStart = 0;
-  const sample = () => {
-    stepPeak = Math.max(stepPeak, process.memoryUsage.rss());
-    load.max = Math.max(load.max, loadavg()[0] ?? 0);
-  };
-  const timer = setInterval(sample, SAMPLE_MS);
-  return {
-    mark(step: string, elapsedMs: number) {
-      sample();
-      steps.push({ step, ms: elapsedMs - stepStart, peakRssBytes: stepPeak });
-      stepStart = elapsedMs;
-      stepPeak = 0;
-    },
-    stop(): { steps: StepReport[]; load: LoadReport } {
-      clearInterval(timer);
-      load.end = loadavg()[0] ?? 0;
-      return { steps, load };
-    },
-  };
-}
-
-async function childEtl(file: string, threads: number, memoryBudgetMb: number): Promise<void> {
-  const work = path.join(path.dirname(file), `etl-run-${process.pid}`);
-  const meter = startMeter();
-  let memoryLimitMb: number | undefined;
-  const writers: WriterTime[] = [];
-  const logger: Logger = {
-    ...silentLogger,
-    info(message, fields) {
-      if (message === 'etl build started') memoryLimitMb = Number(fields?.duckdb_memory_limit_mb);
-      if (message === 'etl writer done')
-        writers.push({ writer: String(fields?.writer), ms: Number(fields?.elapsed_ms) });
-      if (message === 'etl step done') meter.mark(String(fields?.step), Number(fields?.elapsed_ms));
-    },
-  };
-  const nppes = { start: -1, end: -1 };
-  const started = Date.now();
-  const demo = demoBuildInputs(REPO_ROOT);
-  const summary = await buildSnapshot({
-    store: new FolderObjectStore(path.join(work, 'store')),
-    inputs: { ...demo, nppes: [file] },
-    workDir: work,
-    logger,
-    duckdb: { threads, memoryBudgetMb },
-    onProgress: (p) => {
-      if (p.phase === 'nppes' && nppes.start < 0) nppes.start = p.elapsedMs;
-      else if (p.phase !== 'nppes' && nppes.start >= 0 && nppes.end < 0) nppes.end = p.elapsedMs;
-    },
-  });
-  const ms = Date.now() - started;
-  const { steps, load } = meter.stop();
-  await rm(work, { recursive: true, force: true });
-  const report: ChildReport = {
-    ms,
-    maxRssBytes: process.resourceUsage().maxRSS * 1024,
-    load,
-    rows: summary.sources.find((s) => s.source === 'nppes')?.read ?? 0,
-    identity: summary.counts.identity,
-    steps,
-    nppesMs: nppes.end - nppes.start,
-    writers,
-    ...(memoryLimitMb ? { memoryLimitMb } : {}),
-  };
-  process.stdout.write(`${JSON.stringify(report)}\n`);
-}
-
-/** The change-feed scenario's child: a first build from `file`, then a second from `changedFile` and `leieFile`. */
-async function childChanges(
-  file: string,
-  changedFile: string,
-  leieFile: string,
-  threads: number,
-  memoryBudgetMb: number,
-): Promise<void> {
-  const work = path.join(path.dirname(file), `etl-changes-${process.pid}`);
-  const store = new FolderObjectStore(path.join(work, 'store'));
-  const demo = demoBuildInputs(REPO_ROOT);
-  const baseStarted = Date.now();
-  await buildSnapshot({
-    store,
-    inputs: { ...demo, nppes: [file] },
-    workDir: work,
-    duckdb: { threads, memoryBudgetMb },
-    snapshotTime: new Date(Date.now() - 60_000),
-  });
-  const baseMs = Date.now() - baseStarted;
-  const meter = startMeter();
-  const logger: Logger = {
-    ...silentLogger,
-    info(message, fields) {
-      if (message === 'etl step done') meter.mark(String(fields?.step), Number(fields?.elapsed_ms));
-    },
-  };
-  const started = Date.now();
-  const summary = await buildSnapshot({
-    store,
-    inputs: { ...demo, nppes: [changedFile], leie: [...demo.leie, leieFile] },
-    workDir: work,
-    logger,
-    duckdb: { threads, memoryBudgetMb },
-  });
-  const ms = Date.now() - started;
-  const { steps, load } = meter.stop();
-  await rm(work, { recursive: true, force: true });
-  const report: ChildReport = {
-    ms,
-    baseMs,
-    maxRssBytes: process.resourceUsage().maxRSS * 1024,
-    load,
-    identity: summary.counts.identity,
-    steps,
-    stepChanges: summary.changes.step?.changes ?? 0,
-  };
-  process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
 /** The change-feed scenario: derives the changed inputs (once per row count and seed) and runs its child. */
@@ -241,50 +79,6 @@ async function runChangesScenario(file: string, childArgs: string[], keep: boole
     ...stepLines(run),
     `changes step         ${sec(changesMs)}, ${(added * 100).toFixed(1)}% added to the rest of the build (goal <= ${GOALS.changesShare * 100}%) ${pass(added <= GOALS.changesShare)}`,
   ];
-}
-
-async function childBare(file: string, threads: number): Promise<void> {
-  const out = `${file}.bare.parquet`;
-  const instance = await DuckDBInstance.create(':memory:', { threads: String(threads) });
-  const connection = await instance.connect();
-  const literal = (p: string) => `'${p.replace(/'/g, "''")}'`;
-  const meter = startMeter();
-  const started = Date.now();
-  await connection.run(`COPY (SELECT * FROM read_csv(${literal(file)})) TO ${literal(out)} (FORMAT parquet)`);
-  const ms = Date.now() - started;
-  const { load } = meter.stop();
-  connection.closeSync();
-  instance.closeSync();
-  await rm(out, { force: true });
-  const report: ChildReport = { ms, maxRssBytes: process.resourceUsage().maxRSS * 1024, load };
-  process.stdout.write(`${JSON.stringify(report)}\n`);
-}
-
-/** The faster of two runs, with the higher peak RSS of both. */
-function bestOf(held: ChildReport | null, next: ChildReport): ChildReport {
-  if (!held) return next;
-  const best = next.ms < held.ms ? next : held;
-  return { ...best, maxRssBytes: Math.max(held.maxRssBytes, next.maxRssBytes) };
-}
-
-const mb = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MB`;
-const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const pass = (ok: boolean) => (ok ? 'ok' : 'MISSED');
-const loadText = (l: LoadReport) =>
-  `${l.start.toFixed(1)} at start, ${l.max.toFixed(1)} at most, ${l.end.toFixed(1)} at end`;
-
-/** The parquet step's writers: `identity 2.0 s, identity-index 12.1 s, …`. */
-function writerText(writers: readonly WriterTime[]): string {
-  return writers.map((w) => `${w.writer} ${sec(w.ms)}`).join(', ');
-}
-
-/** The per-step table of an ETL run. */
-function stepLines(etl: ChildReport): string[] {
-  return (etl.steps ?? []).map((s) => {
-    const nppes = s.step === 'sources' && etl.nppesMs !== undefined ? ` (NPPES scan ${sec(etl.nppesMs)})` : '';
-    const writers = s.step === 'parquet' && etl.writers?.length ? ` (side by side: ${writerText(etl.writers)})` : '';
-    return `  ${s.step.padEnd(10)} ${sec(s.ms).padStart(9)}  peak RSS ${mb(s.peakRssBytes).padStart(7)}${nppes}${writers}`;
-  });
 }
 
 async function main(): Promise<void> {

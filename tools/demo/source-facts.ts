@@ -4,7 +4,7 @@
  * warning-letter company names (FDA screen). Everything is read in file order, so the result is deterministic.
  */
 import { join, resolve } from 'node:path';
-import { readCsvObjects } from '../../etl/csv-read';
+import { readCsvObjects } from '../../etl/csv/read';
 
 /** The committed copies of the real sample files (see test/fixtures/source-data/PROVENANCE.md). */
 export const DEFAULT_SOURCE_DIR = resolve(__dirname, '../../test/fixtures/source-data');

@@ -122,7 +122,7 @@ async function unusableSnapshot(store: ObjectStore): Promise<string | null> {
 }
 
 /**
- * Builds the demo's two snapshots (A, then B a month later: etl/demo-inputs.ts), so that the change feed has a step
+ * Builds the demo's two snapshots (A, then B a month later: etl/cli/demo-inputs.ts), so that the change feed has a step
  * to show, with the ETL CLI in a child process each.
  */
 async function buildDemoSnapshot(dataDir: string): Promise<void> {

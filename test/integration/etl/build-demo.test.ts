@@ -3,7 +3,7 @@ import path from 'node:path';
 import { NO_STATE_PARTITION } from '../../../data-contracts/layout';
 import type { CoverageStats, SampleResponse } from '../../../data-contracts/types';
 import { type BuildSummary, buildSnapshot } from '../../../etl/build';
-import { DEMO_LEIE_AS_OF, demoBuildInputs } from '../../../etl/demo-inputs';
+import { DEMO_LEIE_AS_OF, demoBuildInputs } from '../../../etl/cli/demo-inputs';
 import { rebuildStatic } from '../../../etl/rebuild-static';
 import { FolderObjectStore } from '../../../platform/folder-store';
 import {

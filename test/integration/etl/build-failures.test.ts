@@ -1,8 +1,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BUILD_STEPS, type BuildStep, buildSnapshot } from '../../../etl/build';
-import { parseCsv } from '../../../etl/csv-read';
-import { demoBuildInputs } from '../../../etl/demo-inputs';
+import { demoBuildInputs } from '../../../etl/cli/demo-inputs';
+import { parseCsv } from '../../../etl/csv/read';
 import { EtlInputError } from '../../../etl/errors';
 import { FolderObjectStore } from '../../../platform/folder-store';
 import type { ObjectInfo, ObjectStore } from '../../../platform/object-store';

@@ -1,13 +1,13 @@
 /**
- * The change feed's ETL half: the basis, the step between two snapshots, the kept span and its month
- * partitions, on the real sample files and the derived inputs of test/fixtures/changes (README there).
+ * The change feed's ETL half (data-contracts/changes.ts): the basis, the step between two snapshots, the kept
+ * span and its month partitions, on the real sample files and the derived inputs of test/fixtures/changes (README there).
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { CHANGES_BASIS_TABLE, CHANGES_TABLE } from '../../../data-contracts/changes';
 import type { SnapshotManifest } from '../../../data-contracts/layout';
 import { type BuildInputs, type BuildSummary, buildSnapshot } from '../../../etl/build';
-import { DEMO_CHANGED_LEIE_AS_OF, DEMO_SNAPSHOT_TIMES, demoChangedInputs } from '../../../etl/demo-inputs';
+import { DEMO_CHANGED_LEIE_AS_OF, DEMO_SNAPSHOT_TIMES, demoChangedInputs } from '../../../etl/cli/demo-inputs';
 import { FolderObjectStore } from '../../../platform/folder-store';
 import { buildChangesFixture, type ChangesFixture, EXPECTED_CHANGES } from '../../helpers/changes-fixture';
 import { checkDb, expectSnapshotComplete, REPO_ROOT, readJson, tempDir } from './helpers';

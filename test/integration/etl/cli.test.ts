@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CLI_COMMANDS } from '../../../etl/cli';
+import { CLI_COMMANDS } from '../../../etl/cli/help';
 import { REPO_ROOT, tempDir } from './helpers';
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');

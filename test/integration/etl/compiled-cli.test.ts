@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { copyFile, readFile, rm, symlink } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
-import { demoBuildInputs } from '../../../etl/demo-inputs';
+import { demoBuildInputs } from '../../../etl/cli/demo-inputs';
 import { REPO_ROOT, tempDir } from './helpers';
 
 const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {

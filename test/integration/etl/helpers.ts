@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { SnapshotManifest, SnapshotPointer } from '../../../data-contracts/layout';
-import { parseCsv } from '../../../etl/csv-read';
+import { parseCsv } from '../../../etl/csv/read';
 import type { ObjectStore } from '../../../platform/object-store';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');

@@ -1,5 +1,5 @@
 /**
- * Overlong fields are row rejects in every source and every writer. Two builds into one store: A
+ * Overlong fields are row rejects in every source and every writer (etl/README.md). Two builds into one store: A
  * from the demo inputs, then B from copies of the same real files in which some rows carry a value over its
  * column's bound (etl/sources/field-bounds.ts): a 1 MiB last name and a 70,000-character organisation name (each
  * past the search index's 64 KB limit), a city, a taxonomy code and a license number one character over, an LEIE
@@ -12,10 +12,11 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type BuildSummary, buildSnapshot } from '../../../etl/build';
-import { MAX_RAW_CHARS } from '../../../etl/csv-lines';
-import { type CsvRecord, parseCsv } from '../../../etl/csv-read';
-import { demoBuildInputs } from '../../../etl/demo-inputs';
-import { NPPES_FIELD_BOUNDS, NUCC_NAME_MAX } from '../../../etl/sources/field-bounds';
+import { demoBuildInputs } from '../../../etl/cli/demo-inputs';
+import { MAX_RAW_CHARS } from '../../../etl/csv/lines';
+import { type CsvRecord, parseCsv } from '../../../etl/csv/read';
+import { NUCC_NAME_MAX } from '../../../etl/sources/field-bounds';
+import { NPPES_FIELD_BOUNDS } from '../../../etl/sources/nppes-columns';
 import { formatIndividualName } from '../../../etl/transforms/names';
 import { FolderObjectStore } from '../../../platform/folder-store';
 import { BufferSource } from '../../../platform/identity-index/byte-source';

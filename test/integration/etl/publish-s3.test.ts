@@ -9,7 +9,7 @@ import {
 } from '../../../data-contracts/layout';
 import { buildSnapshot } from '../../../etl/build';
 import { runCli } from '../../../etl/cli';
-import { demoBuildInputs } from '../../../etl/demo-inputs';
+import { demoBuildInputs } from '../../../etl/cli/demo-inputs';
 import { rebuildStatic } from '../../../etl/rebuild-static';
 import { S3ObjectStore } from '../../../platform/s3-store';
 import { CONTENT_TYPES, newSnapshotId, SnapshotPublisher } from '../../../platform/snapshot-protocol';

@@ -6,7 +6,7 @@
 import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSnapshot } from '../../../etl/build';
-import { demoBuildInputs } from '../../../etl/demo-inputs';
+import { demoBuildInputs } from '../../../etl/cli/demo-inputs';
 import { EtlInputError } from '../../../etl/errors';
 import { FolderObjectStore } from '../../../platform/folder-store';
 import { checkDb, currentOf, REPO_ROOT, rejectsOf, SOURCE_DATA, tempDir } from './helpers';

@@ -5,7 +5,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type BuildSummary, buildSnapshot, ShrinkRefused } from '../../../etl/build';
-import { demoBuildInputs } from '../../../etl/demo-inputs';
+import { demoBuildInputs } from '../../../etl/cli/demo-inputs';
 import { FolderObjectStore } from '../../../platform/folder-store';
 import { currentOf, REPO_ROOT, SOURCE_DATA, tempDir } from './helpers';
 

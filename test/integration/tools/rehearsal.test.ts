@@ -12,7 +12,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PLANS, type Plan } from '../../../data-contracts/constants';
 import { LOCAL_BUDGET_MB, planMemory } from '../../../data-contracts/memory-budget';
 import { buildSnapshot } from '../../../etl/build';
-import { DEMO_SNAPSHOT_TIMES, DEMO_SNAPSHOTS, demoChangedInputs } from '../../../etl/demo-inputs';
+import { DEMO_SNAPSHOT_TIMES, DEMO_SNAPSHOTS, demoChangedInputs } from '../../../etl/cli/demo-inputs';
 import { createDynamoClient, ensureTables } from '../../../lambdas/access/dynamo';
 import { KeyStore } from '../../../lambdas/access/key-store';
 import { type ApiRuntime, createApiRuntime } from '../../../lambdas/handlers/runtime';

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseCsvRows } from '../../../etl/csv-read';
+import { parseCsvRows } from '../../../etl/csv/read';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const read = (...parts: string[]) => readFileSync(path.join(ROOT, ...parts), 'utf8');

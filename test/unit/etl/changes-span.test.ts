@@ -1,5 +1,5 @@
 import type { ChangesStep } from '../../../data-contracts/changes';
-import { keptSteps, monthsBefore, nextSpan, spanMonths } from '../../../etl/changes-span';
+import { keptSteps, monthsBefore, nextSpan, spanMonths } from '../../../etl/changes/span';
 
 const step = (from: string, to: string, toAsOf: string, changes = 1): ChangesStep => ({
   from_snapshot: from,

@@ -1,5 +1,5 @@
 import { runCli } from '../../../etl/cli';
-import { loadEtlCliConfig } from '../../../etl/cli-config';
+import { loadEtlCliConfig } from '../../../etl/cli/config';
 import { ConfigError } from '../../../platform/config';
 
 describe('loadEtlCliConfig', () => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { decodeUtf8Lines, parseCsv, parseCsvRecords } from '../../../etl/csv-read';
+import { decodeUtf8Lines, parseCsv, parseCsvRecords } from '../../../etl/csv/read';
 
 describe('the feed CSV reader', () => {
   it('reads CRLF and LF records with their starting line numbers', () => {

@@ -1,5 +1,5 @@
 /**
- * Row-by-row reading of big source files (etl/csv-lines.ts, etl/csv-scan.ts) against the real DuckDB: every data
+ * Row-by-row reading of big source files (etl/csv/lines.ts, etl/csv/scan.ts) against the real DuckDB: every data
  * line of a file ends up staged (with its line), rejected (with its line) or blank; none lost, none invented.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
-import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../../../etl/csv-scan';
+import { REJECTS_TABLE } from '../../../etl/csv/rejects';
+import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../../../etl/csv/scan';
 import { createTable } from '../../../etl/duck';
-import { REJECTS_TABLE } from '../../../etl/rejects';
 
 const HEADER = ['a', 'b', 'c'];
 

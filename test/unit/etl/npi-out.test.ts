@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { makeNpi } from '../../../data-contracts/npi-check';
-import { npiBucketFile, writeNpiBucketFiles } from '../../../etl/npi-out';
+import { npiBucketFile, writeNpiBucketFiles } from '../../../etl/writers/npi-buckets';
 import { BufferSource } from '../../../platform/identity-index/byte-source';
 import { NpiIndexReader } from '../../../platform/npi-index/reader';
 

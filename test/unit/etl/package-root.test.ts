@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { packageRoot } from '../../../etl/package-root';
+import { packageRoot } from '../../../etl/cli/package-root';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 

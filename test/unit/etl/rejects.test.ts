@@ -2,9 +2,10 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { parseCsv } from '../../../etl/csv-read';
+import { parseCsv } from '../../../etl/csv/read';
+import { REJECTS_TABLE, RejectCollector } from '../../../etl/csv/rejects';
 import { createTable } from '../../../etl/duck';
-import { REJECTS_TABLE, RejectCollector, writeRejectsCsv } from '../../../etl/rejects';
+import { writeRejectsCsv } from '../../../etl/writers/rejects';
 
 describe('writeRejectsCsv', () => {
   it('writes every reject ordered by source (in REJECT_SOURCES order), file and line, and returns the count', async () => {

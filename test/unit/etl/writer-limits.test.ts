@@ -4,8 +4,8 @@
  * too, so that the margin is visible. (The build-level tests, one per writer: test/integration/etl/overlong-fields.)
  */
 import { classificationKey } from '../../../data-contracts/layout';
-import { NPPES_FIELD_BOUNDS, NUCC_NAME_MAX } from '../../../etl/sources/field-bounds';
-import { TAXONOMY_SLOTS } from '../../../etl/sources/nppes';
+import { NUCC_NAME_MAX } from '../../../etl/sources/field-bounds';
+import { NPPES_FIELD_BOUNDS, TAXONOMY_SLOTS } from '../../../etl/sources/nppes-columns';
 import { formatIndividualName } from '../../../etl/transforms/names';
 import { BufferSource } from '../../../platform/identity-index/byte-source';
 import { IdentityIndexReader } from '../../../platform/identity-index/reader';

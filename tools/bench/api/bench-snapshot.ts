@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LAYOUT_VERSION, type SnapshotManifest, type SnapshotPointer } from '../../../data-contracts/layout';
 import { buildSnapshot } from '../../../etl/build';
-import { demoBuildInputs } from '../../../etl/demo-inputs';
+import { demoBuildInputs } from '../../../etl/cli/demo-inputs';
 import { FolderObjectStore } from '../../../platform/folder-store';
 import { IDENTITY_INDEX_VERSION, magicVersion } from '../../../platform/identity-index/format';
 import { NPI_LOOKUP_BUCKET_VERSION, npiIndexVersionOf, storedNpiBucket } from '../../../platform/npi-index/format';

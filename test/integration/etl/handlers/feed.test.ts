@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ENV } from '../../../../data-contracts/env';
 import type { SnapshotManifest } from '../../../../data-contracts/layout';
 import { type BuildSummary, buildSnapshot } from '../../../../etl/build';
-import { demoBuildInputs } from '../../../../etl/demo-inputs';
+import { demoBuildInputs } from '../../../../etl/cli/demo-inputs';
 import type { runFeedBuild as RunFeedBuild } from '../../../../etl/handlers/feed';
 import { FolderObjectStore } from '../../../../platform/folder-store';
 import { checkDb, currentOf, expectSnapshotComplete, REPO_ROOT, readJson, tempDir } from '../helpers';

@@ -14,7 +14,7 @@ import { IDENTITY_TABLE } from '../../../../data-contracts/layout';
 import type { IdentityRow } from '../../../../data-contracts/rows';
 import { identityProviderFromRow } from '../../../../data-contracts/rows';
 import { buildSnapshot } from '../../../../etl/build';
-import { demoBuildInputs } from '../../../../etl/demo-inputs';
+import { demoBuildInputs } from '../../../../etl/cli/demo-inputs';
 import { IdentityPartitions } from '../../../../lambdas/query/identity-partitions';
 import { createSnapshotSource } from '../../../../lambdas/query/provider-queries';
 import {

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import type { CoverageStats } from '../../../../data-contracts/types';
 import { stateShapes } from '../../../../etl/pages/coverage-map';
-import { legendClasses, renderCoverageHtml } from '../../../../etl/pages/coverage-page';
+import { renderCoverageHtml } from '../../../../etl/pages/coverage-page';
+import { legendClasses } from '../../../../etl/pages/coverage-svg';
 import { USPS_BY_FIPS } from '../../../../etl/pages/us-states';
-import { assertMatchesComponent } from '../../../../etl/static-objects';
+import { assertMatchesComponent } from '../../../../etl/writers/static-objects';
 import { coverageFigures, shownFigure } from '../../../helpers/coverage-figures';
 
 const slice = (

@@ -1,11 +1,11 @@
 /**
- * The sources' length bounds (etl/sources/field-bounds.ts): every column the ETL reads has one, each is the source's
+ * The sources' length bounds (etl/sources/field-bounds.ts, NPPES's in etl/sources/nppes-columns.ts): every column the ETL reads has one, each is the source's
  * documented width (or the contract's bound), and no row of the real sample files is over any of them.
  */
 import path from 'node:path';
 import { FEED_OBSERVATION_SCHEMA, FEED_PROVIDER_COLUMNS, FEED_PROVIDER_SCHEMA } from '../../../../data-contracts/feed';
 import { openApiDocument } from '../../../../data-contracts/openapi';
-import { readSmallCsv } from '../../../../etl/csv-read';
+import { readSmallCsv } from '../../../../etl/csv/read';
 import { FDA_FORMS } from '../../../../etl/sources/fda';
 import { FEED_FILES } from '../../../../etl/sources/feed';
 import {
@@ -14,7 +14,6 @@ import {
   FEED_PROVIDER_FIELD_BOUNDS,
   feedFieldBounds,
   LEIE_FIELD_BOUNDS,
-  NPPES_FIELD_BOUNDS,
   NUCC_FIELD_BOUNDS,
   NUCC_NAME_MAX,
 } from '../../../../etl/sources/field-bounds';
@@ -22,10 +21,11 @@ import { LEIE_COLUMNS } from '../../../../etl/sources/leie';
 import {
   licenseNumberColumn,
   licenseStateColumn,
+  NPPES_FIELD_BOUNDS,
   NPPES_LOOKUP_COLUMNS,
   NPPES_REQUIRED_COLUMNS,
   TAXONOMY_SLOTS,
-} from '../../../../etl/sources/nppes';
+} from '../../../../etl/sources/nppes-columns';
 import { NUCC_COLUMNS } from '../../../../etl/sources/nucc';
 import { type FieldBounds, overlongField } from '../../../../etl/transforms/field-bounds';
 

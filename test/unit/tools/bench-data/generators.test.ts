@@ -9,7 +9,7 @@ import {
   FEED_PROVIDER_SCHEMA,
 } from '../../../../data-contracts/feed';
 import { isValidNpi } from '../../../../data-contracts/npi-check';
-import { parseCsvRows as parseCsv } from '../../../../etl/csv-read';
+import { parseCsvRows as parseCsv } from '../../../../etl/csv/read';
 import { generateVerticalFeed } from '../../../../tools/bench-data/generate-feed';
 import { generateNppesFile } from '../../../../tools/bench-data/generate-nppes';
 import { NPPES_COLUMN_COUNT } from '../../../../tools/bench-data/nppes-columns';

@@ -14,7 +14,7 @@ import {
   type FeedProviderRow,
 } from '../../../../data-contracts/feed';
 import { isValidNpi, makeNpi } from '../../../../data-contracts/npi-check';
-import { parseCsvRows as parseCsv } from '../../../../etl/csv-read';
+import { parseCsvRows as parseCsv } from '../../../../etl/csv/read';
 import { formatCsv } from '../../../../tools/demo/csv-write';
 import { OBSERVATION_HEADER, PROVIDER_HEADER } from '../../../../tools/demo/feed-csv';
 import { isSourcedObservation, latestBySignal } from '../../../../tools/demo/feed-observations';

@@ -2,7 +2,7 @@
  * Coverage figures and the public sample, computed from the snapshot's Parquet alone (read back with DuckDB), so
  * the hourly rebuild and the build agree by construction.
  *
- * Definitions (CoverageStats, spec §2.7), per slice (tracked = every record, verified = verified records):
+ * Definitions (CoverageStats in the OpenAPI document, data-contracts/openapi.ts), per slice (tracked = every record, verified = verified records):
  * - total: records; states: distinct non-null states; cities: distinct (upper-cased city, state) pairs with a city,
  *   so Springfield IL and Springfield MA are two cities;
  * - business_mode: records per mode; by_state: records per non-null state, by count descending, then state;
@@ -13,12 +13,12 @@
  * - verticals_live = verticals with at least one verified record; generated_at = the snapshot time.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { SAMPLE_SIZE } from '../data-contracts/constants';
-import { flattenProvider, PAID_PROVIDER_CSV_COLUMNS, toCsv } from '../data-contracts/csv';
-import { providerFromRow, type VerticalRow } from '../data-contracts/rows';
-import type { CoverageSlice, CoverageStats, SampleResponse } from '../data-contracts/types';
-import { sqlPath } from '../platform/sql';
-import { queryRows } from './duck';
+import { SAMPLE_SIZE } from '../../data-contracts/constants';
+import { flattenProvider, PAID_PROVIDER_CSV_COLUMNS, toCsv } from '../../data-contracts/csv';
+import { providerFromRow, type VerticalRow } from '../../data-contracts/rows';
+import type { CoverageSlice, CoverageStats, SampleResponse } from '../../data-contracts/types';
+import { sqlPath } from '../../platform/sql';
+import { queryRows } from '../duck';
 
 const scanOf = (files: readonly string[]) => `read_parquet([${files.map(sqlPath).join(', ')}])`;
 

@@ -1,23 +1,15 @@
 /**
- * Writes the identity search indexes (platform/search-index): one file per state, the rows of
- * `identitySearchSql` (./sources/identity-search.ts) streamed out of DuckDB in state order; only one state is in JS
- * memory at a time.
+ * Writes the identity search indexes (platform/search-index): one file per state, from search rows (the columns of
+ * transforms/search-row.ts) streamed out of DuckDB in state order; only one state is in JS memory at a time.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
-import type { EntityType } from '../data-contracts/constants';
-import { bindParams } from '../platform/duckdb-bind';
-import { SearchIndexWriter } from '../platform/search-index/writer';
-import { chunkCells } from './duck';
-import {
-  IDENTITY_SEARCH_COLUMNS,
-  identitySearchSql,
-  LIST_SEPARATOR,
-  readTaxonomyLookup,
-  type TaxonomyLookup,
-} from './sources/identity-search';
-import { latestNppesRowsSql } from './sources/nppes';
+import type { EntityType } from '../../data-contracts/constants';
+import { bindParams } from '../../platform/duckdb-bind';
+import { SearchIndexWriter } from '../../platform/search-index/writer';
+import { chunkCells } from '../duck';
+import { IDENTITY_SEARCH_COLUMNS, LIST_SEPARATOR, type TaxonomyLookup } from '../transforms/search-row';
 
 export interface WrittenSearchIndex {
   file: string;
@@ -27,10 +19,16 @@ export interface WrittenSearchIndex {
 
 const STATE_PATTERN = /^[A-Z]{2}$/;
 
-/** Writes one search index per state into `outDir` (states that are not two letters are skipped). */
+/**
+ * Writes one search index per state into `outDir` from the rows of `rows` (a SELECT of the search row's columns in
+ * state order, and its parameters); states that are not two letters are skipped. `taxonomy` gives each code's
+ * classification and display.
+ */
 export async function writeSearchIndexFiles(
   connection: DuckDBConnection,
   outDir: string,
+  rows: { sql: string; params: readonly (string | number)[] },
+  taxonomy: TaxonomyLookup,
 ): Promise<WrittenSearchIndex[]> {
   await mkdir(outDir, { recursive: true });
   const out: WrittenSearchIndex[] = [];
@@ -42,19 +40,17 @@ export async function writeSearchIndexFiles(
     await writeFile(file, writer.finish());
     out.push({ file, state: writer.state, rows });
   };
-  const taxonomy = await readTaxonomyLookup(connection);
-  const { sql, params } = identitySearchSql(await latestNppesRowsSql(connection));
-  const prepared = await connection.prepare(sql);
+  const prepared = await connection.prepare(rows.sql);
   try {
-    bindParams(prepared, params);
-    await writeRows(await prepared.stream(), taxonomy);
+    bindParams(prepared, rows.params);
+    await writeRows(await prepared.stream());
   } finally {
     prepared.destroySync();
   }
   await flush();
   return out;
 
-  async function writeRows(result: DuckDBResult, taxonomy: TaxonomyLookup): Promise<void> {
+  async function writeRows(result: DuckDBResult): Promise<void> {
     for (;;) {
       const chunk = await result.fetchChunk();
       if (chunk === null || chunk.rowCount === 0) break;

@@ -9,9 +9,9 @@
  * (no manifest) older than the current one are tagged too. Snapshots newer than the current one are never touched:
  * a build may be writing them right now.
  */
-import { isSnapshotId, manifestKey, SNAPSHOT_RETENTION_TAG, SNAPSHOTS_PREFIX } from '../data-contracts/layout';
-import { type Logger, silentLogger } from '../platform/logger';
-import type { ObjectStore } from '../platform/object-store';
+import { isSnapshotId, manifestKey, SNAPSHOT_RETENTION_TAG, SNAPSHOTS_PREFIX } from '../../data-contracts/layout';
+import { type Logger, silentLogger } from '../../platform/logger';
+import type { ObjectStore } from '../../platform/object-store';
 
 export interface RetentionSummary {
   /** Snapshots tagged superseded by this run. */

@@ -14,7 +14,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlPath } from '../../platform/sql';
 import { queryNumber, runBound } from '../duck';
-import { latestNppesRowsSql, NPPES_STATUS, slotListSql } from './nppes';
+import { latestNppesRowsSql, NPPES_STATUS, slotListSql } from '../sources/nppes-staged';
 
 /** The run's new basis table (CHANGES_BASIS_TABLE columns). */
 export const BASIS_TABLE = 'changes_basis_new' as const;

@@ -5,11 +5,10 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { PUBLISH_BOUNDARIES, type PublishBoundary, type Vertical } from '../data-contracts/constants';
-import { IDENTITY_TABLE, TAXONOMY_TABLE, VERTICAL_TABLE } from '../data-contracts/layout';
-import { sqlIdentifier, sqlPath } from '../platform/sql';
-import { appendRows, createTable, queryNumber, queryRows, runBound } from './duck';
-import type { VerticalRecord } from './sources/vertical-record';
+import { PUBLISH_BOUNDARIES, type PublishBoundary, type Vertical } from '../../data-contracts/constants';
+import { IDENTITY_TABLE, TAXONOMY_TABLE, VERTICAL_TABLE } from '../../data-contracts/layout';
+import { sqlIdentifier, sqlPath } from '../../platform/sql';
+import { queryNumber, queryRows, runBound } from '../duck';
 
 /** zstd: smaller than snappy at a similar decode speed. https://duckdb.org/docs/stable/data/parquet/overview */
 export const PARQUET_OPTIONS = '(FORMAT parquet, COMPRESSION zstd)' as const;
@@ -31,7 +30,7 @@ export interface WrittenFile {
  * The table is stored sorted by classification_key, taxonomy_code, state, npi (buildIdentityTable), so each COPY
  * reads one contiguous run of row groups and writes it in table order: with `preserve_insertion_order` (etl/duck.ts)
  * a query without ORDER BY keeps the table's order (https://duckdb.org/docs/stable/configuration/overview), so a
- * second sort per partition would only cost time (half of this step on the national file).
+ * second sort per partition would only cost time.
  */
 export async function writeIdentityFiles(
   connection: DuckDBConnection,
@@ -62,15 +61,6 @@ export async function writeTaxonomyFile(connection: DuckDBConnection, file: stri
     `COPY (SELECT ${selectList(TAXONOMY_TABLE)} FROM taxonomy ORDER BY code) TO ${sqlPath(file)} ${PARQUET_OPTIONS}`,
   );
   return { file, rows: await queryNumber(connection, 'SELECT count(*) FROM taxonomy') };
-}
-
-/** Loads the vertical records into the `vertical` table through an appender, typed per VERTICAL_TABLE. */
-export async function loadVerticalTable(
-  connection: DuckDBConnection,
-  records: readonly VerticalRecord[],
-): Promise<void> {
-  await createTable(connection, 'vertical', VERTICAL_TABLE);
-  await appendRows(connection, 'vertical', VERTICAL_TABLE, records);
 }
 
 export interface VerticalFile extends WrittenFile {

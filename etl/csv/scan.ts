@@ -1,6 +1,6 @@
 /**
  * Row-by-row reading of a big source file with DuckDB: a row that cannot be read is set aside with its line, the
- * scan goes on. The line pass (`csv-lines.ts`) sets aside the lines DuckDB would merge with the next ones; DuckDB's
+ * scan goes on. The line pass (`lines.ts`) sets aside the lines DuckDB would merge with the next ones; DuckDB's
  * `store_rejects` records the rest (invalid UTF-8, too few or too many fields, a quote inside an unquoted field)
  * with its line and raw text: https://duckdb.org/docs/stable/data/csv/reading_faulty_csv_files
  *
@@ -9,10 +9,10 @@
  * row's ordinal back to its line.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlPath, sqlStringLiteral } from '../platform/sql';
-import { copyWithBlankLines, type LinePass, scanCsvLines } from './csv-lines';
-import { appendRows, queryNumber, runBound } from './duck';
-import { EtlInputError } from './errors';
+import { sqlPath, sqlStringLiteral } from '../../platform/sql';
+import { appendRows, queryNumber, runBound } from '../duck';
+import { EtlInputError } from '../errors';
+import { copyWithBlankLines, type LinePass, scanCsvLines } from './lines';
 import { capRawSql, type RejectSource } from './rejects';
 
 const SCAN_REJECTS = 'csv_scan_rejects';

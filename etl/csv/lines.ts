@@ -17,7 +17,7 @@
  *
  * When some line is set aside, the scan reads a copy of the file in the work folder in which each such line is
  * blank, so that every other line keeps its number. Invalid bytes, wrong field counts and quotes inside an unquoted
- * field stay DuckDB's to find (its `store_rejects`): see `csv-scan.ts`.
+ * field stay DuckDB's to find (its `store_rejects`): see `scan.ts`.
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';

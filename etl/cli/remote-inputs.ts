@@ -7,10 +7,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { S3ObjectStore } from '../platform/s3-store';
-import type { BuildInputs } from './build';
-import { EtlInputError } from './errors';
-import { FEED_FILES } from './sources/feed';
+import { S3ObjectStore } from '../../platform/s3-store';
+import type { BuildInputs } from '../build';
+import { EtlInputError } from '../errors';
+import { FEED_FILES } from '../sources/feed';
 
 const S3_URI = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])\/(.+)$/;
 

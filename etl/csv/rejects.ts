@@ -1,16 +1,16 @@
 /**
- * Rows set aside: rows that cannot be read (csv-read.ts for the small files, csv-lines.ts and csv-scan.ts for NPPES
- * and LEIE) and rows that fail validation. They end up in `snapshots/<id>/rejects/rejects.csv` (columns
- * REJECTS_COLUMNS: source, file, line, reason, raw). `line` is the physical line where the record starts, the header
- * being line 1; `raw` is the record's text, or, for NPPES and LEIE rows that were read but fail validation, their
- * NPI; either capped at MAX_RAW_CHARS characters ({@link capRaw}).
+ * Rows set aside: rows that cannot be read (read.ts for the small files, lines.ts and scan.ts for NPPES and LEIE)
+ * and rows that fail validation, collected into the run's `rejects` table. They end up in
+ * `snapshots/<id>/rejects/rejects.csv` (writers/rejects.ts; columns REJECTS_COLUMNS: source, file, line, reason,
+ * raw). `line` is the physical line where the record starts, the header being line 1; `raw` is the record's text,
+ * or, for NPPES and LEIE rows that were read but fail validation, their NPI; either capped at MAX_RAW_CHARS
+ * characters ({@link capRaw}).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { REJECTS_COLUMNS } from '../data-contracts/layout';
-import { sqlIdentifier, sqlPath } from '../platform/sql';
-import { MAX_RAW_CHARS } from './csv-lines';
-import { type CsvBadRecord, displayPath } from './csv-read';
-import { appendRows, queryNumber, runBound } from './duck';
+import type { REJECTS_COLUMNS } from '../../data-contracts/layout';
+import { appendRows } from '../duck';
+import { MAX_RAW_CHARS } from './lines';
+import { type CsvBadRecord, displayPath } from './read';
 
 export const REJECT_SOURCES = ['nppes', 'nucc', 'leie', 'fda', 'feed_providers', 'feed_observations'] as const;
 export type RejectSource = (typeof REJECT_SOURCES)[number];
@@ -74,16 +74,4 @@ export class RejectCollector implements RejectSink {
     await appendRows(connection, 'rejects', REJECTS_TABLE, this.pending);
     this.pending = [];
   }
-}
-
-/** Writes the rejects table as RFC 4180 CSV (header row, quoted when needed), ordered by source, file and line. */
-export async function writeRejectsCsv(connection: DuckDBConnection, outFile: string): Promise<number> {
-  // Sources in REJECT_SOURCES order: list_position of the row's source in the bound list.
-  await runBound(
-    connection,
-    `COPY (SELECT ${REJECTS_COLUMNS.map(sqlIdentifier).join(', ')} FROM rejects
-      ORDER BY list_position($1::VARCHAR[], source), file, line) TO ${sqlPath(outFile)} (FORMAT csv, HEADER true)`,
-    [REJECT_SOURCES],
-  );
-  return queryNumber(connection, 'SELECT count(*)::INTEGER AS n FROM rejects');
 }

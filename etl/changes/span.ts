@@ -7,7 +7,7 @@ import {
   type ChangesSpan,
   type ChangesStep,
   changesMonthOf,
-} from '../data-contracts/changes';
+} from '../../data-contracts/changes';
 
 /**
  * The time `months` calendar months before `iso` (UTC), the day clamped to the month's length.

@@ -7,9 +7,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { NPI_LOOKUP_BUCKET_VERSION } from '../platform/npi-index/format';
-import { encodeNpiBucket } from '../platform/npi-index/writer';
-import { allOrFirstError } from '../platform/settle';
+import { NPI_LOOKUP_BUCKET_VERSION } from '../../platform/npi-index/format';
+import { encodeNpiBucket } from '../../platform/npi-index/writer';
+import { allOrFirstError } from '../../platform/settle';
 
 export interface WrittenNpiBucket {
   file: string;

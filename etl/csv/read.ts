@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
-import { displayPath, EtlInputError } from './errors';
+import { displayPath, EtlInputError } from '../errors';
 
 /** One parsed record with the physical line it starts on (the header is line 1). */
 export interface CsvRecord {

@@ -6,13 +6,13 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { PUBLIC_KEYS } from '../data-contracts/layout';
-import openapiDocument from '../data-contracts/openapi.json';
-import type { CoverageStats, SampleResponse } from '../data-contracts/types';
-import type { ObjectStore } from '../platform/object-store';
-import { CONTENT_TYPES } from '../platform/snapshot-protocol';
+import { PUBLIC_KEYS } from '../../data-contracts/layout';
+import openapiDocument from '../../data-contracts/openapi.json';
+import type { CoverageStats, SampleResponse } from '../../data-contracts/types';
+import type { ObjectStore } from '../../platform/object-store';
+import { CONTENT_TYPES } from '../../platform/snapshot-protocol';
+import { renderCoverageHtml } from '../pages/coverage-page';
 import { type CoverageInput, computeCoverage, computeSample } from './coverage';
-import { renderCoverageHtml } from './pages/coverage-page';
 
 const OPENAPI_ID = 'https://providerfacts.example.com/openapi.json';
 

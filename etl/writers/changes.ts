@@ -6,11 +6,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { CHANGES_BASIS_TABLE, CHANGES_TABLE } from '../data-contracts/changes';
-import { encodeNpiBucket } from '../platform/npi-index/writer';
-import { sqlPath } from '../platform/sql';
-import { createTable, queryNumber, queryRows, runBound } from './duck';
-import { selectList, type WrittenFile } from './parquet-out';
+import { CHANGES_BASIS_TABLE, CHANGES_TABLE } from '../../data-contracts/changes';
+import { encodeNpiBucket } from '../../platform/npi-index/writer';
+import { sqlPath } from '../../platform/sql';
+import { createTable, queryNumber, queryRows, runBound } from '../duck';
+import { selectList, type WrittenFile } from './parquet';
 
 /** The run's table of every change kept (CHANGES_TABLE columns): the previous snapshot's kept steps and the new one. */
 export const KEPT_TABLE = 'changes_kept' as const;

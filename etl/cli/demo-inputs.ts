@@ -7,7 +7,7 @@
  * test/fixtures/changes/b, described in its README), at fixed snapshot times ({@link DEMO_SNAPSHOT_TIMES}).
  */
 import path from 'node:path';
-import type { BuildInputs } from './build';
+import type { BuildInputs } from '../build';
 import { packageRoot } from './package-root';
 
 /** The October 2026 OIG release that the LEIE slices come from (PROVENANCE.md: run date 10/03/2026). */
