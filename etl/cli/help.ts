@@ -24,7 +24,7 @@ const BUILD_HELP = `Build inputs:
   --fda FILE       FDA warning letters, repeatable: the fda.gov export (Company Name, Letter Issue Date,
                    Issuing Office) or the scraped listing (url, letter_date, company, issuing_office).
   --feed DIR       Curation feed folder with providers.csv and observations.csv, repeatable
-                   (format: README.md ("For the data team"), schema: data-contracts/feed.ts).
+                   (format: docs/data-team.md, schema: data-contracts/feed.ts).
   --reuse-current  Build on the current snapshot's identity layer, taxonomy map and screening lists instead of
                    NPPES/NUCC (what the feed Lambda does); only --feed (and optionally --leie/--fda) are read.
   --snapshot-time ISO  The snapshot time (default now): coverage generated_at and clear-screen verified_at.
