@@ -28,7 +28,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type { NpiRecordBytes } from '../../data-contracts/npi-record';
-import { BufferSource, readFully, SlicedSource } from '../../platform/identity-index/byte-source';
+import { BufferSource, SlicedSource } from '../../platform/binary/byte-source';
+import { readFully } from '../../platform/binary/file-source';
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
 import {

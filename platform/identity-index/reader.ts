@@ -13,8 +13,9 @@
  * reader.query({ code: '163W00000X', state: 'TX', city: null, limit: 50, offset: 0 }); // { total, rows }
  */
 import type { IdentityRows, OigCells } from '../../data-contracts/identity-json';
+import type { ByteSource } from '../binary/byte-source';
+import { tableCount, tableFind, tableRange } from '../binary/string-table';
 import { intern } from '../string-intern';
-import type { ByteSource } from './byte-source';
 import {
   ANY,
   BULK_SECTIONS,
@@ -31,7 +32,6 @@ import {
   type SectionName,
 } from './format';
 import { CITY_PART, IdentityIndexPage, MAIN_PART, type PageSource } from './page';
-import { tableCount, tableFind, tableRange } from './string-table';
 
 /** An identity query in index terms. */
 export interface IdentityIndexQuery {

@@ -10,7 +10,7 @@
  * for (const row of rowsInCodeNpiOrder) writer.add(row);
  * await writeFile(file, writer.finish());
  */
-import { assembleIndex, ByteBuilder, Dictionary, stringTable, text, U32Builder, u32Bytes } from './builders';
+import { assembleIndex, ByteBuilder, Dictionary, stringTable, text, U32Builder, u32Bytes } from '../binary/builders';
 import {
   ANY,
   CITY_SECTIONS,

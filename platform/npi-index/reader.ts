@@ -2,7 +2,7 @@
  * Reads an NPI lookup bucket (format.ts) from a {@link ByteSource}: a lookup is a binary search over the directory
  * (through the source's block cache when it is a file) and one read of exactly the record's bytes.
  */
-import type { ByteSource } from '../identity-index/byte-source';
+import type { ByteSource } from '../binary/byte-source';
 import {
   NPI_DIGITS,
   NPI_ENTRY_BYTES,

@@ -12,7 +12,8 @@
  * {@link RangedObject.need}, so that they come in one round.
  */
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { BlockCache, newFileKey, SlicedSource } from '../identity-index/byte-source';
+import { BlockCache, newFileKey } from '../binary/block-cache';
+import { SlicedSource } from '../binary/byte-source';
 import { InFlight } from '../in-flight';
 import { type BlockDigests, type ByteRange, DIGEST_BLOCK_BYTES, IntegrityError } from './block-digests';
 

@@ -11,9 +11,9 @@
 import type { EntityType } from '../../data-contracts/constants';
 import type { IdentityRowSink, IdentityRows } from '../../data-contracts/identity-json';
 import type { IdentityRow } from '../../data-contracts/rows';
-import type { ByteSource } from '../identity-index/byte-source';
-import { HeapValues } from '../identity-index/heap-values';
-import { tableCount, tableFind, tableValue, tableValues } from '../identity-index/string-table';
+import type { ByteSource } from '../binary/byte-source';
+import { HeapValues } from '../binary/heap-values';
+import { tableCount, tableFind, tableValue, tableValues } from '../binary/string-table';
 import { intern } from '../string-intern';
 import {
   ENTITY_CODE,

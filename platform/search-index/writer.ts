@@ -9,7 +9,7 @@
  * for (const row of rows) writer.add(row);
  * await writeFile(file, writer.finish());
  */
-import { assembleIndex, ByteBuilder, Dictionary, stringTable, text, U32Builder } from '../identity-index/builders';
+import { assembleIndex, ByteBuilder, Dictionary, stringTable, text, U32Builder } from '../binary/builders';
 import {
   ENTITY_CODE,
   ENTRY,

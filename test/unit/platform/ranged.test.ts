@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeNpi } from '../../../data-contracts/npi-check';
-import { BufferSource } from '../../../platform/identity-index/byte-source';
+import { BufferSource } from '../../../platform/binary/byte-source';
 import { NpiIndexReader } from '../../../platform/npi-index/reader';
 import { encodeNpiBucket } from '../../../platform/npi-index/writer';
 import { BlockDigests, blockDigestsOf, IntegrityError } from '../../../platform/ranged/block-digests';
