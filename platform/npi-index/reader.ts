@@ -2,6 +2,7 @@
  * Reads an NPI lookup bucket (format.ts) from a {@link ByteSource}: a lookup is a binary search over the directory
  * (through the source's block cache when it is a file) and one read of exactly the record's bytes.
  */
+import { findSorted } from '../binary/binary-search';
 import type { ByteSource } from '../binary/byte-source';
 import {
   NPI_DIGITS,
@@ -95,16 +96,7 @@ export class NpiIndexReader {
 export function findNpiEntry(source: ByteSource, at: number, count: number, npi: string): number {
   if (!TEN_DIGITS.test(npi)) return -1;
   const target = Buffer.from(npi, 'latin1');
-  let lo = 0;
-  let hi = count - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const order = source.compareAt(at + mid * NPI_ENTRY_BYTES, NPI_DIGITS, target);
-    if (order === 0) return mid;
-    if (order < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  return findSorted(0, count, (i) => source.compareAt(at + i * NPI_ENTRY_BYTES, NPI_DIGITS, target));
 }
 
 /** The byte range `[start, end)` of record `i` within the records section, from the directory at `at`. */
@@ -148,18 +140,12 @@ export class NpiDirectory {
     if (!TEN_DIGITS.test(npi)) return -1;
     const target = Number(npi);
     const { entries } = this;
-    let lo = 0;
-    let hi = this.count - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = mid * NPI_ENTRY_BYTES;
+    return findSorted(0, this.count, (i) => {
+      const at = i * NPI_ENTRY_BYTES;
       let value = 0;
       for (let k = 0; k < NPI_DIGITS; k += 1) value = value * 10 + ((entries[at + k] as number) - 48);
-      if (value === target) return mid;
-      if (value < target) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+      return value - target;
+    });
   }
 
   /** The record of position `i`: its start and end within the records section. */

@@ -11,6 +11,7 @@
 import type { EntityType } from '../../data-contracts/constants';
 import type { IdentityRowSink, IdentityRows } from '../../data-contracts/identity-json';
 import type { IdentityRow } from '../../data-contracts/rows';
+import { findSorted, lowerBound } from '../binary/binary-search';
 import type { ByteSource } from '../binary/byte-source';
 import { HeapValues } from '../binary/heap-values';
 import { tableCount, tableFind, tableValue, tableValues } from '../binary/string-table';
@@ -341,20 +342,14 @@ export class SearchIndexReader {
   private oigOf(npi: string): [string | null, string | null, string | null] | null {
     const [offset, length] = this.header.sections.oig;
     const needle = Buffer.from(npi, 'latin1');
-    let lo = 0;
-    let hi = length / OIG_ENTRY_BYTES - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = offset + mid * OIG_ENTRY_BYTES;
-      const order = this.source.compareAt(at, 10, needle);
-      if (order === 0) {
-        const id = (k: number) => this.tableString('oig_strings', this.source.u32(at + 12 + 4 * k));
-        return [id(0), id(1), id(2)];
-      }
-      if (order < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return null;
+    const { source } = this;
+    const i = findSorted(0, length / OIG_ENTRY_BYTES, (probe) =>
+      source.compareAt(offset + probe * OIG_ENTRY_BYTES, 10, needle),
+    );
+    if (i < 0) return null;
+    const at = offset + i * OIG_ENTRY_BYTES;
+    const id = (k: number) => this.tableString('oig_strings', source.u32(at + 12 + 4 * k));
+    return [id(0), id(1), id(2)];
   }
 
   /** String `id` (from 1; 0 = NULL) of a string table section, decoded once. */
@@ -419,7 +414,7 @@ export class SearchIndexReader {
   ): number {
     const width = needle.length;
     const before = (order: number) => (strict ? order <= 0 : order < 0);
-    const first = this.lowerBound(fences.length / stride, (f) =>
+    const first = lowerBound(0, fences.length / stride, (f) =>
       before(fences.compare(needle, 0, width, f * stride, f * stride + width)),
     );
     if (first === 0) return 0;
@@ -428,7 +423,7 @@ export class SearchIndexReader {
     const run = this.source.slice(section + from * ENTRY.bytes, (to - from) * ENTRY.bytes);
     return (
       from +
-      this.lowerBound(to - from, (i) =>
+      lowerBound(0, to - from, (i) =>
         before(run.compare(needle, 0, width, i * ENTRY.bytes + field, i * ENTRY.bytes + field + width)),
       )
     );
@@ -439,17 +434,5 @@ export class SearchIndexReader {
     if (length < prefix.length) return false;
     const start = this.header.sections.keys[0] + bytes.readUInt32LE(at + ENTRY.keyStart);
     return this.source.compareAt(start, prefix.length, prefix) === 0;
-  }
-
-  /** The first index in [from, n) for which `before` is false (`before` is true then false over the range). */
-  private lowerBound(n: number, before: (i: number) => boolean, from = 0): number {
-    let lo = from;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (before(mid)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
   }
 }
