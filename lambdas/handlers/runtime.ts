@@ -10,7 +10,7 @@ import { createLazyDuckDb, type DuckDb, type DuckDbOptions } from '../../platfor
 import { FolderObjectStore } from '../../platform/folder-store';
 import type { Logger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
-import { createRangedStorage } from '../../platform/ranged/ranged-object';
+import { createRangedStorage } from '../../platform/ranged/storage';
 import { createS3Client, S3ObjectStore } from '../../platform/s3-store';
 import { CachedKeyLookup } from '../access/cached-key-lookup';
 import { createDynamoClient } from '../access/dynamo';

@@ -13,7 +13,7 @@ import type { DuckDb, SqlRow } from '../../platform/duckdb';
 import type { SqlValue } from '../../platform/duckdb-bind';
 import { InFlight } from '../../platform/in-flight';
 import { NpiIndexReader } from '../../platform/npi-index/reader';
-import { readInPlace } from '../../platform/ranged/ranged-object';
+import { readInPlace } from '../../platform/ranged/read-in-place';
 import { sqlStringLiteral } from '../../platform/sql';
 import type { SnapshotFiles } from '../storage/snapshot-files';
 import type { ChangeRow, ChangesQuery, Page } from './types';

@@ -28,7 +28,7 @@ import { FileSource } from '../../platform/binary/file-source';
 import { IdentityIndexReader } from '../../platform/identity-index/reader';
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
-import { readInPlace } from '../../platform/ranged/ranged-object';
+import { readInPlace } from '../../platform/ranged/read-in-place';
 import type { IndexFile } from '../storage/snapshot-files';
 
 /** Every this many uses, every partition's use count is halved. */

@@ -22,7 +22,8 @@ import { FileSource } from '../../platform/binary/file-source';
 import { InFlight } from '../../platform/in-flight';
 import type { ObjectStore } from '../../platform/object-store';
 import { BlockDigests, IntegrityError } from '../../platform/ranged/block-digests';
-import { createRangedStorage, RangedObject, type RangedStorage } from '../../platform/ranged/ranged-object';
+import { RangedObject } from '../../platform/ranged/ranged-object';
+import { createRangedStorage, type RangedStorage } from '../../platform/ranged/storage';
 
 /** A data object opened for reading in place. */
 export interface IndexFile {

@@ -13,13 +13,9 @@ import { NpiIndexReader } from '../../../platform/npi-index/reader';
 import { encodeNpiBucket } from '../../../platform/npi-index/writer';
 import { BlockDigests, blockDigestsOf, IntegrityError } from '../../../platform/ranged/block-digests';
 import { prefetchRangesOf } from '../../../platform/ranged/prefetch';
-import {
-  createRangedStorage,
-  type FetchRange,
-  MissingBlocks,
-  RangedObject,
-  readInPlace,
-} from '../../../platform/ranged/ranged-object';
+import { type FetchRange, RangedObject } from '../../../platform/ranged/ranged-object';
+import { MissingBlocks, readInPlace } from '../../../platform/ranged/read-in-place';
+import { createRangedStorage } from '../../../platform/ranged/storage';
 
 /** A deterministic generator (mulberry32). */
 function random(seed: number): () => number {

@@ -14,7 +14,7 @@ import { BlockCache } from '../../../../platform/binary/block-cache';
 import { BufferSource } from '../../../../platform/binary/byte-source';
 import { type IdentityIndexQuery, IdentityIndexReader } from '../../../../platform/identity-index/reader';
 import { NpiIndexReader } from '../../../../platform/npi-index/reader';
-import { readInPlace } from '../../../../platform/ranged/ranged-object';
+import { readInPlace } from '../../../../platform/ranged/read-in-place';
 import { SearchIndexReader } from '../../../../platform/search-index/reader';
 import { readManifest, readPointer } from '../../../../platform/snapshot-protocol';
 import { type ApiTestEnv, startApiTestEnv } from '../../../helpers/api-test-env';
