@@ -12,6 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ConfigError, type Env } from '../platform/config';
+import { parseMemorySizeMb } from '../platform/duckdb/batch';
 import { FolderObjectStore } from '../platform/folder-store';
 import { createJsonLogger } from '../platform/logger';
 import type { ObjectStore } from '../platform/object-store';
@@ -26,7 +27,6 @@ import {
 } from './build';
 import { type EtlCliConfig, loadEtlCliConfig } from './cli-config';
 import { DEMO_SNAPSHOT_TIMES, type DemoSnapshot, demoChangedInputs } from './demo-inputs';
-import { parseMemorySizeMb } from './duck';
 import { EtlInputError } from './errors';
 import { packageRoot } from './package-root';
 import { rebuildStatic } from './rebuild-static';

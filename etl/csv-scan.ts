@@ -9,9 +9,9 @@
  * row's ordinal back to its line.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { appendRows, queryNumber, runBound } from '../platform/duckdb/statements';
 import { sqlPath, sqlStringLiteral } from '../platform/sql';
 import { copyWithBlankLines, type LinePass, scanCsvLines } from './csv-lines';
-import { appendRows, queryNumber, runBound } from './duck';
 import { EtlInputError } from './errors';
 import { capRawSql, type RejectSource } from './rejects';
 

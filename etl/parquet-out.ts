@@ -7,8 +7,8 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PUBLISH_BOUNDARIES, type PublishBoundary, type Vertical } from '../data-contracts/constants';
 import { IDENTITY_TABLE, TAXONOMY_TABLE, VERTICAL_TABLE } from '../data-contracts/layout';
+import { appendRows, createTable, queryNumber, queryRows, runBound } from '../platform/duckdb/statements';
 import { sqlIdentifier, sqlPath } from '../platform/sql';
-import { appendRows, createTable, queryNumber, queryRows, runBound } from './duck';
 import type { VerticalRecord } from './sources/vertical-record';
 
 /** zstd: smaller than snappy at a similar decode speed. https://duckdb.org/docs/stable/data/parquet/overview */
@@ -29,8 +29,8 @@ export interface WrittenFile {
 /**
  * One file per classification key present in the `identity` table, rows sorted by taxonomy_code, state, npi.
  * The table is stored sorted by classification_key, taxonomy_code, state, npi (buildIdentityTable), so each COPY
- * reads one contiguous run of row groups and writes it in table order: with `preserve_insertion_order` (etl/duck.ts)
- * a query without ORDER BY keeps the table's order (https://duckdb.org/docs/stable/configuration/overview), so a
+ * reads one contiguous run of row groups and writes it in table order: with `preserve_insertion_order`
+ * (platform/duckdb/batch.ts) a query without ORDER BY keeps the table's order (https://duckdb.org/docs/stable/configuration/overview), so a
  * second sort per partition would only cost time (half of this step on the national file).
  */
 export async function writeIdentityFiles(

@@ -13,12 +13,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { STATIC_FILES, staticKey } from '../data-contracts/layout';
 import type { CoverageStats } from '../data-contracts/types';
+import { openEtlDuckDb } from '../platform/duckdb/batch';
 import { isoSeconds } from '../platform/iso-time';
 import { type Logger, silentLogger } from '../platform/logger';
 import { downloadChecked, type ObjectStore } from '../platform/object-store';
 import { readCurrentSnapshot } from '../platform/snapshot-protocol';
 import { computeIdentityLayer, type IdentityLayerStats } from './coverage';
-import { openEtlDuckDb } from './duck';
 import { markSupersededSnapshots, type RetentionSummary } from './retention';
 import { computeStaticObjects, publishPublicObjects } from './static-objects';
 

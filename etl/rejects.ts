@@ -7,10 +7,10 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { REJECTS_COLUMNS } from '../data-contracts/layout';
+import { appendRows, queryNumber, runBound } from '../platform/duckdb/statements';
 import { sqlIdentifier, sqlPath } from '../platform/sql';
 import { MAX_RAW_CHARS } from './csv-lines';
 import { type CsvBadRecord, displayPath } from './csv-read';
-import { appendRows, queryNumber, runBound } from './duck';
 
 export const REJECT_SOURCES = ['nppes', 'nucc', 'leie', 'fda', 'feed_providers', 'feed_observations'] as const;
 export type RejectSource = (typeof REJECT_SOURCES)[number];

@@ -20,10 +20,11 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
+import { queryNumber, queryRows, runBound, withProgress } from '../../platform/duckdb/statements';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
 import { readCsvHeader, requireColumns } from '../csv-read';
 import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv-scan';
-import { queryNumber, queryRows, runBound, withCsvErrors, withProgress } from '../duck';
+import { withCsvErrors } from '../errors';
 import { capRawSql } from '../rejects';
 import { usDateSql } from '../transforms/dates';
 import { overlongFieldSql } from '../transforms/field-bounds';

@@ -19,11 +19,11 @@ import {
   snapshotPrefix,
   taxonomyKey,
 } from '../../data-contracts/layout';
+import { setDuckDbMemoryLimit } from '../../platform/duckdb/batch';
 import type { ObjectStore } from '../../platform/object-store';
 import { allOrFirstError } from '../../platform/settle';
 import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-protocol';
 import { displayPath } from '../csv-read';
-import { setDuckDbMemoryLimit } from '../duck';
 import { EtlInputError } from '../errors';
 import { writeIdentityIndexFiles } from '../identity-index-out';
 import { writeNpiBucketFiles } from '../npi-out';
@@ -134,7 +134,7 @@ class FreshLayers implements BaseLayers {
       const buckets = await timedWriter(ctx, 'npi', () => writeNpiBucketFiles(connection, path.join(outDir, 'npi')));
       return { written, indexes, buckets };
     };
-    // DuckDB works with less memory while the writers hold theirs in JS (etl/duck.ts).
+    // DuckDB works with less memory while the writers hold theirs in JS (platform/duckdb/batch.ts).
     await setDuckDbMemoryLimit(connection, ctx.duckDbMemory.writersLimitMb);
     const [{ written, indexes, buckets }, search] = await allOrFirstError([
       identityLane(),

@@ -1,6 +1,6 @@
 /** The `vertical` step: the feed's providers as vertical records, screened against FDA letters and OIG matches. */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { appendRows, createTable, queryRows } from '../duck';
+import { appendRows, createTable, queryRows } from '../../platform/duckdb/statements';
 import { loadVerticalTable } from '../parquet-out';
 import { indexLetters } from '../sources/fda';
 import { latestObservations } from '../sources/feed-rules';

@@ -2,9 +2,10 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openEtlDuckDb } from '../../platform/duckdb/batch';
+import { createTable } from '../../platform/duckdb/statements';
 import { isoSeconds } from '../../platform/iso-time';
 import { silentLogger } from '../../platform/logger';
-import { createTable, openEtlDuckDb } from '../duck';
 import { REJECTS_TABLE, RejectCollector } from '../rejects';
 import type { BuildContext, BuildOptions } from './context';
 

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Hono } from 'hono';
 import type { MemoryPlan } from '../../data-contracts/memory-budget';
-import { createLazyDuckDb, type DuckDb, type DuckDbOptions } from '../../platform/duckdb';
+import { createLazyDuckDb, type DuckDb, type DuckDbOptions } from '../../platform/duckdb/pool';
 import { FolderObjectStore } from '../../platform/folder-store';
 import type { Logger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';

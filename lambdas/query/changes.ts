@@ -9,8 +9,8 @@ import { CHANGES_RETENTION_MONTHS, type ChangeKind, type ChangesSpan } from '../
 import type { ManifestObject, SnapshotManifest } from '../../data-contracts/layout';
 import { BlockCache } from '../../platform/binary/block-cache';
 import type { ByteSource } from '../../platform/binary/byte-source';
-import type { DuckDb, SqlRow } from '../../platform/duckdb';
-import type { SqlValue } from '../../platform/duckdb-bind';
+import type { SqlValue } from '../../platform/duckdb/bind';
+import type { DuckDb, SqlRow } from '../../platform/duckdb/pool';
 import { InFlight } from '../../platform/in-flight';
 import { NpiIndexReader } from '../../platform/npi-index/reader';
 import { readInPlace } from '../../platform/ranged/read-in-place';

@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { buildSnapshot } from '../../etl/build';
 import { demoBuildInputs } from '../../etl/demo-inputs';
-import { DEFAULT_MEMORY_BUDGET_MB, parseMemorySizeMb } from '../../etl/duck';
+import { DEFAULT_MEMORY_BUDGET_MB, parseMemorySizeMb } from '../../platform/duckdb/batch';
 import { FolderObjectStore } from '../../platform/folder-store';
 import { type Logger, silentLogger } from '../../platform/logger';
 import { deriveChangedNppes } from '../bench-data/derive-changed-nppes';

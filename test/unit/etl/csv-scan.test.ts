@@ -8,8 +8,8 @@ import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../../../etl/csv-scan';
-import { createTable } from '../../../etl/duck';
 import { REJECTS_TABLE } from '../../../etl/rejects';
+import { createTable } from '../../../platform/duckdb/statements';
 
 const HEADER = ['a', 'b', 'c'];
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parseCsv } from '../../../etl/csv-read';
-import { createTable } from '../../../etl/duck';
 import { REJECTS_TABLE, RejectCollector, writeRejectsCsv } from '../../../etl/rejects';
+import { createTable } from '../../../platform/duckdb/statements';
 
 describe('writeRejectsCsv', () => {
   it('writes every reject ordered by source (in REJECT_SOURCES order), file and line, and returns the count', async () => {

@@ -25,7 +25,7 @@ import {
 import type { IdentityListQuery, ProviderData } from '../../../../lambdas/query/types';
 import { SnapshotCache } from '../../../../lambdas/storage/snapshot-cache';
 import { FileSource } from '../../../../platform/binary/file-source';
-import { createDuckDb, type DuckDb } from '../../../../platform/duckdb';
+import { createDuckDb, type DuckDb } from '../../../../platform/duckdb/pool';
 import { FolderObjectStore } from '../../../../platform/folder-store';
 import { IdentityIndexReader } from '../../../../platform/identity-index/reader';
 import { generateNppesFile } from '../../../../tools/bench-data/generate-nppes';
