@@ -1,12 +1,12 @@
 /**
  * The NPI lookup buckets of the process (data-contracts/layout.ts, `npi` objects; format:
- * `platform/npi-index/format.ts`). On a bucket's first use in the process, its gzipped object (fetched to local
- * disk by the snapshot cache) is unzipped ONCE, streamed in small chunks (./npi-unzip.ts), into the process's
- * **arena** (./npi-arena.ts): one local file that holds every unzipped bucket, so that any number of buckets costs one
- * open file, not one each (reopening bucket files dominated a lookup's CPU once thousands were touched). A lookup is a binary search over the bucket's fixed-width
- * directory (from a small in-memory cache of directories as read, else one positional read) and one exact-length
- * positional read of the record, then one `JSON.parse`. The records are read through the page cache, never held
- * in the process.
+ * `platform/npi-index/format.ts`). On a bucket's first use in the process, its gzipped object (fetched to local disk by
+ * the snapshot cache) is unzipped ONCE, streamed in small chunks (./npi-unzip.ts), into the process's **arena**
+ * (./npi-arena.ts): one local file that holds every unzipped bucket, so that any number of buckets costs one open file,
+ * not one each (reopening bucket files dominated a lookup's CPU once thousands were touched). A lookup is a binary
+ * search over the bucket's fixed-width directory (from a small in-memory cache of directories as read, else one
+ * positional read) and one exact-length positional read of the record, then one `JSON.parse`. The records are read
+ * through the page cache, never held in the process.
  *
  * Bounded, whatever the number of buckets touched:
  * - memory: the directory cache ({@link NPI_DIRECTORY_CACHE_BYTES}, part of the native reserve of

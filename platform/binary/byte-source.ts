@@ -70,9 +70,9 @@ export class BufferSource implements ByteSource {
 }
 
 /**
- * A file whose head (the index's meta region: everything a lookup reads, see platform/identity-index/format.ts) is held in memory and the
- * rest read positionally: a page then costs a few reads (its posting slice, records and names), not one per probe
- * of a binary search.
+ * A file whose head (the index's meta region: everything a lookup reads, see platform/identity-index/format.ts) is held
+ * in memory and the rest read positionally: a page then costs a few reads (its posting slice, records and names), not
+ * one per probe of a binary search.
  */
 export class HeadInMemorySource implements ByteSource {
   readonly size: number;

@@ -9,14 +9,14 @@ export type NumberColumn = Uint8Array | Uint16Array | Uint32Array | Int32Array |
 /** The constructor of a {@link NumberColumn}. */
 export type NumberColumnType = new (length: number) => NumberColumn;
 /**
- * A VARCHAR column that `DuckDb.queryColumns` (./pool.ts) reads as the UTF-8 bytes of all its values one after the other:
- * value i is `bytes[ends[i - 1] ?? 0, ends[i])`, NULL reads as an empty string.
+ * A VARCHAR column that `DuckDb.queryColumns` (./pool.ts) reads as the UTF-8 bytes of all its values one after the
+ * other: value i is `bytes[ends[i - 1] ?? 0, ends[i])`, NULL reads as an empty string.
  */
 export interface TextColumn {
   bytes: Buffer;
   ends: Uint32Array;
 }
-/** How `DuckDb.queryColumns` (./pool.ts) reads a column: a typed array's constructor, or `'text'` for a {@link TextColumn}. */
+/** How `DuckDb.queryColumns` reads a column: a typed array's constructor, or `'text'` for a {@link TextColumn}. */
 export type ColumnType = NumberColumnType | 'text';
 
 /** A JSON-safe result row (`getRowObjectsJson`: BIGINT as string, DOUBLE as number). */

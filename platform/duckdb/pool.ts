@@ -50,8 +50,9 @@ export interface DuckDb {
    */
   query(sql: string, params?: readonly SqlValue[]): Promise<SqlRow[]>;
   /**
-   * Runs `sql` like {@link DuckDb.query} and returns its columns, one per entry of `types`, read straight from
-   * DuckDB's vectors chunk by chunk: integer columns as typed arrays (no row objects; NULL reads as 0), VARCHAR columns as one Buffer each ({@link TextColumn}: no string per row is kept).
+   * Runs `sql` like {@link DuckDb.query} and returns its columns, one per entry of `types`, read straight from DuckDB's
+   * vectors chunk by chunk: integer columns as typed arrays (no row objects; NULL reads as 0), VARCHAR columns as one
+   * Buffer each ({@link TextColumn}: no string per row is kept).
    * @example const [ids, names] = await db.queryColumns('SELECT id::UINTEGER, name FROM t', [Uint32Array, 'text'])
    */
   queryColumns(

@@ -108,9 +108,9 @@ export function recordSpan(source: ByteSource, at: number, i: number): [start: n
 /**
  * A bucket's directory held for lookups in memory (lambdas/query/npi-buckets.ts): the directory section's bytes as
  * read (16 bytes per NPI), with no decoding. A lookup is a binary search whose probes read the ten digits of an
- * entry as a number straight from the bytes: no call into Buffer comparison per probe (a third of a lookup's time
- * when it was one, profiled), and no decoding of every entry when a directory is read (on the national file, with
- * uniform lookups missing the cache, decoding each directory into typed arrays was a sixth of a lookup's CPU).
+ * entry as a number straight from the bytes: no call into Buffer comparison per probe, and no decoding of every entry
+ * when a directory is read (with uniform lookups missing the cache, decoding each directory into typed arrays
+ * weighed on every lookup). Both showed in profiles (docs/performance.md).
  *
  * @example
  * const directory = NpiDirectory.of(bytesOfTheDirectorySection, count);

@@ -33,7 +33,7 @@ export interface RangedStorage {
   disk: DiskBlocks;
 }
 
-/** Bytes of verified blocks held in memory by default: 64 MB (part of the native reserve, data-contracts/memory-budget.ts). */
+/** Bytes of verified blocks held in memory by default: 64 MB, part of the native reserve (data-contracts). */
 export const RANGED_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
