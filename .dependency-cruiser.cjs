@@ -27,6 +27,16 @@ module.exports = {
       to: { pathNot: '^(platform|data-contracts)/', ...NOT_OURS },
     },
     {
+      name: 'platform-binary-imports-nothing-of-ours',
+      comment:
+        'platform/binary/ (byte sources, block cache, encoding builders, string tables, the binary search, the ' +
+        'versioned magic) is the bottom of the platform: every binary format stands on it, so it imports nothing ' +
+        'of ours outside itself and knows no format, not even the contract.',
+      severity: 'error',
+      from: { path: '^platform/binary/' },
+      to: { pathNot: '^platform/binary/', ...NOT_OURS },
+    },
+    {
       name: 'etl-not-api-tools-infra',
       comment: 'etl/ never imports lambdas/, tools/ or infra/: it stands on platform/ and data-contracts/ only.',
       severity: 'error',

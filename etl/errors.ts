@@ -31,3 +31,20 @@ export class SimulatedFailure extends Error {
     super(`simulated failure after step "${step}"`);
   }
 }
+/**
+ * Runs a scan of `file`, translating DuckDB's CSV errors into an `EtlInputError` naming the file (the first line of
+ * DuckDB's message says what is wrong; the rest is its advice for interactive users).
+ */
+export async function withCsvErrors<T>(file: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof EtlInputError) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    if (/CSV|sniff|csv|Invalid Input Error|Conversion Error|Invalid unicode/.test(message)) {
+      const first = message.split('\n').find((l) => l.trim() !== '') ?? message;
+      throw new EtlInputError(file, `not a readable CSV file: ${first.replace(/^Invalid Input Error: /, '')}`);
+    }
+    throw err;
+  }
+}

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import {
   assertSafeKey,
-  hashing,
+  downloadAtomically,
   isNotFoundError,
   type ObjectInfo,
   type ObjectStore,
@@ -75,9 +75,7 @@ export class FolderObjectStore implements ObjectStore {
   async download(key: string, filePath: string, hash?: Hash): Promise<ObjectInfo | null> {
     const info = await this.head(key);
     if (info === null) return null;
-    await writeFileAtomically(filePath, (tmp) =>
-      pipeline(createReadStream(this.pathOf(key)), hashing(hash), createWriteStream(tmp)),
-    );
+    await downloadAtomically(filePath, () => createReadStream(this.pathOf(key)), hash);
     return info;
   }
 

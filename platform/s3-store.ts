@@ -3,10 +3,9 @@
  * per process that it sends through.
  */
 import type { Hash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import {
   GetObjectCommand,
   type GetObjectCommandOutput,
@@ -17,14 +16,7 @@ import {
   PutObjectTaggingCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import {
-  assertSafeKey,
-  hashing,
-  isNotFoundError,
-  type ObjectInfo,
-  type ObjectStore,
-  writeFileAtomically,
-} from './object-store';
+import { assertSafeKey, downloadAtomically, isNotFoundError, type ObjectInfo, type ObjectStore } from './object-store';
 
 /** Connections to S3 at once, at most, per process. */
 export const S3_MAX_SOCKETS = 256;
@@ -121,7 +113,7 @@ export class S3ObjectStore implements ObjectStore {
       if (isNotFoundError(err)) return null;
       throw err;
     }
-    await writeFileAtomically(filePath, (tmp) => pipeline(out.Body as Readable, hashing(hash), createWriteStream(tmp)));
+    await downloadAtomically(filePath, () => out.Body as Readable, hash);
     return { etag: out.ETag ?? '', size: out.ContentLength ?? 0 };
   }
 

@@ -190,8 +190,9 @@ export class SnapshotPublisher {
 }
 
 /**
- * A manifest as stored: its fields indented, each object on one line (a national manifest lists about 40,000
- * objects; indenting each object's members too made it 5.4 MB, which every cold instance reads at init).
+ * A manifest as stored: its fields indented, each object on one line (a national manifest lists tens of thousands of
+ * objects; indenting each object's members too made it several times larger, and every cold instance reads it at
+ * init).
  */
 export function manifestText(manifest: SnapshotManifest): string {
   const { objects, ...fields } = manifest;

@@ -1,9 +1,8 @@
 /**
- * One copy of each repeated string for the whole process. Index readers decode the same short values (dates,
- * cities, taxonomy codes and names) once per partition: at 1,000,000 rows the identity readers held 134,587 date
- * strings (4.1 MB of V8 heap) for a few thousand distinct dates, and every state's search index the same taxonomy
- * tables. V8 grows its heap to twice the live size between full collections (lambdas/handlers/v8-heap.ts), so each
- * MB kept live costs about two of resident memory.
+ * One copy of each repeated string for the whole process. Index readers decode the same short values (dates, cities,
+ * taxonomy codes and names) once per partition: the identity readers held a copy of a date per row for a few thousand
+ * distinct dates, and every state's search index the same taxonomy tables. V8 grows its heap to twice the live size
+ * between full collections (lambdas/handlers/v8-heap.ts), so each MB kept live costs about two of resident memory.
  */
 
 /** Distinct strings held at most by the process's table (a date table of 65,535 entries, an index's most, fits). */

@@ -12,8 +12,8 @@
  *   the same values, or the LEIE files the build was given).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryNumber, runBound } from '../../platform/duckdb/statements';
 import { sqlPath } from '../../platform/sql';
-import { queryNumber, runBound } from '../duck';
 import { latestNppesRowsSql, NPPES_STATUS, slotListSql } from '../sources/nppes-staged';
 
 /** The run's new basis table (CHANGES_BASIS_TABLE columns). */

@@ -12,8 +12,8 @@
  * is SQL NULL. Only the rows that differ are materialised before the kinds are read off them.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryNumber } from '../../platform/duckdb/statements';
 import { sqlPath } from '../../platform/sql';
-import { queryNumber } from '../duck';
 
 export const STEP_TABLE = 'changes_step' as const;
 

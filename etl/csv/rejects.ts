@@ -8,7 +8,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { REJECTS_COLUMNS } from '../../data-contracts/layout';
-import { appendRows } from '../duck';
+import { appendRows } from '../../platform/duckdb/statements';
 import { MAX_RAW_CHARS } from './lines';
 import { type CsvBadRecord, displayPath } from './read';
 

@@ -9,8 +9,8 @@
  * row's ordinal back to its line.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { appendRows, queryNumber, runBound } from '../../platform/duckdb/statements';
 import { sqlPath, sqlStringLiteral } from '../../platform/sql';
-import { appendRows, queryNumber, runBound } from '../duck';
 import { EtlInputError } from '../errors';
 import { copyWithBlankLines, type LinePass, scanCsvLines } from './lines';
 import { capRawSql, type RejectSource } from './rejects';

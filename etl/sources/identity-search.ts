@@ -13,7 +13,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
-import { queryRows } from '../duck';
+import { queryRows } from '../../platform/duckdb/statements';
 import type { TaxonomyLookup } from '../transforms/search-row';
 import { TAXONOMY_SLOTS } from './nppes-columns';
 import { NPPES_STATUS, NUCC_MAPS_SQL, slotClassesSql, slotListSql } from './nppes-staged';

@@ -5,7 +5,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
-import { queryNumber, queryRows, runBound } from '../duck';
+import { queryNumber, queryRows, runBound } from '../../platform/duckdb/statements';
 import { TAXONOMY_SLOTS } from './nppes-columns';
 import { latestNppesRowsSql, NPPES_STATUS, NUCC_MAPS_SQL, slotClassesSql, slotListSql } from './nppes-staged';
 

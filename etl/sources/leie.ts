@@ -9,10 +9,11 @@
  * Rows with the placeholder NPI are accepted (they are real exclusions) but can never match.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryNumber, queryRows, runBound } from '../../platform/duckdb/statements';
 import { readCsvHeader, requireColumns } from '../csv/read';
 import { capRawSql } from '../csv/rejects';
 import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv/scan';
-import { queryNumber, queryRows, runBound, withCsvErrors } from '../duck';
+import { withCsvErrors } from '../errors';
 import { compactDateSql } from '../transforms/dates';
 import { overlongFieldSql } from '../transforms/field-bounds';
 import { LEIE_NO_NPI, npiCheckSql } from '../transforms/npi';

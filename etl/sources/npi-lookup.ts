@@ -11,7 +11,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IDENTITY_SOURCE, OIG_SOURCE } from '../../data-contracts/constants';
 import { npiBucketDigits } from '../../data-contracts/layout';
-import { queryNumber, runBound } from '../duck';
+import { queryNumber, runBound } from '../../platform/duckdb/statements';
 import { TAXONOMY_SLOTS } from './nppes-columns';
 import { latestNppesRowsSql, NPPES_STATUS, NUCC_MAPS_SQL, slotListSql } from './nppes-staged';
 

@@ -4,7 +4,7 @@
  * code maps. The identity table, the NPI lookup records, the search rows and the change basis all start here.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryNumber } from '../duck';
+import { queryNumber } from '../../platform/duckdb/statements';
 import { NPPES_SLOTS } from './nppes-columns';
 
 /** Staged row status. */

@@ -19,11 +19,12 @@
  *   primary when any of those slots carries Primary Taxonomy Switch `Y`.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryNumber, queryRows, runBound, withProgress } from '../../platform/duckdb/statements';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
 import { readCsvHeader, requireColumns } from '../csv/read';
 import { capRawSql } from '../csv/rejects';
 import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../csv/scan';
-import { queryNumber, queryRows, runBound, withCsvErrors, withProgress } from '../duck';
+import { withCsvErrors } from '../errors';
 import { usDateSql } from '../transforms/dates';
 import { overlongFieldSql } from '../transforms/field-bounds';
 import { cleanTextSql, individualNameSql } from '../transforms/names';

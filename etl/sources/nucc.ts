@@ -4,9 +4,9 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { classificationKey, TAXONOMY_TABLE } from '../../data-contracts/layout';
+import { appendRows, createTable } from '../../platform/duckdb/statements';
 import { readSmallCsv, requireColumns } from '../csv/read';
 import { type RejectSink, rejectUnreadable } from '../csv/rejects';
-import { appendRows, createTable } from '../duck';
 import { overlongField } from '../transforms/field-bounds';
 import { NUCC_FIELD_BOUNDS } from './field-bounds';
 

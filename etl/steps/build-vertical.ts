@@ -1,7 +1,7 @@
 /** The `vertical` step: the feed's providers as vertical records, screened against FDA letters and OIG matches. */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { VERTICAL_TABLE } from '../../data-contracts/layout';
-import { appendRows, createTable, queryRows } from '../duck';
+import { appendRows, createTable, queryRows } from '../../platform/duckdb/statements';
 import { indexLetters } from '../sources/fda';
 import { latestObservations } from '../sources/feed-rules';
 import { buildVerticalRecord, type OigMatch } from '../sources/vertical-record';

@@ -3,7 +3,7 @@
  * share of rows passes the threshold fails the run (a file that is mostly rejects is the wrong file, or a broken
  * one), naming the file, its counts and its top reasons.
  */
-import { queryRows } from '../duck';
+import { queryRows } from '../../platform/duckdb/statements';
 import { EtlInputError } from '../errors';
 import type { BuildContext, SourceCounts } from './context';
 

@@ -9,12 +9,12 @@
 import path from 'node:path';
 import { type ChangesSpan, type ChangesStep, changesMonthOf } from '../../data-contracts/changes';
 import { changesBasisKey, changesNpiIndexKey, changesPartitionKey } from '../../data-contracts/layout';
+import { queryNumber } from '../../platform/duckdb/statements';
 import { downloadChecked } from '../../platform/object-store';
 import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-protocol';
 import { BASIS_TABLE, buildBasisFromCarried, buildBasisFromNppes } from '../changes/basis';
 import { addIdentityChanges, addVerticalChanges, createStepTable, STEP_TABLE } from '../changes/diff';
 import { keptSteps, nextSpan, spanMonths } from '../changes/span';
-import { queryNumber } from '../duck';
 import { addKeptChanges, addStepChanges, createKeptTable, writeBasisFile, writeChangesFiles } from '../writers/changes';
 import type { BuildContext, PendingUpload } from './context';
 import type { SnapshotFiles } from './write-parquet';

@@ -68,7 +68,8 @@ export interface BuildOptions {
   failAfterStep?: BuildStep;
   /**
    * DuckDB threads (default: the cores, at most 4) and the run's memory budget in MiB (default 2048): DuckDB's
-   * memory limit is derived from the budget and DuckDB spills to the work folder beyond it (etl/duck.ts).
+   * memory limit is derived from the budget and DuckDB spills to the work folder beyond it
+   * (platform/duckdb/batch.ts).
    */
   duckdb?: { threads?: number; memoryBudgetMb?: number };
   /**

@@ -8,10 +8,10 @@ import {
   STATIC_FILES,
   staticKey,
 } from '../../data-contracts/layout';
+import { queryNumber } from '../../platform/duckdb/statements';
 import { sha256File } from '../../platform/object-store';
 import { CONTENT_TYPES, type SnapshotPublisher } from '../../platform/snapshot-protocol';
 import { displayPath } from '../csv/read';
-import { queryNumber } from '../duck';
 import { FEED_FILES } from '../sources/feed';
 import { type ComputedStatics, openapiJsonText } from '../writers/static-objects';
 import type { BuildContext, BuildInputs } from './context';

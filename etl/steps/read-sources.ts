@@ -5,10 +5,10 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ScreenName } from '../../data-contracts/layout';
+import { appendRows, createTable, queryRows } from '../../platform/duckdb/statements';
 import { isoSeconds } from '../../platform/iso-time';
 import { sqlPath } from '../../platform/sql';
 import { displayPath } from '../csv/read';
-import { appendRows, createTable, queryRows } from '../duck';
 import { type FdaLetter, readFdaFile } from '../sources/fda';
 import { type FeedReadResult, readFeeds } from '../sources/feed';
 import { buildOigMatch, createLeieStage, stageLeieFile } from '../sources/leie';

@@ -2,10 +2,11 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openEtlDuckDb } from '../../platform/duckdb/batch';
+import { createTable } from '../../platform/duckdb/statements';
 import { isoSeconds } from '../../platform/iso-time';
 import { silentLogger } from '../../platform/logger';
 import { REJECTS_TABLE, RejectCollector } from '../csv/rejects';
-import { createTable, openEtlDuckDb } from '../duck';
 import type { BuildContext, BuildOptions } from './context';
 
 export interface BuildRun {

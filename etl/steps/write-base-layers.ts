@@ -11,9 +11,9 @@ import {
   searchIndexKey,
   taxonomyKey,
 } from '../../data-contracts/layout';
+import { setDuckDbMemoryLimit } from '../../platform/duckdb/batch';
 import { allOrFirstError } from '../../platform/settle';
 import { CONTENT_TYPES } from '../../platform/snapshot-protocol';
-import { setDuckDbMemoryLimit } from '../duck';
 import { identitySearchSql, readTaxonomyLookup } from '../sources/identity-search';
 import { latestNppesRowsSql } from '../sources/nppes-staged';
 import { writeIdentityIndexFiles } from '../writers/identity-index';

@@ -7,9 +7,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { CHANGES_BASIS_TABLE, CHANGES_TABLE } from '../../data-contracts/changes';
+import { createTable, queryNumber, queryRows, runBound } from '../../platform/duckdb/statements';
 import { encodeNpiBucket } from '../../platform/npi-index/writer';
 import { sqlPath } from '../../platform/sql';
-import { createTable, queryNumber, queryRows, runBound } from '../duck';
 import { selectList, type WrittenFile } from './parquet';
 
 /** The run's table of every change kept (CHANGES_TABLE columns): the previous snapshot's kept steps and the new one. */

@@ -17,8 +17,8 @@ import { SAMPLE_SIZE } from '../../data-contracts/constants';
 import { flattenProvider, PAID_PROVIDER_CSV_COLUMNS, toCsv } from '../../data-contracts/csv';
 import { providerFromRow, type VerticalRow } from '../../data-contracts/rows';
 import type { CoverageSlice, CoverageStats, SampleResponse } from '../../data-contracts/types';
+import { queryRows } from '../../platform/duckdb/statements';
 import { sqlPath } from '../../platform/sql';
-import { queryRows } from '../duck';
 
 const scanOf = (files: readonly string[]) => `read_parquet([${files.map(sqlPath).join(', ')}])`;
 

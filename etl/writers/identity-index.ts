@@ -6,10 +6,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { chunkCells } from '../../platform/duckdb/statements';
 import type { IdentityIndexRow } from '../../platform/identity-index/format';
 import { IdentityIndexWriter } from '../../platform/identity-index/writer';
 import { sqlIdentifier } from '../../platform/sql';
-import { chunkCells } from '../duck';
 
 /** The writer's columns, in this order in the query. */
 const COLUMNS = [

@@ -7,8 +7,8 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PUBLISH_BOUNDARIES, type PublishBoundary, type Vertical } from '../../data-contracts/constants';
 import { IDENTITY_TABLE, TAXONOMY_TABLE, VERTICAL_TABLE } from '../../data-contracts/layout';
+import { queryNumber, queryRows, runBound } from '../../platform/duckdb/statements';
 import { sqlIdentifier, sqlPath } from '../../platform/sql';
-import { queryNumber, queryRows, runBound } from '../duck';
 
 /** zstd: smaller than snappy at a similar decode speed. https://duckdb.org/docs/stable/data/parquet/overview */
 export const PARQUET_OPTIONS = '(FORMAT parquet, COMPRESSION zstd)' as const;

@@ -4,9 +4,9 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { REJECTS_COLUMNS } from '../../data-contracts/layout';
+import { queryNumber, runBound } from '../../platform/duckdb/statements';
 import { sqlIdentifier, sqlPath } from '../../platform/sql';
 import { REJECT_SOURCES } from '../csv/rejects';
-import { queryNumber, runBound } from '../duck';
 
 /** Writes the rejects table as RFC 4180 CSV (header row, quoted when needed), ordered by source, file and line. */
 export async function writeRejectsCsv(connection: DuckDBConnection, outFile: string): Promise<number> {

@@ -6,9 +6,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
 import type { EntityType } from '../../data-contracts/constants';
-import { bindParams } from '../../platform/duckdb-bind';
+import { bindParams } from '../../platform/duckdb/bind';
+import { chunkCells } from '../../platform/duckdb/statements';
 import { SearchIndexWriter } from '../../platform/search-index/writer';
-import { chunkCells } from '../duck';
 import { IDENTITY_SEARCH_COLUMNS, LIST_SEPARATOR, type TaxonomyLookup } from '../transforms/search-row';
 
 export interface WrittenSearchIndex {

@@ -6,11 +6,11 @@
 import path from 'node:path';
 import type { Hono } from 'hono';
 import type { MemoryPlan } from '../../data-contracts/memory-budget';
-import { createLazyDuckDb, type DuckDb, type DuckDbOptions } from '../../platform/duckdb';
+import { createLazyDuckDb, type DuckDb, type DuckDbOptions } from '../../platform/duckdb/pool';
 import { FolderObjectStore } from '../../platform/folder-store';
 import type { Logger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
-import { createRangedStorage } from '../../platform/ranged/ranged-object';
+import { createRangedStorage } from '../../platform/ranged/storage';
 import { createS3Client, S3ObjectStore } from '../../platform/s3-store';
 import { CachedKeyLookup } from '../access/cached-key-lookup';
 import { createDynamoClient } from '../access/dynamo';

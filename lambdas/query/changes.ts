@@ -7,12 +7,13 @@
  */
 import { CHANGES_RETENTION_MONTHS, type ChangeKind, type ChangesSpan } from '../../data-contracts/changes';
 import type { ManifestObject, SnapshotManifest } from '../../data-contracts/layout';
-import type { DuckDb, SqlRow } from '../../platform/duckdb';
-import type { SqlValue } from '../../platform/duckdb-bind';
-import { BlockCache, type ByteSource } from '../../platform/identity-index/byte-source';
+import { BlockCache } from '../../platform/binary/block-cache';
+import type { ByteSource } from '../../platform/binary/byte-source';
+import type { SqlValue } from '../../platform/duckdb/bind';
+import type { DuckDb, SqlRow } from '../../platform/duckdb/pool';
 import { InFlight } from '../../platform/in-flight';
 import { NpiIndexReader } from '../../platform/npi-index/reader';
-import { readInPlace } from '../../platform/ranged/ranged-object';
+import { readInPlace } from '../../platform/ranged/read-in-place';
 import { sqlStringLiteral } from '../../platform/sql';
 import type { SnapshotFiles } from '../storage/snapshot-files';
 import type { ChangeRow, ChangesQuery, Page } from './types';

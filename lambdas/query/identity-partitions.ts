@@ -22,18 +22,13 @@
  * even while an old snapshot drains; `forget` closes a snapshot's partitions when it is released.
  */
 import { readFile } from 'node:fs/promises';
-import {
-  BLOCK_CACHE_BLOCKS,
-  BlockCache,
-  BufferSource,
-  type ByteSource,
-  FileSource,
-  HeadInMemorySource,
-} from '../../platform/identity-index/byte-source';
+import { BLOCK_CACHE_BLOCKS, BlockCache } from '../../platform/binary/block-cache';
+import { BufferSource, type ByteSource, HeadInMemorySource } from '../../platform/binary/byte-source';
+import { FileSource } from '../../platform/binary/file-source';
 import { IdentityIndexReader } from '../../platform/identity-index/reader';
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
-import { readInPlace } from '../../platform/ranged/ranged-object';
+import { readInPlace } from '../../platform/ranged/read-in-place';
 import type { IndexFile } from '../storage/snapshot-files';
 
 /** Every this many uses, every partition's use count is halved. */

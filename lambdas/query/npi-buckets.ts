@@ -1,19 +1,19 @@
 /**
  * The NPI lookup buckets of the process (data-contracts/layout.ts, `npi` objects; format:
- * `platform/npi-index/format.ts`). On a bucket's first use in the process, its gzipped object (fetched to local
- * disk by the snapshot cache) is unzipped ONCE, streamed in small chunks, into the process's **arena**: one local
- * file that holds every unzipped bucket, so that any number of buckets costs one open file, not one each (reopening
- * bucket files was 40% of a lookup's CPU at 2,000 buckets). A lookup is a binary search over the bucket's fixed-width
- * directory (from a small in-memory cache of directories as read, else one positional read) and one exact-length
- * positional read of the record, then one `JSON.parse`. The records are read through the page cache, never held
- * in the process.
+ * `platform/npi-index/format.ts`). On a bucket's first use in the process, its gzipped object (fetched to local disk by
+ * the snapshot cache) is unzipped ONCE, streamed in small chunks (./npi-unzip.ts), into the process's **arena**
+ * (./npi-arena.ts): one local file that holds every unzipped bucket, so that any number of buckets costs one open file,
+ * not one each (reopening bucket files dominated a lookup's CPU once thousands were touched). A lookup is a binary
+ * search over the bucket's fixed-width directory (from a small in-memory cache of directories as read, else one
+ * positional read) and one exact-length positional read of the record, then one `JSON.parse`. The records are read
+ * through the page cache, never held in the process.
  *
  * Bounded, whatever the number of buckets touched:
  * - memory: the directory cache ({@link NPI_DIRECTORY_CACHE_BYTES}, part of the native reserve of
  *   data-contracts/memory-budget.ts), the bucket positions (a few dozen bytes per bucket used), at most
- *   {@link MAX_NPI_BUCKET_LOADS} unzips at once, each holding a chunk or two of {@link UNZIP_CHUNK_BYTES} (a bucket
- *   is never whole in memory: unzipping each into one Buffer, about 270 KB at 1,000,000 NPIs, plus its chunks, left
- *   glibc holding tens of MB of freed memory after a few thousand buckets);
+ *   {@link MAX_NPI_BUCKET_LOADS} unzips at once, each holding a chunk or two of `UNZIP_CHUNK_BYTES` (a bucket
+ *   is never whole in memory: unzipping each into one Buffer plus its chunks left glibc holding tens of MB of freed
+ *   memory after a few thousand buckets);
  * - local disk: two arena generations of at most half of `maxArenaBytes` each; when the current one is full, the
  *   older one is deleted (its buckets are unzipped again on their next use) and a new one starts;
  * - file descriptors: one per generation.
@@ -21,14 +21,9 @@
  * One instance serves every snapshot of the process (keys hold the snapshot id); `forget` drops a released
  * snapshot's buckets (their bytes go with their generation).
  */
-import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, rmSync, write } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
 import type { NpiRecordBytes } from '../../data-contracts/npi-record';
-import { BufferSource, readFully, SlicedSource } from '../../platform/identity-index/byte-source';
+import { BufferSource } from '../../platform/binary/byte-source';
+import { readFully } from '../../platform/binary/file-source';
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
 import {
@@ -38,7 +33,9 @@ import {
   npiRecordsStart,
 } from '../../platform/npi-index/format';
 import { NpiDirectory, NpiIndexReader } from '../../platform/npi-index/reader';
+import { ArenaSource, type Generation, NpiArena, writeAt } from './npi-arena';
 import { NpiBucketsInPlace, recordOf } from './npi-in-place';
+import { type UnzipBucket, unzipBucket, unzippedSize } from './npi-unzip';
 
 /**
  * Bucket unzips running at once, at most: a batch of 100 NPIs on every connection must not unzip hundreds of
@@ -47,69 +44,17 @@ import { NpiBucketsInPlace, recordOf } from './npi-in-place';
 export const MAX_NPI_BUCKET_LOADS = 4;
 /**
  * Bytes of bucket directories held in memory: 16 MB, the directories of 1 million NPIs (16 bytes each, as in the
- * file: platform/npi-index/reader.ts `NpiDirectory`; a national bucket's is about 7 KB). A lookup whose directory is held
- * costs one positional read (the record) instead of two: a batch of 100 NPIs makes 100 reads fewer.
+ * file: platform/npi-index/reader.ts `NpiDirectory`; a national bucket's is a few KB). A lookup whose directory is
+ * held costs one positional read (the record) instead of two: a batch of 100 NPIs makes 100 reads fewer.
  */
 export const NPI_DIRECTORY_CACHE_BYTES = 16 * 1024 * 1024;
 /**
  * Local disk the arena may take when not told (`PF_NPI_ARENA_MB` sets it: lambdas/handlers/config.ts): two
- * generations of 512 MB. A national snapshot's buckets are about 4.8 GB unzipped, more than the API Lambda's `/tmp`
- * holds beside the identity indexes (README, "Memory and sizing"); the hot ones stay. When the buckets that traffic
- * touches do not fit, a lookup of a bucket of the dropped generation unzips it again: at 3,000,000 NPIs (1.6 GB
- * unzipped) in a 1 GB arena, uniformly drawn lookups fell from 4,161/s to 1,223/s.
+ * generations of 512 MB. A national snapshot's buckets unzipped are more than the API Lambda's `/tmp` holds beside
+ * the identity indexes (docs/deploy.md); the hot ones stay. When the buckets that traffic touches do not fit, a
+ * lookup of a bucket of the dropped generation unzips it again, several times slower (docs/performance.md).
  */
 export const DEFAULT_NPI_ARENA_BYTES = 1024 * 1024 * 1024;
-
-/** Bytes of one unzipped chunk on its way to the arena. */
-export const UNZIP_CHUNK_BYTES = 64 * 1024;
-
-/** Unzips a gzipped bucket file, handing its bytes to `sink` in order, one chunk at a time (awaited). */
-export type UnzipBucket = (gz: string, sink: (chunk: Buffer) => Promise<void>) => Promise<void>;
-
-/**
- * The default {@link UnzipBucket}: streamed through gunzip off the main thread; a bucket stored as it is (layout 4,
- * placed in the arena by a local server) is streamed as it is.
- */
-export const unzipBucket: UnzipBucket = async (gz, sink) => {
-  const copy = async (chunks: AsyncIterable<unknown>) => {
-    for await (const chunk of chunks) await sink(chunk as Buffer);
-  };
-  if (await isGzipped(gz)) {
-    await pipeline(createReadStream(gz), createGunzip({ chunkSize: UNZIP_CHUNK_BYTES }), copy);
-  } else {
-    await pipeline(createReadStream(gz, { highWaterMark: UNZIP_CHUNK_BYTES }), copy);
-  }
-};
-
-/** True when `file` starts with gzip's magic bytes. */
-async function isGzipped(file: string): Promise<boolean> {
-  const handle = await open(file, 'r');
-  try {
-    const head = Buffer.alloc(2);
-    const { bytesRead } = await handle.read(head, 0, 2, 0);
-    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * A bucket's unzipped size, from its gzip trailer (ISIZE: the size modulo 2^32; a bucket is far smaller), so that
- * its place in the arena is reserved before it is streamed there. Checked against the bytes streamed.
- */
-async function unzippedSize(gz: string): Promise<number> {
-  if (!(await isGzipped(gz))) return (await stat(gz)).size;
-  const handle = await open(gz, 'r');
-  try {
-    const { size } = await handle.stat();
-    if (size < 18) throw new Error('not a gzip file');
-    const trailer = Buffer.alloc(4);
-    await handle.read(trailer, 0, 4, size - 4);
-    return trailer.readUInt32LE(0);
-  } finally {
-    await handle.close();
-  }
-}
 
 export interface NpiBucketsOptions {
   /** Folder of the arena files (emptied at start). Default a new temporary folder. */
@@ -126,15 +71,6 @@ export interface NpiBucketsOptions {
 /** A bucket that could not be written to the arena (a full disk): its bytes answer the lookups that waited for it. */
 interface Unplaced {
   readonly body: Buffer;
-}
-
-/** One arena file: append-only, read with positional reads. */
-interface Generation {
-  readonly id: number;
-  readonly file: string;
-  fd: number | null;
-  /** Bytes reserved so far (the next append's offset). */
-  size: number;
 }
 
 /** Where a bucket's unzipped bytes are. */
@@ -155,12 +91,8 @@ export class NpiBuckets {
   private readonly directories = new Map<string, NpiDirectory>();
   private directoryBytes = 0;
   private readonly directoryCacheBytes: number;
-  private readonly generationBytes: number;
   private readonly unzip: UnzipBucket;
-  private arenaDir: string | null;
-  private current: Generation | null = null;
-  private previous: Generation | null = null;
-  private nextGeneration = 1;
+  private readonly arena: NpiArena;
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
@@ -168,16 +100,14 @@ export class NpiBuckets {
   readonly inPlace = new NpiBucketsInPlace();
 
   constructor(options: NpiBucketsOptions = {}) {
-    this.generationBytes = Math.max(1, Math.floor((options.maxArenaBytes ?? DEFAULT_NPI_ARENA_BYTES) / 2));
     this.directoryCacheBytes = Math.max(0, options.directoryCacheBytes ?? NPI_DIRECTORY_CACHE_BYTES);
     this.unzip = options.unzip ?? unzipBucket;
     this.logger = options.logger ?? silentLogger;
-    this.arenaDir = options.arenaDir ?? null;
-    if (this.arenaDir !== null) {
-      // A previous process's arena (a warm Lambda's /tmp) is of no use: its positions were in that process.
-      rmSync(this.arenaDir, { recursive: true, force: true });
-      mkdirSync(this.arenaDir, { recursive: true });
-    }
+    const generationBytes = Math.max(1, Math.floor((options.maxArenaBytes ?? DEFAULT_NPI_ARENA_BYTES) / 2));
+    // A retired generation's buckets are placed again on their next use.
+    this.arena = new NpiArena(options.arenaDir ?? null, generationBytes, (generation) => {
+      for (const [key, placed] of [...this.placed]) if (placed.generation === generation) this.drop(key);
+    });
   }
 
   /**
@@ -215,15 +145,13 @@ export class NpiBuckets {
 
   /** Closes the arena files and deletes them. */
   close(): void {
-    for (const generation of [this.previous, this.current]) if (generation !== null) this.retire(generation);
-    this.previous = null;
-    this.current = null;
+    this.arena.close();
     this.inPlace.closeAll();
   }
 
   /** The buckets placed, the arena's bytes and the directory cache's (tests, logs). */
   stats(): { placed: string[]; arenaBytes: number; directoryBytes: number; generations: number } {
-    const generations = [this.previous, this.current].filter((g): g is Generation => g !== null);
+    const generations = this.arena.generations();
     return {
       placed: [...this.placed.keys()],
       arenaBytes: generations.reduce((sum, g) => sum + g.size, 0),
@@ -288,7 +216,7 @@ export class NpiBuckets {
       for (;;) {
         let generation: Generation;
         try {
-          generation = this.generationFor(size);
+          generation = this.arena.generationFor(size);
         } catch (err) {
           return this.unplaced(key, gz, err);
         }
@@ -354,27 +282,6 @@ export class NpiBuckets {
     }
   }
 
-  /** The generation a bucket of `bytes` is appended to: the current one, or a new one when it is full. */
-  private generationFor(bytes: number): Generation {
-    if (this.current !== null && this.current.size + bytes <= this.generationBytes) return this.current;
-    if (this.current !== null && this.current.size === 0) return this.current;
-    if (this.previous !== null) this.retire(this.previous);
-    this.previous = this.current;
-    const dir = this.ensureArenaDir();
-    const id = this.nextGeneration++;
-    const file = path.join(dir, `arena-${id}.bin`);
-    this.current = { id, file, fd: openSync(file, 'w+'), size: 0 };
-    return this.current;
-  }
-
-  /** Closes and deletes a generation; its buckets are placed again on their next use. */
-  private retire(generation: Generation): void {
-    for (const [key, placed] of [...this.placed]) if (placed.generation === generation) this.drop(key);
-    if (generation.fd !== null) closeSync(generation.fd);
-    generation.fd = null;
-    rmSync(generation.file, { force: true });
-  }
-
   private drop(key: string): void {
     this.placed.delete(key);
     const directory = this.directories.get(key);
@@ -383,44 +290,4 @@ export class NpiBuckets {
       this.directoryBytes -= directory.bytes;
     }
   }
-
-  private ensureArenaDir(): string {
-    if (this.arenaDir === null) this.arenaDir = mkdtempSync(path.join(tmpdir(), 'pf-npi-arena-'));
-    return this.arenaDir;
-  }
-}
-
-/** A bucket's bytes in an arena file, read positionally (the checks of a bucket just placed). */
-class ArenaSource extends SlicedSource {
-  constructor(
-    private readonly fd: number,
-    private readonly base: number,
-    readonly size: number,
-  ) {
-    super();
-  }
-
-  slice(offset: number, length: number): Buffer {
-    if (offset < 0 || length < 0 || offset + length > this.size) throw new RangeError('NPI bucket: read out of bounds');
-    const out = Buffer.allocUnsafe(length);
-    readFully(this.fd, out, this.base + offset, 'NPI arena');
-    return out;
-  }
-}
-
-/** Writes `body` at `at` of the generation's file (positional, so concurrent appends do not interleave). */
-async function writeAt(generation: Generation, body: Buffer, at: number): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    let done = 0;
-    const step = () => {
-      if (generation.fd === null) return resolve();
-      write(generation.fd, body, done, body.length - done, at + done, (err, n) => {
-        if (err) return reject(err);
-        done += n;
-        if (done >= body.length) resolve();
-        else step();
-      });
-    };
-    step();
-  });
 }

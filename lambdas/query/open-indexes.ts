@@ -5,9 +5,11 @@
  * blocks it misses. One instance serves every snapshot of the process (keys hold the snapshot id); `forget` closes
  * a released snapshot's objects.
  */
-import { BlockCache, type ByteSource, FileSource } from '../../platform/identity-index/byte-source';
+import { BlockCache } from '../../platform/binary/block-cache';
+import type { ByteSource } from '../../platform/binary/byte-source';
+import { FileSource } from '../../platform/binary/file-source';
 import { InFlight } from '../../platform/in-flight';
-import { MissingBlocks, readInPlace } from '../../platform/ranged/ranged-object';
+import { MissingBlocks, readInPlace } from '../../platform/ranged/read-in-place';
 import type { IndexFile } from '../storage/snapshot-files';
 
 /** Opens an object: a local file's path, or an {@link IndexFile} (lambdas/storage/snapshot-files.ts `openIndex`). */

@@ -13,7 +13,7 @@
 import { LIVE_VERTICALS, type PublishBoundary } from '../../data-contracts/constants';
 import { snapshotPrefix, UNMAPPED_CLASSIFICATION_KEY, VERTICAL_TABLE } from '../../data-contracts/layout';
 import type { VerticalRow } from '../../data-contracts/rows';
-import type { DuckDb, SqlRow } from '../../platform/duckdb';
+import type { DuckDb, SqlRow } from '../../platform/duckdb/pool';
 import { InFlight } from '../../platform/in-flight';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
 import { StringIntern } from '../../platform/string-intern';

@@ -18,7 +18,7 @@ import { isSnapshotId, POINTER_KEY, type SnapshotPointer } from '../../data-cont
 import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
-import { createRangedStorage, type RangedStorage } from '../../platform/ranged/ranged-object';
+import { createRangedStorage, type RangedStorage } from '../../platform/ranged/storage';
 import { readManifest, readPointer } from '../../platform/snapshot-protocol';
 import { type SnapshotFiles, SnapshotFilesImpl } from './snapshot-files';
 

@@ -16,11 +16,14 @@ import { mkdirSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { blockDigestsKey, type ManifestObject, type SnapshotManifest } from '../../data-contracts/layout';
-import { type BlockCache, type ByteSource, FileSource } from '../../platform/identity-index/byte-source';
+import type { BlockCache } from '../../platform/binary/block-cache';
+import type { ByteSource } from '../../platform/binary/byte-source';
+import { FileSource } from '../../platform/binary/file-source';
 import { InFlight } from '../../platform/in-flight';
 import type { ObjectStore } from '../../platform/object-store';
 import { BlockDigests, IntegrityError } from '../../platform/ranged/block-digests';
-import { createRangedStorage, RangedObject, type RangedStorage } from '../../platform/ranged/ranged-object';
+import { RangedObject } from '../../platform/ranged/ranged-object';
+import { createRangedStorage, type RangedStorage } from '../../platform/ranged/storage';
 
 /** A data object opened for reading in place. */
 export interface IndexFile {

@@ -46,7 +46,7 @@
  * the reader reads both ({@link READABLE_VERSIONS}), so a server of this code answers from an older snapshot.
  */
 
-import { VersionedMagic } from '../versioned-magic';
+import { VersionedMagic } from '../binary/versioned-magic';
 
 /** The version this code writes. */
 export const IDENTITY_INDEX_VERSION = 3 as const;

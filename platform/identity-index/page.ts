@@ -4,9 +4,9 @@
  */
 import type { IdentityRowSink, IdentityRows, OigCells } from '../../data-contracts/identity-json';
 import type { IdentityRow } from '../../data-contracts/rows';
-import type { ByteSource } from './byte-source';
+import type { ByteSource } from '../binary/byte-source';
+import { HeapValues } from '../binary/heap-values';
 import { decodeFlag, FLAG_OIG, type IdentityIndexHeader, RECORD } from './format';
-import { HeapValues } from './heap-values';
 
 /** A page's records are read in one positional read when they span at most this many bytes. */
 const SPAN_READ_BYTES = 256 * 1024;

@@ -2,7 +2,7 @@
  * The posting lists and directory of an identity index (format.ts), built by counting, group by group, for the
  * writer (./writer.ts).
  */
-import { U32Builder } from './builders';
+import { U32Builder } from '../binary/builders';
 import { ANY, DIRECTORY_ENTRY_BYTES, REP_CODE } from './format';
 
 /** Directory keys within one `t`: s * 2^32 + c (exact in a double: s < 2^16). */

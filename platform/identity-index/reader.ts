@@ -13,8 +13,10 @@
  * reader.query({ code: '163W00000X', state: 'TX', city: null, limit: 50, offset: 0 }); // { total, rows }
  */
 import type { IdentityRows, OigCells } from '../../data-contracts/identity-json';
+import { findSorted } from '../binary/binary-search';
+import type { ByteSource } from '../binary/byte-source';
+import { tableCount, tableFind, tableRange } from '../binary/string-table';
 import { intern } from '../string-intern';
-import type { ByteSource } from './byte-source';
 import {
   ANY,
   BULK_SECTIONS,
@@ -31,7 +33,6 @@ import {
   type SectionName,
 } from './format';
 import { CITY_PART, IdentityIndexPage, MAIN_PART, type PageSource } from './page';
-import { tableCount, tableFind, tableRange } from './string-table';
 
 /** An identity query in index terms. */
 export interface IdentityIndexQuery {
@@ -149,42 +150,29 @@ export class IdentityIndexReader implements PageSource {
 
   private directoryEntry(t: number, s: number, c: number): { first: number; count: number } | null {
     const base = this.sections.directory[0];
-    let lo = 0;
-    let hi = this.counts.directory - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = base + mid * DIRECTORY_ENTRY_BYTES;
-      const cmp =
-        compare(this.source.u32(at), t) || compare(this.source.u32(at + 4), s) || compare(this.source.u32(at + 8), c);
-      if (cmp === 0) return { first: this.source.u32(at + 12), count: this.source.u32(at + 16) };
-      if (cmp < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return null;
+    const { source } = this;
+    const i = findSorted(0, this.counts.directory, (probe) => {
+      const at = base + probe * DIRECTORY_ENTRY_BYTES;
+      return source.u32(at) - t || source.u32(at + 4) - s || source.u32(at + 8) - c;
+    });
+    if (i < 0) return null;
+    const at = base + i * DIRECTORY_ENTRY_BYTES;
+    return { first: source.u32(at + 12), count: source.u32(at + 16) };
   }
 
   /** @internal The `oig_*` cells of a record flagged as having them. */
   oigOf(record: number): OigCells | null {
     const base = this.sections.oig[0];
-    let lo = 0;
-    let hi = this.counts.oig - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = base + mid * OIG_ENTRY_BYTES;
-      const r = this.source.u32(at);
-      if (r === record) {
-        const entry = this.source.slice(at, OIG_ENTRY_BYTES);
-        return {
-          oig_excluded: decodeFlag(entry[4] as number),
-          oig_type: this.text('oig_strings', entry.readUInt32LE(8)),
-          oig_date: this.text('oig_strings', entry.readUInt32LE(12)),
-          oig_checked_at: this.text('oig_strings', entry.readUInt32LE(16)),
-        };
-      }
-      if (r < record) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return null;
+    const { source } = this;
+    const i = findSorted(0, this.counts.oig, (probe) => source.u32(base + probe * OIG_ENTRY_BYTES) - record);
+    if (i < 0) return null;
+    const entry = source.slice(base + i * OIG_ENTRY_BYTES, OIG_ENTRY_BYTES);
+    return {
+      oig_excluded: decodeFlag(entry[4] as number),
+      oig_type: this.text('oig_strings', entry.readUInt32LE(8)),
+      oig_date: this.text('oig_strings', entry.readUInt32LE(12)),
+      oig_checked_at: this.text('oig_strings', entry.readUInt32LE(16)),
+    };
   }
 
   private tableCount(name: SectionName): number {
@@ -250,8 +238,4 @@ function range(first: number, total: number, q: IdentityIndexQuery): Uint32Array
   const records = new Uint32Array(to - from);
   for (let i = 0; i < to - from; i += 1) records[i] = first + from + i;
   return records;
-}
-
-function compare(a: number, b: number): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

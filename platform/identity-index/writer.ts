@@ -1,16 +1,17 @@
 /**
  * Writes an identity serving index (format.ts) from the rows of one partition, given in (taxonomy_code, npi) order.
  *
- * Memory is linear in the partition: 32 bytes per record, its name, three to seven posting entries (4 bytes
- * each) per row while the lists are built, and the clustered copy of the city lists' records and names (format.ts). Lists are built by counting (two passes per list family), never by a
- * comparison sort, except the class_rep rows, which are sorted once by NPI.
+ * Memory is linear in the partition: 32 bytes per record, its name, three to seven posting entries (4 bytes each) per
+ * row while the lists are built, and the clustered copy of the city lists' records and names (format.ts). Lists are
+ * built by counting (two passes per list family), never by a comparison sort, except the class_rep rows, which are
+ * sorted once by NPI.
  *
  * @example
  * const writer = new IdentityIndexWriter('counselor');
  * for (const row of rowsInCodeNpiOrder) writer.add(row);
  * await writeFile(file, writer.finish());
  */
-import { assembleIndex, ByteBuilder, Dictionary, stringTable, text, U32Builder, u32Bytes } from './builders';
+import { assembleIndex, ByteBuilder, Dictionary, stringTable, text, U32Builder, u32Bytes } from '../binary/builders';
 import {
   ANY,
   CITY_SECTIONS,

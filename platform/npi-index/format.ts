@@ -22,7 +22,7 @@
  */
 
 import { gunzipSync } from 'node:zlib';
-import { VersionedMagic } from '../versioned-magic';
+import { VersionedMagic } from '../binary/versioned-magic';
 
 /**
  * What a bucket's records are, by the magic's last byte: 1, the NpiLookupLine JSON of data-contracts/layout.ts

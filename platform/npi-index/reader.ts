@@ -2,7 +2,8 @@
  * Reads an NPI lookup bucket (format.ts) from a {@link ByteSource}: a lookup is a binary search over the directory
  * (through the source's block cache when it is a file) and one read of exactly the record's bytes.
  */
-import type { ByteSource } from '../identity-index/byte-source';
+import { findSorted } from '../binary/binary-search';
+import type { ByteSource } from '../binary/byte-source';
 import {
   NPI_DIGITS,
   NPI_ENTRY_BYTES,
@@ -95,16 +96,7 @@ export class NpiIndexReader {
 export function findNpiEntry(source: ByteSource, at: number, count: number, npi: string): number {
   if (!TEN_DIGITS.test(npi)) return -1;
   const target = Buffer.from(npi, 'latin1');
-  let lo = 0;
-  let hi = count - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const order = source.compareAt(at + mid * NPI_ENTRY_BYTES, NPI_DIGITS, target);
-    if (order === 0) return mid;
-    if (order < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  return findSorted(0, count, (i) => source.compareAt(at + i * NPI_ENTRY_BYTES, NPI_DIGITS, target));
 }
 
 /** The byte range `[start, end)` of record `i` within the records section, from the directory at `at`. */
@@ -116,9 +108,9 @@ export function recordSpan(source: ByteSource, at: number, i: number): [start: n
 /**
  * A bucket's directory held for lookups in memory (lambdas/query/npi-buckets.ts): the directory section's bytes as
  * read (16 bytes per NPI), with no decoding. A lookup is a binary search whose probes read the ten digits of an
- * entry as a number straight from the bytes: no call into Buffer comparison per probe (a third of a lookup's time
- * when it was one, profiled), and no decoding of every entry when a directory is read (on the national file, with
- * uniform lookups missing the cache, decoding each directory into typed arrays was a sixth of a lookup's CPU).
+ * entry as a number straight from the bytes: no call into Buffer comparison per probe, and no decoding of every entry
+ * when a directory is read (with uniform lookups missing the cache, decoding each directory into typed arrays
+ * weighed on every lookup). Both showed in profiles (docs/performance.md).
  *
  * @example
  * const directory = NpiDirectory.of(bytesOfTheDirectorySection, count);
@@ -148,18 +140,12 @@ export class NpiDirectory {
     if (!TEN_DIGITS.test(npi)) return -1;
     const target = Number(npi);
     const { entries } = this;
-    let lo = 0;
-    let hi = this.count - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = mid * NPI_ENTRY_BYTES;
+    return findSorted(0, this.count, (i) => {
+      const at = i * NPI_ENTRY_BYTES;
       let value = 0;
       for (let k = 0; k < NPI_DIGITS; k += 1) value = value * 10 + ((entries[at + k] as number) - 48);
-      if (value === target) return mid;
-      if (value < target) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+      return value - target;
+    });
   }
 
   /** The record of position `i`: its start and end within the records section. */

@@ -19,7 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { VersionedMagic } from '../versioned-magic';
+import { VersionedMagic } from '../binary/versioned-magic';
 
 /** The bytes of one verified block: also the unit of every range read and of the API's block caches. */
 export const DIGEST_BLOCK_BYTES = 16 * 1024;

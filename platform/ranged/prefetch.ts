@@ -3,7 +3,8 @@
  * what the block digests object lists as `prefetch` (./block-digests.ts), and what the API reads once per instance
  * when it opens the object.
  */
-import { type ByteSource, FileSource } from '../identity-index/byte-source';
+import type { ByteSource } from '../binary/byte-source';
+import { FileSource } from '../binary/file-source';
 import { IdentityIndexReader } from '../identity-index/reader';
 import { npiRecordsStart } from '../npi-index/format';
 import { NpiIndexReader } from '../npi-index/reader';

@@ -3,106 +3,28 @@
  * object's block digests (./block-digests.ts) before it is used, kept in a bounded block cache (memory) and, when
  * there is room, in a sparse local file (`/tmp` on Lambda) for the instance's life.
  *
- * The index readers (platform/identity-index, search-index, npi-index) read synchronously through {@link ByteSource}.
- * A read of a block that is not here yet throws {@link MissingBlocks}; {@link readInPlace} catches it, fetches the
- * missing blocks (one ranged GET per run of adjacent blocks, all runs at once, concurrent fetches of a block
- * shared), and runs the read again. A read is a pure function of the bytes, so running it again is safe, and each
+ * The index readers (platform/identity-index, search-index, npi-index) read synchronously through a byte source. A
+ * read of a block that is not here yet throws {@link MissingBlocks}; `readInPlace` (./read-in-place.ts) catches it,
+ * fetches the missing blocks (one ranged GET per run of adjacent blocks, all runs at once, concurrent fetches of a
+ * block shared), and runs the read again. A read is a pure function of the bytes, so running it again is safe, and each
  * round is one trip to the store: a lookup costs as many trips as it has dependent reads (docs/read-in-place.md).
  * A reader that knows its next reads up front (a page's records and names) asks for them at once with
  * {@link RangedObject.need}, so that they come in one round.
  */
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { BlockCache, newFileKey, SlicedSource } from '../identity-index/byte-source';
+import { BLOCKS_PER_FILE, newFileKey } from '../binary/block-cache';
+import { SlicedSource } from '../binary/byte-source';
 import { InFlight } from '../in-flight';
-import { type BlockDigests, type ByteRange, DIGEST_BLOCK_BYTES, IntegrityError } from './block-digests';
+import { type BlockDigests, type ByteRange, IntegrityError } from './block-digests';
+import { MissingBlocks } from './read-in-place';
+import type { RangedStorage } from './storage';
 
 /** Bytes of one ranged GET at most: longer runs of missing blocks are split and fetched side by side. */
 export const MAX_RANGE_BYTES = 1024 * 1024;
-/** Rounds of one read at most: a reader that still misses blocks after this many is broken, not slow. */
-export const MAX_ROUNDS = 64;
-
 /** Reads bytes `[offset, offset + length)` of an object of the store. */
 export type FetchRange = (offset: number, length: number) => Promise<Buffer>;
 
-/** A read needs blocks that are not here yet: fetch them (`object.fetch`) and run the read again. */
-export class MissingBlocks extends Error {
-  override readonly name = 'MissingBlocks';
-
-  constructor(
-    readonly object: RangedObject,
-    readonly blocks: number[],
-  ) {
-    super(`${blocks.length} blocks of ${object.key} are not here yet`);
-  }
-}
-
-/**
- * Runs `work` (synchronous reads of ranged objects) until it completes, fetching the blocks it misses between runs.
- * @example const result = await readInPlace(() => reader.query(q));
- */
-export async function readInPlace<T>(work: () => T): Promise<T> {
-  // The blocks fetched for this read are held until it completes: a read may need more blocks than the caches
-  // hold, and must not lose the first ones while it fetches the last.
-  const held: { object: RangedObject; blocks: Map<number, Buffer> }[] = [];
-  try {
-    for (let round = 0; ; round += 1) {
-      try {
-        return work();
-      } catch (err) {
-        if (!(err instanceof MissingBlocks) || round >= MAX_ROUNDS) throw err;
-        const blocks = await err.object.fetch(err.blocks);
-        err.object.hold(blocks);
-        held.push({ object: err.object, blocks });
-      }
-    }
-  } finally {
-    for (const { object, blocks } of held) object.release(blocks);
-  }
-}
-
-/**
- * Local disk for verified blocks, shared by every ranged object of the process: at most `limitBytes` (0: none; each
- * object's blocks go to the file its owner names). When full, blocks stay in memory only (the disk is a second
- * chance, never a requirement).
- */
-export class DiskBlocks {
-  usedBytes = 0;
-
-  constructor(readonly limitBytes: number) {}
-
-  /** Takes room for `bytes`; false when there is none. */
-  take(bytes: number): boolean {
-    if (this.usedBytes + bytes > this.limitBytes) return false;
-    this.usedBytes += bytes;
-    return true;
-  }
-
-  give(bytes: number): void {
-    this.usedBytes = Math.max(0, this.usedBytes - bytes);
-  }
-}
-
-/** What a {@link RangedObject} stands on: the process's memory cache and local disk. */
-export interface RangedStorage {
-  cache: BlockCache;
-  disk: DiskBlocks;
-}
-
-/** Bytes of verified blocks held in memory by default: 64 MB (part of the native reserve, memory-budget.ts). */
-export const RANGED_CACHE_BYTES = 64 * 1024 * 1024;
-
-/**
- * A process's storage for ranged reads: `cacheBytes` of memory and up to `diskBytes` (default none) of
- * local disk.
- */
-export function createRangedStorage(options: { cacheBytes?: number; diskBytes?: number } = {}): RangedStorage {
-  const blocks = Math.max(16, Math.floor((options.cacheBytes ?? RANGED_CACHE_BYTES) / DIGEST_BLOCK_BYTES));
-  return {
-    cache: new BlockCache(blocks),
-    disk: new DiskBlocks(options.diskBytes ?? 0),
-  };
-}
-
+/** One object of the store read in place (see the module comment). */
 export class RangedObject extends SlicedSource {
   readonly size: number;
   private readonly fileKey = newFileKey();
@@ -110,7 +32,7 @@ export class RangedObject extends SlicedSource {
   /** The blocks of the prefetch ranges (the formats' headers and directories): held while the object is open. */
   private readonly pinned = new Map<number, Buffer>();
   private readonly fetches = new InFlight<number, Buffer>();
-  /** Blocks held for reads in progress ({@link readInPlace}), with the count of reads holding each. */
+  /** Blocks held for reads in progress (`readInPlace`), with the count of reads holding each. */
   private readonly held = new Map<number, { block: Buffer; holds: number }>();
   /** Blocks written to the local file. */
   private readonly onDisk: Uint8Array;
@@ -352,7 +274,7 @@ export class RangedObject extends SlicedSource {
   }
 
   private cacheKey(index: number): number {
-    return this.fileKey * 2 ** 26 + index;
+    return this.fileKey * BLOCKS_PER_FILE + index;
   }
 
   private check(offset: number, length: number): void {

@@ -39,9 +39,19 @@
  */
 
 import type { EntityType } from '../../data-contracts/constants';
+import { assembleIndex } from '../binary/builders';
+import type { ByteSource } from '../binary/byte-source';
+import { VersionedMagic } from '../binary/versioned-magic';
 
-export const SEARCH_INDEX_MAGIC = Buffer.from('PFSRCH\0\x01', 'latin1');
+/**
+ * The magic's version byte, 1 in every search index so far: the layout's version is the header's
+ * ({@link SEARCH_INDEX_VERSION}), and a reader accepts exactly this magic.
+ */
+const MAGIC_VERSION = 1;
+const MAGIC = new VersionedMagic('PFSRCH\0');
 export const SEARCH_INDEX_VERSION = 6 as const;
+/** Bytes before the first section: the magic, the header's length and its JSON. */
+const HEADER_SPACE = 12 + 1024;
 
 /** Entries per fence: a bound is found in memory to a run of 256 entries (16 KB), then in one read of that run. */
 export const FENCE_EVERY = 256;
@@ -159,4 +169,33 @@ export function searchKey(name: string): string {
 /** The key a city is matched by (case-insensitive, as the identity index's city filter). */
 export function searchCityKey(city: string): string {
   return city.toLowerCase();
+}
+
+/** The bytes of a search index file: the magic, the header, then `sections` in {@link SECTIONS} order. */
+export function assembleSearchIndex(state: string, entries: number, sections: Record<SectionName, Buffer>): Buffer {
+  return assembleIndex(
+    'search index',
+    MAGIC.of(MAGIC_VERSION),
+    HEADER_SPACE,
+    SECTIONS,
+    sections,
+    (table): SearchIndexHeader => ({ version: SEARCH_INDEX_VERSION, state, entries, sections: table }),
+  );
+}
+
+/** Reads and checks a search index's header. Throws on a file that is not a search index of this version. */
+export function readSearchIndexHeader(source: ByteSource): SearchIndexHeader {
+  if (source.size < 12 || MAGIC.versionOf(source.slice(0, 8)) !== MAGIC_VERSION) throw new Error('not a search index');
+  const header = JSON.parse(source.slice(12, source.u32(8)).toString('utf8')) as SearchIndexHeader;
+  if (header.version !== SEARCH_INDEX_VERSION) {
+    throw new Error(`search index version ${header.version}, expected ${SEARCH_INDEX_VERSION}`);
+  }
+  for (const name of SECTIONS) {
+    const [offset, bytes] = header.sections?.[name] ?? [-1, -1];
+    if (!(offset >= 0 && bytes >= 0 && offset + bytes <= source.size)) {
+      throw new Error(`search index: section ${name} is out of bounds`);
+    }
+  }
+  if (header.sections.entries[1] !== header.entries * ENTRY.bytes) throw new Error('search index: bad entry count');
+  return header;
 }

@@ -9,26 +9,22 @@
  * reader.search({ name: 'smi', postalCode: null, entityType: null, city: null, taxonomy: null, limit: 50, offset: 0 });
  */
 import type { EntityType } from '../../data-contracts/constants';
-import type { IdentityRowSink, IdentityRows } from '../../data-contracts/identity-json';
-import type { IdentityRow } from '../../data-contracts/rows';
-import type { ByteSource } from '../identity-index/byte-source';
-import { HeapValues } from '../identity-index/heap-values';
-import { tableCount, tableFind, tableValue, tableValues } from '../identity-index/string-table';
-import { intern } from '../string-intern';
+import type { IdentityRows } from '../../data-contracts/identity-json';
+import { lowerBound } from '../binary/binary-search';
+import type { ByteSource } from '../binary/byte-source';
+import { tableCount, tableFind } from '../binary/string-table';
+import { SearchCells } from './cells';
 import {
   ENTITY_CODE,
   ENTRY,
-  ENTRY_FLAGS,
   FENCE_BYTES,
   FENCE_EVERY,
-  OIG_ENTRY_BYTES,
-  SEARCH_INDEX_MAGIC,
-  SEARCH_INDEX_VERSION,
-  SECTIONS,
+  readSearchIndexHeader,
   type SearchIndexHeader,
   searchCityKey,
   searchKey,
 } from './format';
+import { SearchPage } from './page';
 
 /** A taxonomy filter: one code, or every code of a classification (the NPI's row of that classification). */
 export type SearchTaxonomy = { code: string } | { classificationKey: string };
@@ -55,108 +51,10 @@ export interface SearchResult {
   rows: IdentityRows;
 }
 
-/** The cells of an entry but its name, as {@link SearchIndexReader.cellsOf} reads them. */
-interface EntryCells {
-  npi: string;
-  code: string;
-  display: string | null;
-  classificationKey: string;
-  isPrimary: boolean;
-  city: string | null;
-  checkedAt: string | null;
-  oig: [string | null, string | null, string | null] | null;
-}
-
-/** A page's names are read in one positional read when they lie within this many bytes. */
-const NAME_SPAN_BYTES = 256 * 1024;
-
-/** One search's page: the matched entries of `bytes` (offsets `at`, shown codes `codes`), read when asked for. */
-class SearchPage implements IdentityRows {
-  readonly length: number;
-  private readonly names: HeapValues;
-
-  constructor(
-    private readonly reader: SearchIndexReader,
-    private readonly bytes: Buffer,
-    private readonly at: readonly number[],
-    private readonly codes: readonly number[],
-    names: number,
-  ) {
-    const n = at.length;
-    this.length = n;
-    const starts = new Uint32Array(n);
-    const lengths = new Uint32Array(n);
-    for (let i = 0; i < n; i += 1) {
-      starts[i] = bytes.readUInt32LE((at[i] as number) + ENTRY.nameStart);
-      lengths[i] = bytes.readUInt16LE((at[i] as number) + ENTRY.nameLength);
-    }
-    this.names = new HeapValues(
-      starts,
-      lengths,
-      names,
-      NAME_SPAN_BYTES,
-      (offset, length) => reader.bytesAt(offset, length),
-      (ranges) => reader.need(ranges),
-    );
-  }
-
-  row(i: number): IdentityRow {
-    const cells = this.reader.cellsOf(this.bytes, this.at[i] as number, this.codes[i] as number);
-    const oig = cells.oig;
-    return {
-      npi: cells.npi,
-      name: this.names.text(i),
-      taxonomy_code: cells.code,
-      taxonomy_display: cells.display,
-      classification_key: cells.classificationKey,
-      is_primary: cells.isPrimary,
-      class_rep: null,
-      city: cells.city,
-      state: this.reader.header.state,
-      checked_at: cells.checkedAt,
-      oig_excluded: oig !== null,
-      oig_type: oig?.[0] ?? null,
-      oig_date: oig?.[1] ?? null,
-      oig_checked_at: oig?.[2] ?? null,
-    };
-  }
-
-  writeTo(sink: IdentityRowSink): void {
-    const state = this.reader.header.state || null;
-    for (let i = 0; i < this.length; i += 1) {
-      const e = this.at[i] as number;
-      const cells = this.reader.cellsOf(this.bytes, e, this.codes[i] as number);
-      const oig = cells.oig;
-      sink.row(
-        this.bytes,
-        e + ENTRY.npi,
-        10,
-        this.names.buffer(i),
-        this.names.offset(i),
-        this.names.lengths[i] as number,
-        cells.code || null,
-        cells.display || null,
-        cells.city || null,
-        state,
-        cells.checkedAt || null,
-        oig === null ? null : { oig_excluded: true, oig_type: oig[0], oig_date: oig[1], oig_checked_at: oig[2] },
-      );
-    }
-  }
-}
-
 export class SearchIndexReader {
   private readonly entriesAt: number;
   private readonly count: number;
-  private readonly codes: string[];
-  private readonly classes: string[];
-  private readonly displays: string[];
-  /** Decoded strings of the larger tables, by id. */
-  private readonly memo = {
-    cities: new Map<number, string>(),
-    dates: new Map<number, string>(),
-    oig: new Map<number, string>(),
-  };
+  private readonly cells: SearchCells;
   private readonly codeId = new Map<string, number>();
   private readonly postalCount: number;
   /** The fences of the name-sorted entries and of the postal copies, in memory (a 16th of a percent of the file). */
@@ -169,11 +67,8 @@ export class SearchIndexReader {
   ) {
     this.entriesAt = header.sections.entries[0];
     this.count = header.entries;
-    // Every state's index carries the same taxonomy tables: one copy of their strings per process.
-    this.codes = tableValues(source, header.sections.codes[0]).map(intern);
-    this.classes = tableValues(source, header.sections.code_classes[0]).map(intern);
-    this.displays = tableValues(source, header.sections.displays[0]).map(intern);
-    this.codes.forEach((code, i) => {
+    this.cells = new SearchCells(source, header);
+    this.cells.codes.forEach((code, i) => {
       this.codeId.set(code, i + 1);
     });
     this.postalCount = header.sections.postal[1] / ENTRY.bytes;
@@ -186,19 +81,7 @@ export class SearchIndexReader {
 
   /** Reads and checks the header. Throws on a file that is not a search index of this version. */
   static open(source: ByteSource): SearchIndexReader {
-    if (source.size < 12 || !source.slice(0, 8).equals(SEARCH_INDEX_MAGIC)) throw new Error('not a search index');
-    const header = JSON.parse(source.slice(12, source.u32(8)).toString('utf8')) as SearchIndexHeader;
-    if (header.version !== SEARCH_INDEX_VERSION) {
-      throw new Error(`search index version ${header.version}, expected ${SEARCH_INDEX_VERSION}`);
-    }
-    for (const name of SECTIONS) {
-      const [offset, bytes] = header.sections?.[name] ?? [-1, -1];
-      if (!(offset >= 0 && bytes >= 0 && offset + bytes <= source.size)) {
-        throw new Error(`search index: section ${name} is out of bounds`);
-      }
-    }
-    if (header.sections.entries[1] !== header.entries * ENTRY.bytes) throw new Error('search index: bad entry count');
-    return new SearchIndexReader(source, header);
+    return new SearchIndexReader(source, readSearchIndexHeader(source));
   }
 
   get state(): string {
@@ -226,7 +109,7 @@ export class SearchIndexReader {
   }
 
   search(q: SearchQuery): SearchResult {
-    const none: SearchResult = { total: 0, rows: new SearchPage(this, Buffer.alloc(0), [], [], 0) };
+    const none: SearchResult = { total: 0, rows: new SearchPage(this.cells, Buffer.alloc(0), [], [], 0) };
     const city =
       q.city === null
         ? 0
@@ -265,7 +148,10 @@ export class SearchIndexReader {
       const to = Math.min(hi, from + q.limit);
       const page = this.source.slice(section + from * ENTRY.bytes, (to - from) * ENTRY.bytes);
       const at = Array.from({ length: to - from }, (_, i) => i * ENTRY.bytes);
-      return { total: hi - lo, rows: new SearchPage(this, page, at, new Array<number>(at.length).fill(0), names) };
+      return {
+        total: hi - lo,
+        rows: new SearchPage(this.cells, page, at, new Array<number>(at.length).fill(0), names),
+      };
     }
     const bytes = this.source.slice(section + lo * ENTRY.bytes, (hi - lo) * ENTRY.bytes);
     const n = bytes.length / ENTRY.bytes;
@@ -302,70 +188,8 @@ export class SearchIndexReader {
     const from = Math.min(q.offset, end);
     return {
       total: matches.length,
-      rows: new SearchPage(this, bytes, matches.slice(from, end), codes.slice(from, end), names),
+      rows: new SearchPage(this.cells, bytes, matches.slice(from, end), codes.slice(from, end), names),
     };
-  }
-
-  /** @internal `length` bytes of the index at `offset`. */
-  bytesAt(offset: number, length: number): Buffer {
-    return this.source.slice(offset, length);
-  }
-
-  /** @internal Tells the source the ranges read next (ByteSource.need). */
-  need(ranges: (readonly [number, number])[]): void {
-    this.source.need?.(ranges);
-  }
-
-  /**
-   * @internal The cells but the name of the entry at `at` of `bytes`, showing code id `code` (0: the entry's first
-   * code).
-   */
-  cellsOf(bytes: Buffer, at: number, code: number): EntryCells {
-    const flags = bytes[at + ENTRY.flags] as number;
-    const firstCode = bytes.readUInt16LE(at + ENTRY.firstCodeId);
-    const shown = code === 0 ? firstCode : code;
-    const npi = bytes.toString('latin1', at + ENTRY.npi, at + ENTRY.npi + 10);
-    return {
-      npi,
-      code: this.codes[shown - 1] as string,
-      display: this.displays[shown - 1] || null,
-      classificationKey: this.classes[shown - 1] as string,
-      isPrimary: shown === firstCode && (flags & ENTRY_FLAGS.primaryFirst) !== 0,
-      city: this.tableString('cities', bytes.readUInt32LE(at + ENTRY.cityAsWritten)),
-      checkedAt: this.tableString('dates', bytes.readUInt16LE(at + ENTRY.date)),
-      oig: (flags & ENTRY_FLAGS.oig) !== 0 ? this.oigOf(npi) : null,
-    };
-  }
-
-  /** The OIG cells (type, date, checked_at) of an NPI flagged in the LEIE: binary search over `oig`. */
-  private oigOf(npi: string): [string | null, string | null, string | null] | null {
-    const [offset, length] = this.header.sections.oig;
-    const needle = Buffer.from(npi, 'latin1');
-    let lo = 0;
-    let hi = length / OIG_ENTRY_BYTES - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = offset + mid * OIG_ENTRY_BYTES;
-      const order = this.source.compareAt(at, 10, needle);
-      if (order === 0) {
-        const id = (k: number) => this.tableString('oig_strings', this.source.u32(at + 12 + 4 * k));
-        return [id(0), id(1), id(2)];
-      }
-      if (order < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return null;
-  }
-
-  /** String `id` (from 1; 0 = NULL) of a string table section, decoded once. */
-  private tableString(section: 'cities' | 'dates' | 'oig_strings', id: number): string | null {
-    if (id === 0) return null;
-    const memo = section === 'cities' ? this.memo.cities : section === 'dates' ? this.memo.dates : this.memo.oig;
-    const known = memo.get(id);
-    if (known !== undefined) return known;
-    const value = intern(tableValue(this.source, this.header.sections[section][0], id));
-    if (memo.size < 4096) memo.set(id, value);
-    return value;
   }
 
   /** The code ids a taxonomy filter accepts, null for no filter. */
@@ -376,7 +200,7 @@ export class SearchIndexReader {
       return new Set(id === undefined ? [] : [id]);
     }
     const ids = new Set<number>();
-    this.classes.forEach((key, i) => {
+    this.cells.classes.forEach((key, i) => {
       if (key === taxonomy.classificationKey) ids.add(i + 1);
     });
     return ids;
@@ -419,7 +243,7 @@ export class SearchIndexReader {
   ): number {
     const width = needle.length;
     const before = (order: number) => (strict ? order <= 0 : order < 0);
-    const first = this.lowerBound(fences.length / stride, (f) =>
+    const first = lowerBound(0, fences.length / stride, (f) =>
       before(fences.compare(needle, 0, width, f * stride, f * stride + width)),
     );
     if (first === 0) return 0;
@@ -428,7 +252,7 @@ export class SearchIndexReader {
     const run = this.source.slice(section + from * ENTRY.bytes, (to - from) * ENTRY.bytes);
     return (
       from +
-      this.lowerBound(to - from, (i) =>
+      lowerBound(0, to - from, (i) =>
         before(run.compare(needle, 0, width, i * ENTRY.bytes + field, i * ENTRY.bytes + field + width)),
       )
     );
@@ -439,17 +263,5 @@ export class SearchIndexReader {
     if (length < prefix.length) return false;
     const start = this.header.sections.keys[0] + bytes.readUInt32LE(at + ENTRY.keyStart);
     return this.source.compareAt(start, prefix.length, prefix) === 0;
-  }
-
-  /** The first index in [from, n) for which `before` is false (`before` is true then false over the range). */
-  private lowerBound(n: number, before: (i: number) => boolean, from = 0): number {
-    let lo = from;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (before(mid)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
   }
 }

@@ -9,18 +9,15 @@
  * for (const row of rows) writer.add(row);
  * await writeFile(file, writer.finish());
  */
-import { assembleIndex, ByteBuilder, Dictionary, stringTable, text, U32Builder } from '../identity-index/builders';
+import { ByteBuilder, Dictionary, stringTable, text, U32Builder } from '../binary/builders';
 import {
+  assembleSearchIndex,
   ENTITY_CODE,
   ENTRY,
   ENTRY_FLAGS,
   FENCE_BYTES,
   FENCE_EVERY,
   OIG_ENTRY_BYTES,
-  SEARCH_INDEX_MAGIC,
-  SEARCH_INDEX_VERSION,
-  SECTIONS,
-  type SearchIndexHeader,
   type SearchIndexRow,
   type SectionName,
   searchCityKey,
@@ -211,17 +208,6 @@ export class SearchIndexWriter {
       // Temporary ids in first-seen order are the final ids of an unsorted table.
       oig_strings: stringTable(this.oigStrings.values),
     };
-    return assemble(this.state, rows.length, sections);
+    return assembleSearchIndex(this.state, rows.length, sections);
   }
-}
-
-function assemble(state: string, entries: number, sections: Record<SectionName, Buffer>): Buffer {
-  return assembleIndex(
-    'search index',
-    SEARCH_INDEX_MAGIC,
-    12 + 1024,
-    SECTIONS,
-    sections,
-    (table): SearchIndexHeader => ({ version: SEARCH_INDEX_VERSION, state, entries, sections: table }),
-  );
 }

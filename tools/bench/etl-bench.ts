@@ -27,7 +27,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MEMORY_BUDGET_MB, parseMemorySizeMb } from '../../etl/duck';
+import { DEFAULT_MEMORY_BUDGET_MB, parseMemorySizeMb } from '../../platform/duckdb/batch';
 import { deriveChangedNppes } from '../bench-data/derive-changed-nppes';
 import { generateNppesFile } from '../bench-data/generate-nppes';
 import { type ChildReport, childBare, childChanges, childEtl } from './etl/children';

@@ -2,6 +2,7 @@
  * A small seeded pseudo-random source for the data generators. Every generated file must be reproducible byte for
  * byte from its seed, so nothing here reads `Math.random` or the clock.
  */
+import { lowerBound } from '../../platform/binary/binary-search';
 
 /** A seeded random source with the few draws the generators need. */
 export interface Random {
@@ -76,14 +77,8 @@ export function createWeightedPicker<T>(entries: readonly (readonly [T, number])
   return {
     pick(rng: Random): T {
       const target = rng.next() * total;
-      let lo = 0;
-      let hi = cumulative.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if ((cumulative[mid] as number) > target) hi = mid;
-        else lo = mid + 1;
-      }
-      return items[lo] as T;
+      // The first item whose cumulative weight passes the target (the last one when rounding leaves none).
+      return items[lowerBound(0, cumulative.length - 1, (i) => (cumulative[i] as number) <= target)] as T;
     },
   };
 }

@@ -1,13 +1,13 @@
 /**
  * The identity layer's per-code flags on hand-made NPPES records (CMS form): which code is primary, which row
  * represents the NPI in each classification (`class_rep`), how a repeated code, a code unknown to NUCC and a primary
- * switch on an empty slot are handled (the rules: docs/data-team.md).
+ * switch on an empty slot are handled (docs/data-team.md).
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSnapshot } from '../../../etl/build';
-import { parseCsv } from '../../../etl/csv-read';
-import { demoBuildInputs } from '../../../etl/demo-inputs';
+import { demoBuildInputs } from '../../../etl/cli/demo-inputs';
+import { parseCsv } from '../../../etl/csv/read';
 import { FolderObjectStore } from '../../../platform/folder-store';
 import { checkDb, REPO_ROOT, SOURCE_DATA, tempDir } from './helpers';
 

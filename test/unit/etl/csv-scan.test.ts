@@ -9,7 +9,7 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { REJECTS_TABLE } from '../../../etl/csv/rejects';
 import { collectScanRejects, prepareCsvScan, rowByRowCsvSql, withLinesSql } from '../../../etl/csv/scan';
-import { createTable } from '../../../etl/duck';
+import { createTable } from '../../../platform/duckdb/statements';
 
 const HEADER = ['a', 'b', 'c'];
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { makeNpi } from '../../../data-contracts/npi-check';
 import { npiBucketFile, writeNpiBucketFiles } from '../../../etl/writers/npi-buckets';
-import { BufferSource } from '../../../platform/identity-index/byte-source';
+import { BufferSource } from '../../../platform/binary/byte-source';
 import { NpiIndexReader } from '../../../platform/npi-index/reader';
 
 const recordOf = (npi: string) =>

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parseCsv } from '../../../etl/csv/read';
 import { REJECTS_TABLE, RejectCollector } from '../../../etl/csv/rejects';
-import { createTable } from '../../../etl/duck';
 import { writeRejectsCsv } from '../../../etl/writers/rejects';
+import { createTable } from '../../../platform/duckdb/statements';
 
 describe('writeRejectsCsv', () => {
   it('writes every reject ordered by source (in REJECT_SOURCES order), file and line, and returns the count', async () => {

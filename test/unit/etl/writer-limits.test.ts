@@ -7,7 +7,7 @@ import { classificationKey } from '../../../data-contracts/layout';
 import { NUCC_NAME_MAX } from '../../../etl/sources/field-bounds';
 import { NPPES_FIELD_BOUNDS, TAXONOMY_SLOTS } from '../../../etl/sources/nppes-columns';
 import { formatIndividualName } from '../../../etl/transforms/names';
-import { BufferSource } from '../../../platform/identity-index/byte-source';
+import { BufferSource } from '../../../platform/binary/byte-source';
 import { IdentityIndexReader } from '../../../platform/identity-index/reader';
 import { IdentityIndexWriter } from '../../../platform/identity-index/writer';
 import { type SearchIndexRow, searchKey } from '../../../platform/search-index/format';

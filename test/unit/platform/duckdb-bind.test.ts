@@ -1,5 +1,5 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { bindParams, type SqlValue } from '../../../platform/duckdb-bind';
+import { bindParams, type SqlValue } from '../../../platform/duckdb/bind';
 
 describe('bindParams', () => {
   let instance: DuckDBInstance;

@@ -8,18 +8,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeNpi } from '../../../data-contracts/npi-check';
-import { BufferSource } from '../../../platform/identity-index/byte-source';
+import { BufferSource } from '../../../platform/binary/byte-source';
 import { NpiIndexReader } from '../../../platform/npi-index/reader';
 import { encodeNpiBucket } from '../../../platform/npi-index/writer';
 import { BlockDigests, blockDigestsOf, IntegrityError } from '../../../platform/ranged/block-digests';
 import { prefetchRangesOf } from '../../../platform/ranged/prefetch';
-import {
-  createRangedStorage,
-  type FetchRange,
-  MissingBlocks,
-  RangedObject,
-  readInPlace,
-} from '../../../platform/ranged/ranged-object';
+import { type FetchRange, RangedObject } from '../../../platform/ranged/ranged-object';
+import { MissingBlocks, readInPlace } from '../../../platform/ranged/read-in-place';
+import { createRangedStorage } from '../../../platform/ranged/storage';
 
 /** A deterministic generator (mulberry32). */
 function random(seed: number): () => number {

@@ -16,7 +16,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { NPI_BATCH_MAX } from '../../../data-contracts/constants';
 import type { SnapshotManifest } from '../../../data-contracts/layout';
-import { BufferSource } from '../../../platform/identity-index/byte-source';
+import { BufferSource } from '../../../platform/binary/byte-source';
 import { storedNpiBucket } from '../../../platform/npi-index/format';
 import { NpiIndexReader } from '../../../platform/npi-index/reader';
 import type { Random } from '../../demo/random';

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { SnapshotManifest } from '../../../data-contracts/layout';
-import { FileSource } from '../../../platform/identity-index/byte-source';
+import { FileSource } from '../../../platform/binary/file-source';
 import { SearchIndexReader } from '../../../platform/search-index/reader';
 import type { Random } from '../../demo/random';
 import { GOALS } from './goals';

@@ -12,7 +12,7 @@ import { VERTICALS } from '../../../../data-contracts/constants';
 import { SnapshotChanges } from '../../../../lambdas/query/changes';
 import type { ChangesQuery } from '../../../../lambdas/query/types';
 import { SnapshotFilesImpl } from '../../../../lambdas/storage/snapshot-files';
-import { createDuckDb, type DuckDb } from '../../../../platform/duckdb';
+import { createDuckDb, type DuckDb } from '../../../../platform/duckdb/pool';
 import { readCurrentSnapshot } from '../../../../platform/snapshot-protocol';
 import { buildChangesFixture, type ChangesFixture } from '../../../helpers/changes-fixture';
 

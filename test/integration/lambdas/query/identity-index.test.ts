@@ -24,9 +24,9 @@ import {
 } from '../../../../lambdas/query/snapshot-tables';
 import type { IdentityListQuery, ProviderData } from '../../../../lambdas/query/types';
 import { SnapshotCache } from '../../../../lambdas/storage/snapshot-cache';
-import { createDuckDb, type DuckDb } from '../../../../platform/duckdb';
+import { FileSource } from '../../../../platform/binary/file-source';
+import { createDuckDb, type DuckDb } from '../../../../platform/duckdb/pool';
 import { FolderObjectStore } from '../../../../platform/folder-store';
-import { FileSource } from '../../../../platform/identity-index/byte-source';
 import { IdentityIndexReader } from '../../../../platform/identity-index/reader';
 import { generateNppesFile } from '../../../../tools/bench-data/generate-nppes';
 

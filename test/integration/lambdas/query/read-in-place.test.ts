@@ -10,10 +10,11 @@
 import { open } from 'node:fs/promises';
 import type { IdentityRows } from '../../../../data-contracts/identity-json';
 import { blockDigestsKey, type ManifestObject, type SnapshotManifest } from '../../../../data-contracts/layout';
-import { BlockCache, BufferSource } from '../../../../platform/identity-index/byte-source';
+import { BlockCache } from '../../../../platform/binary/block-cache';
+import { BufferSource } from '../../../../platform/binary/byte-source';
 import { type IdentityIndexQuery, IdentityIndexReader } from '../../../../platform/identity-index/reader';
 import { NpiIndexReader } from '../../../../platform/npi-index/reader';
-import { readInPlace } from '../../../../platform/ranged/ranged-object';
+import { readInPlace } from '../../../../platform/ranged/read-in-place';
 import { SearchIndexReader } from '../../../../platform/search-index/reader';
 import { readManifest, readPointer } from '../../../../platform/snapshot-protocol';
 import { type ApiTestEnv, startApiTestEnv } from '../../../helpers/api-test-env';

@@ -11,13 +11,8 @@ import {
   npiRecordOf,
   npiRecordText,
 } from '../../../../data-contracts/npi-record';
-import {
-  MAX_NPI_BUCKET_LOADS,
-  NpiBuckets,
-  UNZIP_CHUNK_BYTES,
-  type UnzipBucket,
-  unzipBucket,
-} from '../../../../lambdas/query/npi-buckets';
+import { MAX_NPI_BUCKET_LOADS, NpiBuckets } from '../../../../lambdas/query/npi-buckets';
+import { UNZIP_CHUNK_BYTES, type UnzipBucket, unzipBucket } from '../../../../lambdas/query/npi-unzip';
 import { silentLogger } from '../../../../platform/logger';
 import { NPI_ENTRY_BYTES } from '../../../../platform/npi-index/format';
 import { encodeNpiBucket } from '../../../../platform/npi-index/writer';

@@ -1,6 +1,6 @@
 /**
- * The one way a value becomes a DuckDB parameter, for the API (`platform/duckdb.ts`) and the ETL (`etl/duck.ts`)
- * alike: every value of a query is bound to a `?` or `$n` placeholder, never spliced into its SQL.
+ * The one way a value becomes a DuckDB parameter, for the API (./pool.ts) and the ETL (./statements.ts) alike: every
+ * value of a query is bound to a `?` or `$n` placeholder, never spliced into its SQL.
  */
 import { BIGINT, DuckDBListValue, type DuckDBPreparedStatement, LIST, VARCHAR } from '@duckdb/node-api';
 

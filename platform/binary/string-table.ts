@@ -3,6 +3,7 @@
  * (cumulative byte ends), then the UTF-8 bytes; ids are 1-based (0 = NULL / absent). Shared by the identity index
  * and the search index readers.
  */
+import { findSorted } from './binary-search';
 import type { ByteSource } from './byte-source';
 
 /** The number of values of the table at `offset`. */
@@ -37,15 +38,9 @@ export function tableFind(
   count: number = tableCount(source, offset),
 ): number {
   const needle = Buffer.from(value, 'utf8');
-  let lo = 1;
-  let hi = count;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const [at, length] = tableRange(source, offset, mid);
-    const cmp = source.compareAt(at, length, needle);
-    if (cmp === 0) return mid;
-    if (cmp < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return 0;
+  const id = findSorted(1, count + 1, (probe) => {
+    const [at, length] = tableRange(source, offset, probe);
+    return source.compareAt(at, length, needle);
+  });
+  return Math.max(id, 0);
 }

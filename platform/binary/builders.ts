@@ -1,8 +1,11 @@
 /**
- * The encoding helpers of the identity index writer (./writer.ts): growable byte and u32 buffers, a dictionary
- * that numbers distinct strings and renumbers them in byte order, and the string table and u32 sections.
+ * The encoding helpers of the index writers (platform/identity-index, platform/search-index): growable byte and u32
+ * buffers, a dictionary that numbers distinct strings and renumbers them in byte order, the string table and u32
+ * sections, and the assembly of a file from its sections.
  */
-import { ANY } from './format';
+
+/** The id of NULL in a dictionary and a string table (./string-table.ts): ids of values start at 1. */
+export const NULL_ID = 0;
 
 /** A growable byte buffer. */
 export class ByteBuilder {
@@ -66,7 +69,7 @@ export class Dictionary {
 
   /** The temporary id of `value`, 0 for NULL. */
   idOf(value: string | null): number {
-    if (value === null) return ANY;
+    if (value === null) return NULL_ID;
     let id = this.ids.get(value);
     if (id === undefined) {
       this.values.push(value);
@@ -88,7 +91,7 @@ export class Dictionary {
   }
 }
 
-/** A string table section: the count, the end offset of every value, then the UTF-8 bytes (format.ts). */
+/** A string table section: the count, the end offset of every value, then the UTF-8 bytes (./string-table.ts). */
 export function stringTable(values: readonly string[]): Buffer {
   const encoded = values.map((v) => Buffer.from(v, 'utf8'));
   const head = Buffer.alloc(4 + 4 * values.length);

@@ -1,7 +1,7 @@
 /**
  * A page's variable-length values (names) read from an index's heap: in one read when they lie within `limit`
  * bytes of each other (a page's names usually do), else one read each. Used by the identity index's pages
- * (./page.ts) and the search index's (../search-index/reader.ts).
+ * (platform/identity-index/page.ts) and the search index's (platform/search-index/page.ts).
  *
  * @example
  * const names = new HeapValues(starts, lengths, namesSectionOffset, 256 * 1024, (o, l) => source.slice(o, l));

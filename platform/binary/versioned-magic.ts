@@ -1,6 +1,6 @@
 /**
- * The magic of a binary format whose last byte is its version (the identity serving indexes, the NPI buckets): an
- * ASCII prefix of 7 bytes and the version byte.
+ * The magic of a binary format whose last byte is its version (the identity serving indexes, the search indexes, the
+ * NPI buckets, the block digests): an ASCII prefix of 7 bytes and the version byte.
  *
  * @example
  * const MAGIC = new VersionedMagic('PFNPI\0\0');

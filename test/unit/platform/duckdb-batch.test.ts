@@ -8,7 +8,7 @@ import {
   openEtlDuckDb,
   parseMemorySizeMb,
   setDuckDbMemoryLimit,
-} from '../../../etl/duck';
+} from '../../../platform/duckdb/batch';
 
 describe('the ETL memory budget', () => {
   it('reads sizes in MB or GB (binary units) and refuses anything else', () => {

@@ -1,0 +1,101 @@
+/**
+ * The cells of a search index's entries, their rows' values but the name: the taxonomy tables (read whole when the
+ * index opens; every state's index carries the same ones, so their strings are interned), the cities, dates and OIG
+ * strings (decoded on demand and remembered), and the OIG entries (a binary search by NPI).
+ */
+import { findSorted } from '../binary/binary-search';
+import type { ByteSource } from '../binary/byte-source';
+import { tableValue, tableValues } from '../binary/string-table';
+import { intern } from '../string-intern';
+import { ENTRY, ENTRY_FLAGS, OIG_ENTRY_BYTES, type SearchIndexHeader } from './format';
+
+/** The cells of an entry but its name, as {@link SearchCells.cellsOf} reads them. */
+export interface EntryCells {
+  npi: string;
+  code: string;
+  display: string | null;
+  classificationKey: string;
+  isPrimary: boolean;
+  city: string | null;
+  checkedAt: string | null;
+  oig: [string | null, string | null, string | null] | null;
+}
+
+/** The cells of one index's entries: the reader and its pages (./page.ts) read them through it. */
+export class SearchCells {
+  /** The taxonomy codes, their classification keys and displays, by code id - 1. */
+  readonly codes: string[];
+  readonly classes: string[];
+  private readonly displays: string[];
+  /** Decoded strings of the larger tables, by id. */
+  private readonly memo = {
+    cities: new Map<number, string>(),
+    dates: new Map<number, string>(),
+    oig: new Map<number, string>(),
+  };
+
+  constructor(
+    private readonly source: ByteSource,
+    readonly header: SearchIndexHeader,
+  ) {
+    this.codes = tableValues(source, header.sections.codes[0]).map(intern);
+    this.classes = tableValues(source, header.sections.code_classes[0]).map(intern);
+    this.displays = tableValues(source, header.sections.displays[0]).map(intern);
+  }
+
+  /** `length` bytes of the index at `offset`. */
+  bytesAt(offset: number, length: number): Buffer {
+    return this.source.slice(offset, length);
+  }
+
+  /** Tells the source the ranges read next (ByteSource.need). */
+  need(ranges: (readonly [number, number])[]): void {
+    this.source.need?.(ranges);
+  }
+
+  /**
+   * The cells but the name of the entry at `at` of `bytes`, showing code id `code` (0: the entry's first
+   * code).
+   */
+  cellsOf(bytes: Buffer, at: number, code: number): EntryCells {
+    const flags = bytes[at + ENTRY.flags] as number;
+    const firstCode = bytes.readUInt16LE(at + ENTRY.firstCodeId);
+    const shown = code === 0 ? firstCode : code;
+    const npi = bytes.toString('latin1', at + ENTRY.npi, at + ENTRY.npi + 10);
+    return {
+      npi,
+      code: this.codes[shown - 1] as string,
+      display: this.displays[shown - 1] || null,
+      classificationKey: this.classes[shown - 1] as string,
+      isPrimary: shown === firstCode && (flags & ENTRY_FLAGS.primaryFirst) !== 0,
+      city: this.tableString('cities', bytes.readUInt32LE(at + ENTRY.cityAsWritten)),
+      checkedAt: this.tableString('dates', bytes.readUInt16LE(at + ENTRY.date)),
+      oig: (flags & ENTRY_FLAGS.oig) !== 0 ? this.oigOf(npi) : null,
+    };
+  }
+
+  /** The OIG cells (type, date, checked_at) of an NPI flagged in the LEIE: binary search over `oig`. */
+  private oigOf(npi: string): [string | null, string | null, string | null] | null {
+    const [offset, length] = this.header.sections.oig;
+    const needle = Buffer.from(npi, 'latin1');
+    const { source } = this;
+    const i = findSorted(0, length / OIG_ENTRY_BYTES, (probe) =>
+      source.compareAt(offset + probe * OIG_ENTRY_BYTES, 10, needle),
+    );
+    if (i < 0) return null;
+    const at = offset + i * OIG_ENTRY_BYTES;
+    const id = (k: number) => this.tableString('oig_strings', source.u32(at + 12 + 4 * k));
+    return [id(0), id(1), id(2)];
+  }
+
+  /** String `id` (from 1; 0 = NULL) of a string table section, decoded once. */
+  private tableString(section: 'cities' | 'dates' | 'oig_strings', id: number): string | null {
+    if (id === 0) return null;
+    const memo = section === 'cities' ? this.memo.cities : section === 'dates' ? this.memo.dates : this.memo.oig;
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const value = intern(tableValue(this.source, this.header.sections[section][0], id));
+    if (memo.size < 4096) memo.set(id, value);
+    return value;
+  }
+}
