@@ -77,7 +77,7 @@ export async function writeFreshLayers(
         return writeSearchIndexFiles(c, path.join(outDir, 'search'), rows, taxonomy);
       }),
     );
-  // DuckDB works with less memory while the writers hold theirs in JS (etl/duck.ts).
+  // DuckDB works with less memory while the writers hold theirs in JS (platform/duckdb/batch.ts).
   await setDuckDbMemoryLimit(connection, ctx.duckDbMemory.writersLimitMb);
   const [{ written, indexes, buckets }, search] = await allOrFirstError([identityLane(), searchLane()]).finally(() =>
     setDuckDbMemoryLimit(connection, ctx.duckDbMemory.limitMb),

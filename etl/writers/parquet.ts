@@ -28,7 +28,7 @@ export interface WrittenFile {
 /**
  * One file per classification key present in the `identity` table, rows sorted by taxonomy_code, state, npi.
  * The table is stored sorted by classification_key, taxonomy_code, state, npi (buildIdentityTable), so each COPY
- * reads one contiguous run of row groups and writes it in table order: with `preserve_insertion_order` (etl/duck.ts)
+ * reads one contiguous run of row groups and writes it in table order: with `preserve_insertion_order` (platform/duckdb/batch.ts)
  * a query without ORDER BY keeps the table's order (https://duckdb.org/docs/stable/configuration/overview), so a
  * second sort per partition would only cost time.
  */
