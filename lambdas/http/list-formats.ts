@@ -63,7 +63,7 @@ interface CachedPage {
 
 /**
  * The wire bytes of the shared, frozen provider views (core/present-provider.ts), owned by the runtime (one per
- * app), so tests and benchmarks hold their own and can clear them:
+ * app), so tests and measuring tools hold their own and can clear them:
  * - per CSV column set and for JSON, each view's bytes: a view is serialised once per snapshot, and a page's body is
  *   one copy of its rows' bytes (`Buffer.concat`). Joining strings and encoding the result costs about five times
  *   more on a 1,000-row page (1.2 MB);

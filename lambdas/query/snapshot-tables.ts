@@ -3,8 +3,8 @@
  * - the vertical layer (small: thousands of rows) read once, on the first query that needs it (not at the snapshot's
  *   load: a cold instance's first identity, search or NPI answer does not wait for it), with DuckDB from its Parquet
  *   partitions into JS arrays, one per boundary, sorted by name then entity_id, with entity_id/slug indexes: list and detail
- *   queries are then typed filters over memory (a DuckDB round trip costs 3 to 10 ms per query on 2 vCPUs,
- *   the in-memory filter well under 1 ms, see tools/bench/api-bench.ts);
+ *   queries are then typed filters over memory (a DuckDB round trip costs milliseconds per query, the in-memory
+ *   filter a fraction of one: docs/performance.md);
  * - the NUCC taxonomy map in JS maps, so a taxonomy parameter resolves without a query;
  * - the identity partitions by classification key: each partition's serving index (written by the ETL) is opened on
  *   its first query and read without DuckDB, in place (verified byte ranges of the object, docs/read-in-place.md)
