@@ -17,6 +17,7 @@ import {
   ref,
   requestIdHeader,
 } from './openapi-parts';
+import { NPI_PATTERN } from './parameter-rules';
 
 const CHANGES_RULES =
   `Every change between the snapshot \`since\` names (or the last snapshot at or before the date \`since\` names) ` +
@@ -208,7 +209,7 @@ export const changesSchemas = {
     ],
     properties: {
       kind: { type: 'string', enum: [...CHANGE_KINDS] },
-      npi: nullable('string', { pattern: '^[0-9]{10}$' }),
+      npi: nullable('string', { pattern: NPI_PATTERN }),
       entity_id: nullable('string', { description: 'Vertical changes only.' }),
       vertical: { type: ['string', 'null'], enum: [...VERTICALS, null] },
       field: { type: ['string', 'null'], enum: [...CHANGE_FIELDS, null] },
@@ -254,7 +255,7 @@ export const changesSchemas = {
     required: ['kind', 'npi', 'vertical'],
     properties: {
       kind: { type: ['array', 'null'], items: { type: 'string', enum: [...CHANGE_KINDS] } },
-      npi: { type: ['array', 'null'], items: { type: 'string', pattern: '^[0-9]{10}$' } },
+      npi: { type: ['array', 'null'], items: { type: 'string', pattern: NPI_PATTERN } },
       vertical: { type: ['string', 'null'], enum: [...VERTICALS, null] },
     },
   },

@@ -15,8 +15,9 @@ import {
   ref,
   requestIdHeader,
 } from './openapi-parts';
+import { NPI_PATTERN, PARAMETER_RULES } from './parameter-rules';
 
-const NPI = { type: 'string', pattern: '^[0-9]{10}$' } as const;
+const NPI = { type: 'string', pattern: NPI_PATTERN } as const;
 const DATE = nullable('string', { format: 'date' });
 
 const NPI_RULES =
@@ -68,7 +69,7 @@ const npiParameter = {
   in: 'path',
   required: true,
   description: 'A 10-digit NPI.',
-  schema: { type: 'string', minLength: 1, maxLength: 200 },
+  schema: { type: 'string', ...PARAMETER_RULES.npi },
 };
 
 const npiOperation = {
@@ -235,7 +236,7 @@ export const npiSchemas = {
       taxonomies: { type: 'array', items: ref('NpiTaxonomy') },
       city: nullable('string'),
       state: nullable('string'),
-      postal_code: nullable('string', { pattern: '^[0-9]{5}$' }),
+      postal_code: nullable('string', { pattern: PARAMETER_RULES.postal_code.pattern }),
       enumeration_date: DATE,
       last_update_date: DATE,
       layer: { const: 'identity' },

@@ -1,6 +1,6 @@
 /** Pieces of the OpenAPI document shared by its operation files (openapi.ts, openapi-npi.ts). */
 
-import { PAGE_LIMIT } from './constants';
+import { PARAMETER_RULES } from './parameter-rules';
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export const nullable = (type: string, extra: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...extra });
@@ -47,7 +47,7 @@ export const pagingParameters = [
     name: 'limit',
     in: 'query',
     required: false,
-    schema: { type: 'integer', minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
+    schema: { type: 'integer', ...PARAMETER_RULES.limit },
   },
   {
     name: 'offset',
@@ -55,7 +55,7 @@ export const pagingParameters = [
     required: false,
     description:
       'An offset greater than `total` is refused with 400 `invalid_offset`; `offset=0` on an empty result is fine.',
-    schema: { type: 'integer', minimum: 0, default: 0 },
+    schema: { type: 'integer', ...PARAMETER_RULES.offset },
   },
 ] as const;
 

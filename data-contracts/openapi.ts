@@ -50,7 +50,10 @@ import {
   ref,
   requestIdHeader,
 } from './openapi-parts';
+import { NPI_LIST_MAX, NPI_PATTERN, PARAMETER_RULES } from './parameter-rules';
 import { type OperationId, ROUTES, TRAILING_SLASH_EXTENSION } from './routes';
+
+const NAME = PARAMETER_RULES.name;
 
 const TRACKED_RULES =
   '`include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay ' +
@@ -92,16 +95,16 @@ const listParameters = [
       'Identity path (used when `vertical` is absent): a 10-character NUCC taxonomy code, or a NUCC ' +
       'classification name (case-insensitive, e.g. `Registered Nurse`) that resolves to every code of that ' +
       'classification. An unknown code or classification returns an empty page, not an error.',
-    schema: { type: 'string', minLength: 1, maxLength: 200 },
+    schema: { type: 'string', ...PARAMETER_RULES.taxonomy },
   },
   {
     name: 'name',
     in: 'query',
     required: false,
     description:
-      'Identity search: a case-insensitive prefix (2 to 100 characters) of the organisation name, or of an ' +
+      `Identity search: a case-insensitive prefix (${NAME.minLength} to ${NAME.maxLength} characters) of the organisation name, or of an ` +
       'individual\u2019s last name. Needs `state` (or `npi`). Rows are ordered by that name, then NPI.',
-    schema: { type: 'string', minLength: 2, maxLength: 100 },
+    schema: { type: 'string', ...NAME },
     example: 'smi',
   },
   {
@@ -109,7 +112,7 @@ const listParameters = [
     in: 'query',
     required: false,
     description: 'Identity search: the practice location\u2019s 5-digit ZIP code. Needs `state` (or `npi`).',
-    schema: { type: 'string', pattern: '^[0-9]{5}$' },
+    schema: { type: 'string', ...PARAMETER_RULES.postal_code },
     example: '77030',
   },
   {
@@ -124,10 +127,10 @@ const listParameters = [
     in: 'query',
     required: false,
     description:
-      'Identity search: up to 100 comma-separated NPIs (a roster), each a valid NPI (400 `invalid_npi` ' +
+      `Identity search: up to ${NPI_LIST_MAX} comma-separated NPIs (a roster), each a valid NPI (400 \`invalid_npi\` ` +
       'otherwise); combines with every other identity filter. Rows are ordered by NPI; an NPI that is not active ' +
       'in the registry is simply absent (use `/npi?numbers=` for a status per NPI).',
-    schema: { type: 'string', minLength: 10 },
+    schema: { type: 'string', ...PARAMETER_RULES.roster },
     example: '1003633876,1114636115',
   },
   {
@@ -135,14 +138,14 @@ const listParameters = [
     in: 'query',
     required: false,
     description: 'Two-letter state code, case-insensitive.',
-    schema: { type: 'string', pattern: '^[A-Za-z]{2}$' },
+    schema: { type: 'string', ...PARAMETER_RULES.state },
   },
   {
     name: 'city',
     in: 'query',
     required: false,
     description: 'City name, case-insensitive exact match.',
-    schema: { type: 'string', minLength: 1, maxLength: 100 },
+    schema: { type: 'string', ...PARAMETER_RULES.city },
   },
   {
     name: 'business_mode',
@@ -222,7 +225,7 @@ const detailOperation = {
       in: 'path',
       required: true,
       description: 'An `entity_id` or a `slug`.',
-      schema: { type: 'string', minLength: 1, maxLength: 200 },
+      schema: { type: 'string', ...PARAMETER_RULES.providerId },
     },
     { $ref: '#/components/parameters/include' },
     { $ref: '#/components/parameters/key' },
@@ -474,7 +477,7 @@ const filtersSchema = {
     name: nullable('string'),
     postal_code: nullable('string'),
     entity_type: { type: ['string', 'null'], enum: [...ENTITY_TYPES, null] },
-    npi: { type: ['array', 'null'], items: { type: 'string', pattern: '^[0-9]{10}$' } },
+    npi: { type: ['array', 'null'], items: { type: 'string', pattern: NPI_PATTERN } },
   },
 };
 
@@ -765,7 +768,7 @@ export const openApiDocument = {
         additionalProperties: false,
         required: ['npi', 'name', 'layer', 'source', 'oig'],
         properties: {
-          npi: { type: 'string', pattern: '^[0-9]{10}$' },
+          npi: { type: 'string', pattern: NPI_PATTERN },
           name: { type: 'string' },
           taxonomy_code: nullable('string'),
           taxonomy_display: nullable('string'),
