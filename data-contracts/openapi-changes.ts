@@ -7,15 +7,11 @@ import { NPI_BATCH_MAX, OIG_EXCLUDED_NOTE, PAGE_LIMIT, VERTICALS } from './const
 import {
   CHECK_ORDER,
   DATA_VERSION_RULES,
-  dataVersionHeaders,
   dataVersionProperties,
-  errorResponse,
-  notModified,
+  keyedResponses,
   nullable,
   pagingParameters,
-  rateLimitHeaders,
   ref,
-  requestIdHeader,
 } from './openapi-parts';
 import { NPI_PATTERN } from './parameter-rules';
 
@@ -145,30 +141,19 @@ const changesOperation = {
     { $ref: '#/components/parameters/key' },
     { $ref: '#/components/parameters/If-None-Match' },
   ],
-  responses: {
-    '200': {
-      description: 'The changes, oldest step first.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
-      content: {
-        'application/json': { schema: ref('ChangeListResponse'), example: EXAMPLE },
-        'text/csv': {
-          schema: { type: 'string' },
-          example:
-            'kind,npi,entity_id,vertical,field,old,new,note,from_snapshot,from_as_of,to_snapshot,to_as_of\r\n' +
-            `npi_deactivated,1114636115,,,,,"{""deactivation_date"":""2026-10-14""}",,${STEP_A.snapshot},` +
-            `${STEP_A.as_of},${STEP_B.snapshot},${STEP_B.as_of}\r\n`,
-        },
+  responses: keyedResponses({
+    description: 'The changes, oldest step first.',
+    content: {
+      'application/json': { schema: ref('ChangeListResponse'), example: EXAMPLE },
+      'text/csv': {
+        schema: { type: 'string' },
+        example:
+          'kind,npi,entity_id,vertical,field,old,new,note,from_snapshot,from_as_of,to_snapshot,to_as_of\r\n' +
+          `npi_deactivated,1114636115,,,,,"{""deactivation_date"":""2026-10-14""}",,${STEP_A.snapshot},` +
+          `${STEP_A.as_of},${STEP_B.snapshot},${STEP_B.as_of}\r\n`,
       },
     },
-    '304': notModified,
-    '400': errorResponse('BadRequest'),
-    '401': errorResponse('Unauthorized'),
-    '403': errorResponse('Forbidden'),
-    '429': errorResponse('QuotaExceeded'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
-  },
+  }),
 };
 
 /** The change feed's operations, by operationId (openapi.ts puts them on the route table's paths). */

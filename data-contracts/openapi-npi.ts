@@ -6,14 +6,12 @@ import { NPI_BATCH_MAX } from './constants';
 import {
   CHECK_ORDER,
   DATA_VERSION_RULES,
-  dataVersionHeaders,
   dataVersionProperties,
-  errorResponse,
-  notModified,
+  errorResponses,
+  keyedHeaders,
+  keyedResponses,
   nullable,
-  rateLimitHeaders,
   ref,
-  requestIdHeader,
 } from './openapi-parts';
 import { NPI_PATTERN, PARAMETER_RULES } from './parameter-rules';
 
@@ -82,46 +80,40 @@ const npiOperation = {
     { $ref: '#/components/parameters/key' },
     { $ref: '#/components/parameters/If-None-Match' },
   ],
-  responses: {
-    '200': {
+  responses: keyedResponses(
+    {
       description: 'An active NPI.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
       content: { 'application/json': { schema: ref('NpiResponse'), example: EXAMPLE_ACTIVE } },
     },
-    '304': notModified,
-    '400': errorResponse('BadRequest'),
-    '401': errorResponse('Unauthorized'),
-    '403': errorResponse('EdgeForbidden'),
-    '404': errorResponse('NotFound'),
-    '410': {
-      description: 'A deactivated NPI: its deactivation date and the OIG screen.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
-      content: {
-        'application/json': {
-          schema: ref('NpiDeactivatedResponse'),
-          example: {
-            tier: 'paid',
-            plan: 'developer',
-            snapshot_id: '20261101T000000Z-ez401deg',
-            as_of: '2026-11-01T00:00:00Z',
-            usage: { used: 12, quota: 25000 },
-            data: {
-              npi: '1114636115',
-              status: 'deactivated',
-              deactivation_date: '2026-06-15',
-              layer: 'identity',
-              source: 'NPPES',
-              oig: { npi_match: 'none', note: 'No match by NPI in the OIG LEIE. This is not a clearance: …' },
+    {
+      // Every plan may look NPIs up: a 403 comes only from the edge.
+      ...errorResponses({ 403: 'EdgeForbidden', 404: 'NotFound' }),
+      '410': {
+        description: 'A deactivated NPI: its deactivation date and the OIG screen.',
+        headers: keyedHeaders,
+        content: {
+          'application/json': {
+            schema: ref('NpiDeactivatedResponse'),
+            example: {
+              tier: 'paid',
+              plan: 'developer',
+              snapshot_id: '20261101T000000Z-ez401deg',
+              as_of: '2026-11-01T00:00:00Z',
+              usage: { used: 12, quota: 25000 },
+              data: {
+                npi: '1114636115',
+                status: 'deactivated',
+                deactivation_date: '2026-06-15',
+                layer: 'identity',
+                source: 'NPPES',
+                oig: { npi_match: 'none', note: 'No match by NPI in the OIG LEIE. This is not a clearance: …' },
+              },
             },
           },
         },
       },
     },
-    '429': errorResponse('QuotaExceeded'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
-  },
+  ),
 };
 
 const batchOperation = {
@@ -148,10 +140,9 @@ const batchOperation = {
     { $ref: '#/components/parameters/key' },
     { $ref: '#/components/parameters/If-None-Match' },
   ],
-  responses: {
-    '200': {
+  responses: keyedResponses(
+    {
       description: 'One entry per NPI asked.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
       content: {
         'application/json': {
           schema: ref('NpiBatchResponse'),
@@ -169,15 +160,9 @@ const batchOperation = {
         },
       },
     },
-    '304': notModified,
-    '400': errorResponse('BadRequest'),
-    '401': errorResponse('Unauthorized'),
-    '403': errorResponse('EdgeForbidden'),
-    '429': errorResponse('QuotaExceeded'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
-  },
+    // Every plan may look NPIs up: a 403 comes only from the edge.
+    { ...errorResponses({ 403: 'EdgeForbidden' }) },
+  ),
 };
 
 /** The lookup operations, by operationId (openapi.ts puts them on the route table's paths). */

@@ -42,10 +42,12 @@ import {
   DATA_VERSION_RULES,
   dataVersionHeaders,
   dataVersionProperties,
-  errorResponse,
-  notModified,
+  errorResponses,
+  keyedResponses,
   nullable,
+  PUBLIC_ERRORS,
   pagingParameters,
+  REFUSALS,
   rateLimitHeaders,
   ref,
   requestIdHeader,
@@ -179,36 +181,25 @@ const listOperation = {
     `or by the search name then NPI (name and postal-code searches). ${QUOTA_RULES} ${DATA_VERSION_RULES}`,
   tags: ['providers'],
   parameters: listParameters,
-  responses: {
-    '200': {
-      description: 'A page of providers.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
-      content: {
-        'application/json': {
-          schema: { oneOf: [ref('ProviderListResponse'), ref('IdentityListResponse')] },
-          examples: LIST_EXAMPLES,
-        },
-        'text/csv': {
-          examples: CSV_EXAMPLES,
-          schema: {
-            type: 'string',
-            description:
-              'RFC 4180, header row first. Free tier: identity fields and oig. Paid tier: every signal flattened ' +
-              '(`certification_status`, `certification_source`, ...). Cells starting with `=`, `+`, `-`, `@`, tab ' +
-              'or carriage return are prefixed with a single quote so that spreadsheets do not run them.',
-          },
+  responses: keyedResponses({
+    description: 'A page of providers.',
+    content: {
+      'application/json': {
+        schema: { oneOf: [ref('ProviderListResponse'), ref('IdentityListResponse')] },
+        examples: LIST_EXAMPLES,
+      },
+      'text/csv': {
+        examples: CSV_EXAMPLES,
+        schema: {
+          type: 'string',
+          description:
+            'RFC 4180, header row first. Free tier: identity fields and oig. Paid tier: every signal flattened ' +
+            '(`certification_status`, `certification_source`, ...). Cells starting with `=`, `+`, `-`, `@`, tab ' +
+            'or carriage return are prefixed with a single quote so that spreadsheets do not run them.',
         },
       },
     },
-    '304': notModified,
-    '400': errorResponse('BadRequest'),
-    '401': errorResponse('Unauthorized'),
-    '403': errorResponse('Forbidden'),
-    '429': errorResponse('QuotaExceeded'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
-  },
+  }),
 };
 
 const detailOperation = {
@@ -231,22 +222,13 @@ const detailOperation = {
     { $ref: '#/components/parameters/key' },
     { $ref: '#/components/parameters/If-None-Match' },
   ],
-  responses: {
-    '200': {
+  responses: keyedResponses(
+    {
       description: 'The provider.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
       content: { 'application/json': { schema: ref('ProviderDetailResponse'), example: DETAIL_EXAMPLE } },
     },
-    '304': notModified,
-    '400': errorResponse('BadRequest'),
-    '401': errorResponse('Unauthorized'),
-    '403': errorResponse('Forbidden'),
-    '404': errorResponse('NotFound'),
-    '429': errorResponse('QuotaExceeded'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
-  },
+    { ...errorResponses({ 404: 'NotFound' }) },
+  ),
 };
 
 const coverageOperation = {
@@ -262,12 +244,7 @@ const coverageOperation = {
       headers: requestIdHeader,
       content: { 'application/json': { schema: ref('CoverageStats'), example: COVERAGE_EXAMPLE } },
     },
-    '400': errorResponse('BadRequest'),
-    '403': errorResponse('EdgeForbidden'),
-    '429': errorResponse('EdgeRateLimited'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
+    ...PUBLIC_ERRORS,
   },
 };
 
@@ -293,12 +270,7 @@ const sampleOperation = {
         'text/csv': { schema: { type: 'string' }, example: SAMPLE_CSV_EXAMPLE },
       },
     },
-    '400': errorResponse('BadRequest'),
-    '403': errorResponse('EdgeForbidden'),
-    '429': errorResponse('EdgeRateLimited'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
+    ...PUBLIC_ERRORS,
   },
 };
 
@@ -313,10 +285,7 @@ const openapiOperation = {
       headers: requestIdHeader,
       content: { 'application/json': { schema: { type: 'object' }, example: OPENAPI_EXAMPLE } },
     },
-    '400': errorResponse('BadRequest'),
-    '403': errorResponse('EdgeForbidden'),
-    '429': errorResponse('EdgeRateLimited'),
-    '431': errorResponse('RequestTooLarge'),
+    ...REFUSALS,
   },
 };
 
@@ -346,10 +315,7 @@ const docsOperation = {
       content: { 'text/html': { schema: { type: 'string' }, example: DOCS_HTML_EXAMPLE } },
     },
     '304': assetNotModified,
-    '400': errorResponse('BadRequest'),
-    '403': errorResponse('EdgeForbidden'),
-    '429': errorResponse('EdgeRateLimited'),
-    '431': errorResponse('RequestTooLarge'),
+    ...REFUSALS,
   },
 };
 
@@ -373,10 +339,7 @@ const docsScriptOperation = {
       },
     },
     '304': assetNotModified,
-    '400': errorResponse('BadRequest'),
-    '403': errorResponse('EdgeForbidden'),
-    '429': errorResponse('EdgeRateLimited'),
-    '431': errorResponse('RequestTooLarge'),
+    ...REFUSALS,
   },
 };
 
