@@ -2,7 +2,13 @@
  * The change feed part of the OpenAPI document (`openapi.ts` spreads it in): `GET /changes?since=`, its schemas and
  * examples. What a change is and how long changes are kept: data-contracts/changes.ts.
  */
-import { CHANGE_FIELDS, CHANGE_KINDS, CHANGES_RETENTION_MONTHS } from './changes';
+import {
+  CHANGE_FIELDS,
+  CHANGE_KINDS,
+  CHANGE_STEP_MEMBERS,
+  CHANGE_WHAT_MEMBERS,
+  CHANGES_RETENTION_MONTHS,
+} from './changes';
 import { NPI_BATCH_MAX, OIG_EXCLUDED_NOTE, PAGE_LIMIT, VERTICALS } from './constants';
 import {
   CHECK_ORDER,
@@ -179,19 +185,7 @@ export const changesSchemas = {
   ChangeEntry: {
     type: 'object',
     additionalProperties: false,
-    required: [
-      'kind',
-      'npi',
-      'entity_id',
-      'vertical',
-      'field',
-      'old',
-      'new',
-      'from_snapshot',
-      'from_as_of',
-      'to_snapshot',
-      'to_as_of',
-    ],
+    required: [...CHANGE_WHAT_MEMBERS, ...CHANGE_STEP_MEMBERS],
     properties: {
       kind: { type: 'string', enum: [...CHANGE_KINDS] },
       npi: nullable('string', { pattern: NPI_PATTERN }),
