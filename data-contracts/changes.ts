@@ -1,5 +1,5 @@
 /**
- * The change feed's data contract (issue 12): what a snapshot's `changes` layer holds, how the ETL computes and
+ * The change feed's data contract: what a snapshot's `changes` layer holds, how the ETL computes and
  * keeps it, and how `GET /api/v1/changes` reads it. Both sides build on this file only.
  *
  * ## Objects of a snapshot

@@ -1,5 +1,5 @@
 /**
- * CSV wire format (the spec leaves the column names open; this is our contract). RFC 4180: CRLF line ends, a
+ * CSV wire format (the OpenAPI document leaves the column names open; this is our contract). RFC 4180: CRLF line ends, a
  * header row, fields quoted when they hold a comma, a double quote, CR or LF, quotes doubled.
  *
  * Column sets by tier:

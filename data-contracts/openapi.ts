@@ -1,9 +1,9 @@
 /**
- * The OpenAPI 3.1 description of the whole API (spec §4.5). This object is the single source of the
+ * The OpenAPI 3.1 description of the whole API. This object is the single source of the
  * document: `npm run contracts:generate` writes `openapi.json` and `generated/api-types.ts` from it, and a
  * test fails when either file is out of step.
  *
- * Component schema names follow the spec's shapes. Every response object is closed
+ * Component schema names follow the API's shapes. Every response object is closed
  * (`additionalProperties: false`) so that contract tests catch stray or leaked fields.
  */
 

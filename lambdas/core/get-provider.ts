@@ -1,5 +1,5 @@
 /**
- * Use case: one provider by entity_id or slug (spec §4.2). Tiering and the publication boundary are those of
+ * Use case: one provider by entity_id or slug (`GET /providers/{id}`). Tiering and the publication boundary are those of
  * the list. A builder key gets 403 for a provider of another vertical; the 404 comes first, so a builder key
  * cannot probe other verticals for existence beyond what the public coverage already shows.
  */

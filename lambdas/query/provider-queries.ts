@@ -94,7 +94,7 @@ export class SnapshotProviderData implements ProviderData {
   }
 
   async listVertical(query: VerticalListQuery): Promise<Page<VerticalRow>> {
-    // Verticals that are not live are in the enum but return no data (spec §1).
+    // Verticals that are not live are in the enum but return no data (data-contracts/constants.ts).
     if (VERTICAL_STATUS[query.vertical] !== 'live') return { total: 0, rows: [] };
     const layer = (await this.tables.vertical())[query.boundary];
     const matches = this.matchCache.matches(layer, query);

@@ -198,9 +198,8 @@ async function loadVerticalRows(db: DuckDb, paths: string[]): Promise<VerticalRo
   const raw = await db.query(`SELECT ${select.join(', ')} FROM read_parquet([${files}]) ORDER BY name, entity_id`);
   // The result's keys are exactly the contract's columns (the select list above), NULL as null. Each row is copied
   // once: the driver builds its rows by keyed stores, which leave V8 objects of more than a dozen properties in
-  // dictionary mode (1.5 KB each for 34 columns; a spread copy is a fast object of one shared shape, a fifth of
-  // that), and its strings are one copy per cell (sources, statuses and dates repeat across rows). 10,000 rows:
-  // 15 MB of live heap less.
+  // dictionary mode (a spread copy is a fast object of one shared shape, several times smaller), and its strings
+  // are one copy per cell (sources, statuses and dates repeat across rows).
   // A table of this load's own (not the process's: most of these strings are unique, and would push out the index
   // readers' dates and cities).
   const copies = new StringIntern(Number.POSITIVE_INFINITY);
