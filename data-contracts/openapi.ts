@@ -26,11 +26,11 @@ import {
   VERTICALS,
 } from './constants';
 import { changesOperations, changesSchemas } from './openapi-changes';
+import { errorExamples } from './openapi-error-examples';
 import {
   COVERAGE_EXAMPLE,
   CSV_EXAMPLES,
   DETAIL_EXAMPLE,
-  errorExamples,
   LIST_EXAMPLES,
   OPENAPI_EXAMPLE,
   SAMPLE_CSV_EXAMPLE,
