@@ -3,6 +3,14 @@
  * layout.ts.
  */
 
+/** The OIG screen's cells of a vertical or identity row (the latest LEIE exclusion matched by NPI). */
+const OIG_COLUMNS = {
+  oig_excluded: 'BOOLEAN',
+  oig_type: 'VARCHAR',
+  oig_date: 'VARCHAR',
+  oig_checked_at: 'VARCHAR',
+} as const;
+
 /**
  * Parquet table schemas: column name to DuckDB type. Timestamps are ISO 8601 strings in UTC
  * (`2026-06-15T00:00:00Z`), dates ISO `YYYY-MM-DD`, so the API maps them to JSON without conversion.
@@ -37,10 +45,7 @@ export const VERTICAL_TABLE = {
   price_monthly_max: 'DOUBLE',
   price_source: 'VARCHAR',
   price_verified_at: 'VARCHAR',
-  oig_excluded: 'BOOLEAN',
-  oig_type: 'VARCHAR',
-  oig_date: 'VARCHAR',
-  oig_checked_at: 'VARCHAR',
+  ...OIG_COLUMNS,
   /** Deterministic rank for the public sample: lower ranks are chosen first (a hash of entity_id). */
   sample_rank: 'VARCHAR',
 } as const;
@@ -57,10 +62,7 @@ export const IDENTITY_TABLE = {
   city: 'VARCHAR',
   state: 'VARCHAR',
   checked_at: 'VARCHAR',
-  oig_excluded: 'BOOLEAN',
-  oig_type: 'VARCHAR',
-  oig_date: 'VARCHAR',
-  oig_checked_at: 'VARCHAR',
+  ...OIG_COLUMNS,
 } as const;
 export type IdentityColumn = keyof typeof IDENTITY_TABLE;
 
