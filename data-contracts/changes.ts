@@ -1,5 +1,5 @@
 /**
- * The change feed's data contract (issue 12): what a snapshot's `changes` layer holds, how the ETL computes and
+ * The change feed's data contract: what a snapshot's `changes` layer holds, how the ETL computes and
  * keeps it, and how `GET /api/v1/changes` reads it. Both sides build on this file only.
  *
  * ## Objects of a snapshot
@@ -70,6 +70,11 @@ export type ChangeKind = (typeof CHANGE_KINDS)[number];
 /** The `field` of a `*_changed` row. */
 export const CHANGE_FIELDS = ['name', 'primary_taxonomy', 'state', 'certification', 'license', 'fda', 'price'] as const;
 export type ChangeField = (typeof CHANGE_FIELDS)[number];
+/** What a change entry says changed, in the order of its members (the API's JSON and CSV). */
+export const CHANGE_WHAT_MEMBERS = ['kind', 'npi', 'entity_id', 'vertical', 'field', 'old', 'new'] as const;
+/** The step of the chain a change entry was published in, after {@link CHANGE_WHAT_MEMBERS}. */
+export const CHANGE_STEP_MEMBERS = ['from_snapshot', 'from_as_of', 'to_snapshot', 'to_as_of'] as const;
+
 /** Fields whose values are paid (locked for a free key). */
 export const PAID_CHANGE_FIELDS = [
   'certification',

@@ -10,7 +10,7 @@ export const API_BASE_PATH = '/api/v1' as const;
 export const VERTICALS = ['glp1', 'pet_health', 'medspa', 'ivf', 'dental', 'senior'] as const;
 export type Vertical = (typeof VERTICALS)[number];
 
-/** Availability of each vertical (spec §1). Only `live` verticals return data. `ivf` is in the enum, status not shown. */
+/** Availability of each vertical. Only `live` verticals return data. `ivf` is in the enum, status not shown. */
 export const VERTICAL_STATUS = {
   glp1: 'live',
   pet_health: 'loading',
@@ -27,7 +27,7 @@ export type BusinessMode = (typeof BUSINESS_MODES)[number];
 export const SIGNAL_STATUSES = ['verified', 'clear', 'flagged', 'reported', 'unverified', 'not_screened'] as const;
 export type SignalStatus = (typeof SIGNAL_STATUSES)[number];
 
-/** The paid signals of a vertical record. `certification` is the spec's neutral name for the certifying-body signal. */
+/** The paid signals of a vertical record. `certification` is the neutral name for the certifying-body signal. */
 export const SIGNALS = ['certification', 'license', 'fda', 'price'] as const;
 export type SignalName = (typeof SIGNALS)[number];
 
@@ -44,10 +44,10 @@ export const PLANS = ['free', 'builder', 'developer', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
 /**
- * Per-plan access (spec §5.4 and §8).
+ * Per-plan access (docs/api-guide.md, plans).
  * - `monthlyQuota`: calls per UTC month; `null` means unmetered (enterprise). The free quota is counted and enforced.
  * - `reportsUsage`: the metered plans (builder, developer) carry `X-RateLimit-*` headers and `usage` on success.
- *   Every 429, whatever the plan, carries the headers and `Retry-After` (spec §7).
+ *   Every 429, whatever the plan, carries the headers and `Retry-After`.
  */
 export const PLAN_RULES = {
   free: { tier: 'free', monthlyQuota: 500, reportsUsage: false, verticalBound: false },
@@ -66,7 +66,7 @@ export type KeyStatus = (typeof KEY_STATUSES)[number];
 export const PRICING_URL = 'https://providerfacts.example.com/pricing' as const;
 export const SIGNUP_URL = 'https://providerfacts.example.com/signup' as const;
 
-/** Stable error codes and their HTTP status (spec §7). The OpenAPI `Error.code` enum equals these keys. */
+/** Stable error codes and their HTTP status. The OpenAPI `Error.code` enum equals these keys. */
 export const ERROR_STATUS = {
   invalid_vertical: 400,
   invalid_business_mode: 400,
@@ -110,7 +110,7 @@ export const NPI_BATCH_MAX = 100 as const;
 export const PAGE_LIMIT = { min: 1, max: 1000, default: 50 } as const;
 export const SAMPLE_SIZE = 50 as const;
 
-/** OIG no-match note: absence of an NPI match is never a clearance (spec §2.5). */
+/** OIG no-match note: absence of an NPI match is never a clearance. */
 export const OIG_NO_MATCH_NOTE =
   'No match by NPI in the OIG LEIE. This is not a clearance: the exclusion list carries an NPI for only about 10.5% of its records.' as const;
 export const OIG_SOURCE = 'oig_leie' as const;

@@ -1,5 +1,5 @@
 /**
- * CSV wire format (the spec leaves the column names open; this is our contract). RFC 4180: CRLF line ends, a
+ * CSV wire format (the OpenAPI document leaves the column names open; this is our contract). RFC 4180: CRLF line ends, a
  * header row, fields quoted when they hold a comma, a double quote, CR or LF, quotes doubled.
  *
  * Column sets by tier:
@@ -11,6 +11,7 @@
  * prefixed with `'` so that a spreadsheet shows it instead of running it (OWASP "CSV Injection"). Numbers are
  * written as numbers and never prefixed, so a negative longitude stays a number.
  */
+import { CHANGE_STEP_MEMBERS, CHANGE_WHAT_MEMBERS } from './changes';
 import type {
   ChangeEntry,
   IdentityProvider,
@@ -162,20 +163,7 @@ export function flattenIdentityProvider(p: IdentityProvider): Record_ {
 }
 
 /** `GET /changes?format=csv`: one row per change; `old` and `new` as JSON text, `locked` for a locked value. */
-export const CHANGE_CSV_COLUMNS = [
-  'kind',
-  'npi',
-  'entity_id',
-  'vertical',
-  'field',
-  'old',
-  'new',
-  'note',
-  'from_snapshot',
-  'from_as_of',
-  'to_snapshot',
-  'to_as_of',
-] as const;
+export const CHANGE_CSV_COLUMNS = [...CHANGE_WHAT_MEMBERS, 'note', ...CHANGE_STEP_MEMBERS] as const;
 
 function changeValue(value: ChangeEntry['old']): string | null {
   if (value === null) return null;

@@ -35,16 +35,16 @@ export const ENV = {
   originVerifySecret: 'PF_ORIGIN_VERIFY_SECRET',
   /** Local server port. Default 8787. */
   port: 'PORT',
-  /** `1` turns on the benchmark's in-memory ceiling route in the LOCAL server only (never in the Lambda). */
+  /** `1` adds the benchmark's routes (tools/bench/api/bench-routes.ts) to the LOCAL server only (never the Lambda). */
   benchCeiling: 'PF_BENCH_CEILING',
   /**
    * The API process's memory budget in MB: DuckDB's limit and the identity indexes kept in memory are sized from it
-   * (lambdas/handlers/memory-budget.ts). Default: 85% of the Lambda's memory size, or 384 locally.
+   * (data-contracts/memory-budget.ts). Default: 85% of the Lambda's memory size, or `LOCAL_BUDGET_MB` locally.
    */
   memoryBudgetMb: 'PF_MEMORY_BUDGET_MB',
   /**
    * Local disk in MB the NPI arena (unzipped NPI buckets, lambdas/query/npi-buckets.ts) may take. Default 1024 in a
-   * Lambda (its `/tmp` also holds the snapshot's other objects: README, "Memory and sizing"), 8192 locally
+   * Lambda (its `/tmp` also holds the snapshot's other objects: docs/deploy.md, sizing), 8192 locally
    * (the national file's buckets are 4.8 GB unzipped).
    */
   npiArenaMb: 'PF_NPI_ARENA_MB',

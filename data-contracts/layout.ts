@@ -1,6 +1,7 @@
 /**
  * The snapshot layout: where every object lives in the object store (an S3 bucket, or a local folder with the
- * same key layout), the manifest, the pointer to the current snapshot, and the schema of every Parquet table.
+ * same key layout) and what each holds. The manifest and the pointer (manifest.ts), the lines of an NPI bucket
+ * (npi-lines.ts) and the schema of every Parquet table (parquet-tables.ts) have their modules, re-exported here.
  *
  * Keys are relative to the store root. A snapshot is immutable once its manifest is written; the pointer
  * (`current.json`) is the only object that is ever overwritten, in one atomic write, after the manifest.
@@ -68,20 +69,12 @@
  * SHA-256 of every 16 KB block and the ranges a reader consults first. The object's manifest entry holds the
  * digests object's size and SHA-256 (`block_digests`), so the manifest covers every block (docs/read-in-place.md).
  */
-import type { ChangesSpan } from './changes';
 import type { PublishBoundary, Vertical } from './constants';
 
-/**
- * 2: identity partitions carry a serving index (`identity_index` objects). 3: NPI lookup buckets in the binary
- * format (`records.npi.gz`) and the per-state identity search indexes (`search` objects). 4: block digests beside
- * the objects read in place, NPI buckets stored unzipped (`records.npi`). An API reads the versions of
- * {@link READABLE_LAYOUT_VERSIONS} and refuses the others (their objects are not what it reads); a reusing build
- * asks for a full build first when the current snapshot is not of {@link LAYOUT_VERSION}.
- */
-export const LAYOUT_VERSION = 4 as const;
-/** The layouts the API reads: 3 (objects read whole, as before block digests) and 4. */
-export const READABLE_LAYOUT_VERSIONS = [3, 4] as const;
-export type ReadableLayoutVersion = (typeof READABLE_LAYOUT_VERSIONS)[number];
+// The layout's other parts, each in its module, importable from here as one layout.
+export * from './manifest';
+export * from './npi-lines';
+export * from './parquet-tables';
 
 export const POINTER_KEY = 'current.json' as const;
 export const PUBLIC_KEYS = {
@@ -236,62 +229,6 @@ export function npiBucketKey(snapshotId: string, bucket: string): string {
   return `${snapshotPrefix(snapshotId)}npi/bucket=${b}/records.npi`;
 }
 
-/** The key of the block digests of the object at `key` (layout 4). */
-export function blockDigestsKey(key: string): string {
-  return `${key}.blocks`;
-}
-
-/**
- * Every stored key of a manifest's objects: each object's, and its block digests' (which its entry covers). What
- * copies a snapshot copies.
- */
-export function storedKeysOf(objects: readonly Pick<ManifestObject, 'key' | 'block_digests'>[]): string[] {
-  return objects.flatMap((o) => (o.block_digests === undefined ? [o.key] : [o.key, blockDigestsKey(o.key)]));
-}
-
-/** One line of an NPI bucket: an active NPI's identity record, or a deactivated NPI. Dates are `YYYY-MM-DD`. */
-export type NpiLookupLine = NpiActiveLine | NpiDeactivatedLine;
-
-/** The OIG cells of an NPI line (the identity rows' `oig_*` columns, same LEIE match). */
-export interface NpiOigCells {
-  oig_excluded: boolean;
-  oig_type: string | null;
-  oig_date: string | null;
-  oig_checked_at: string | null;
-}
-
-export interface NpiActiveLine extends NpiOigCells {
-  npi: string;
-  status: 'active';
-  /** NPPES Entity Type Code: 1 individual, 2 organisation. */
-  entity_type: 'individual' | 'organization';
-  /** The display name, built as the identity layer builds it. */
-  name: string;
-  organization_name: string | null;
-  last_name: string | null;
-  first_name: string | null;
-  /** Every non-empty taxonomy slot, in slot order. */
-  taxonomies: {
-    code: string;
-    display: string | null;
-    primary: boolean;
-    license_number: string | null;
-    license_state: string | null;
-  }[];
-  city: string | null;
-  state: string | null;
-  /** The practice location's 5-digit ZIP code. */
-  postal_code: string | null;
-  enumeration_date: string | null;
-  last_update_date: string | null;
-}
-
-export interface NpiDeactivatedLine extends NpiOigCells {
-  npi: string;
-  status: 'deactivated';
-  deactivation_date: string;
-}
-
 /** Prefix of every snapshot object. */
 export const SNAPSHOTS_PREFIX = 'snapshots/' as const;
 
@@ -301,173 +238,3 @@ export const SNAPSHOTS_PREFIX = 'snapshots/' as const;
  * target). The current snapshot is never tagged, so no lifecycle rule can reach it.
  */
 export const SNAPSHOT_RETENTION_TAG = { key: 'pf-snapshot', superseded: 'superseded' } as const;
-
-/** The pointer object at `current.json`. */
-export interface SnapshotPointer {
-  snapshot_id: string;
-  manifest_key: string;
-  published_at: string;
-}
-
-export const MANIFEST_OBJECT_KINDS = [
-  'vertical',
-  'identity',
-  'identity_index',
-  'taxonomy',
-  'static',
-  'rejects',
-  /** Screening lists (before this kind existed they were listed as `static`; a reusing build accepts both). */
-  'screen',
-  /** NPI lookup buckets (`npi_bucket` names the bucket). */
-  'npi',
-  /** Identity search indexes (`state` names the state). */
-  'search',
-  /** The change feed's kept changes (`month` names the month) and the basis the next build compares against. */
-  'changes',
-  'changes_basis',
-  /** A month's roster index of changes by NPI (`month` names the month). */
-  'changes_npi',
-] as const;
-export type ManifestObjectKind = (typeof MANIFEST_OBJECT_KINDS)[number];
-
-/** One object of a snapshot, as listed in its manifest. */
-export interface ManifestObject {
-  key: string;
-  kind: ManifestObjectKind;
-  bytes: number;
-  sha256: string;
-  /** Rows in a Parquet object. */
-  rows?: number;
-  /** Vertical partitions. */
-  boundary?: PublishBoundary;
-  vertical?: Vertical;
-  state?: string | null;
-  /** Identity partitions and their serving indexes. */
-  classification_key?: string;
-  /** NPI lookup buckets. */
-  npi_bucket?: string;
-  /** Change partitions (`YYYY-MM`). */
-  month?: string;
-  /**
-   * The block digests object of an object read in place (at {@link blockDigestsKey}): its size and SHA-256. Layout
-   * 4's `identity_index`, `search` and `npi` objects have one.
-   */
-  block_digests?: { bytes: number; sha256: string };
-}
-
-/** Read / accepted / rejected counts for one source file. */
-export interface SourceSummary {
-  file: string;
-  sha256: string;
-  read: number;
-  accepted: number;
-  rejected: number;
-  /** The as-of time of the source, when known (LEIE release, NPPES file date). */
-  as_of?: string | null;
-}
-
-/**
- * A snapshot's layer counts: identity NPIs, vertical records (tracked, verified), NUCC codes, rejected rows, and the
- * rows of its screening lists (`leie`: OIG LEIE matches by NPI; `fda_letters`: FDA warning letters). `leie` and
- * `fda_letters` were added later: a manifest written before lacks them.
- */
-export interface SnapshotCounts {
-  identity: number;
-  tracked: number;
-  verified: number;
-  taxonomies: number;
-  rejects: number;
-  leie?: number;
-  fda_letters?: number;
-}
-
-/** `snapshots/<id>/manifest.json`: written after every other object of the snapshot. */
-export interface SnapshotManifest {
-  layout_version: ReadableLayoutVersion;
-  snapshot_id: string;
-  /** The snapshot time: `generated_at` of its coverage, `checked_at` of its automated screens. */
-  created_at: string;
-  sources: Record<string, SourceSummary>;
-  counts: SnapshotCounts;
-  objects: ManifestObject[];
-  /**
-   * The change feed's kept span (data-contracts/changes.ts). A manifest written before the change feed lacks it: its
-   * snapshot answers no `since` but itself, and the next build starts the chain.
-   */
-  changes?: ChangesSpan;
-}
-
-/**
- * Parquet table schemas: column name to DuckDB type. Timestamps are ISO 8601 strings in UTC
- * (`2026-06-15T00:00:00Z`), dates ISO `YYYY-MM-DD`, so the API maps them to JSON without conversion.
- */
-export const VERTICAL_TABLE = {
-  entity_id: 'VARCHAR',
-  slug: 'VARCHAR',
-  vertical: 'VARCHAR',
-  publish_tier: 'VARCHAR',
-  name: 'VARCHAR',
-  city: 'VARCHAR',
-  state: 'VARCHAR',
-  business_mode: 'VARCHAR',
-  latitude: 'DOUBLE',
-  longitude: 'DOUBLE',
-  npi: 'VARCHAR',
-  certification_status: 'VARCHAR',
-  certification_source: 'VARCHAR',
-  certification_source_url: 'VARCHAR',
-  certification_verified_at: 'VARCHAR',
-  license_status: 'VARCHAR',
-  license_source: 'VARCHAR',
-  license_source_url: 'VARCHAR',
-  license_verified_at: 'VARCHAR',
-  license_states_count: 'INTEGER',
-  fda_status: 'VARCHAR',
-  fda_source: 'VARCHAR',
-  fda_source_url: 'VARCHAR',
-  fda_verified_at: 'VARCHAR',
-  price_range: 'VARCHAR',
-  price_monthly_min: 'DOUBLE',
-  price_monthly_max: 'DOUBLE',
-  price_source: 'VARCHAR',
-  price_verified_at: 'VARCHAR',
-  oig_excluded: 'BOOLEAN',
-  oig_type: 'VARCHAR',
-  oig_date: 'VARCHAR',
-  oig_checked_at: 'VARCHAR',
-  /** Deterministic rank for the public sample: lower ranks are chosen first (a hash of entity_id). */
-  sample_rank: 'VARCHAR',
-} as const;
-export type VerticalColumn = keyof typeof VERTICAL_TABLE;
-
-export const IDENTITY_TABLE = {
-  npi: 'VARCHAR',
-  name: 'VARCHAR',
-  taxonomy_code: 'VARCHAR',
-  taxonomy_display: 'VARCHAR',
-  classification_key: 'VARCHAR',
-  is_primary: 'BOOLEAN',
-  class_rep: 'BOOLEAN',
-  city: 'VARCHAR',
-  state: 'VARCHAR',
-  checked_at: 'VARCHAR',
-  oig_excluded: 'BOOLEAN',
-  oig_type: 'VARCHAR',
-  oig_date: 'VARCHAR',
-  oig_checked_at: 'VARCHAR',
-} as const;
-export type IdentityColumn = keyof typeof IDENTITY_TABLE;
-
-export const TAXONOMY_TABLE = {
-  code: 'VARCHAR',
-  grouping: 'VARCHAR',
-  classification: 'VARCHAR',
-  specialization: 'VARCHAR',
-  display_name: 'VARCHAR',
-  section: 'VARCHAR',
-  classification_key: 'VARCHAR',
-} as const;
-export type TaxonomyColumn = keyof typeof TAXONOMY_TABLE;
-
-/** Columns of `rejects/rejects.csv`. */
-export const REJECTS_COLUMNS = ['source', 'file', 'line', 'reason', 'raw'] as const;

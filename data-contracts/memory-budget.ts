@@ -3,7 +3,7 @@
  * (lambdas/handlers) and by what launches it with the V8 heap limit it needs (infra's `NODE_OPTIONS`, `npm start`,
  * the benchmark). Every memory-holding part of the process takes its size from here, so its peak RSS is set by
  * configuration, not by the data's size:
- * - a native reserve, measured on the benchmark ({@link NATIVE_RESERVE_MB}): the code, V8's young generation, the
+ * - a native reserve, measured under load ({@link NATIVE_RESERVE_MB}): the code, V8's young generation, the
  *   fixed caches, Node, the DuckDB instance outside its limit, sockets and in-flight responses;
  * - V8's old generation (`--max-old-space-size`): the vertical layer, memoised views and pages, request objects;
  *   without a limit V8 sizes it from the machine's memory and lets garbage grow to hundreds of MB (the entry points
@@ -17,26 +17,25 @@
 
 /**
  * MB the process holds outside V8's old generation limit, DuckDB's limit and the identity indexes. Measured, not
- * summed, at national scale: the bench's server (`npm run bench:api -- --rows 9000000`, every scenario, run of
- * 2026-11-26 16:39) at a budget of 448 MB (heap 192, DuckDB 36, identity 8) peaked at 459 MB, so the reserve is
- * 459 - 192 - 36 - 8 = 223 MB, plus 16 MB of margin for the run-to-run spread of a peak (about 10 MB). The earlier
- * reserve (212 MB) had been measured at 3,000,000 rows and was 11 MB short nationally: the rest below grows with
- * the data's size, more than the 1M and 3M runs showed. What it holds, from the bench's memory table:
- * - the code, file-backed: 74 MB (the node binary, DuckDB's library);
- * - V8's young generation, which `--max-old-space-size` does not count: 32 MB;
- * - the fixed caches: the NPI buckets' 16 MB of directories (lambdas/query/npi-buckets.ts), 16 MB of recent list
- *   pages (lambdas/http/list-formats.ts), the pooled page bodies (lambdas/http/body-pool.ts: 16 blocks, about
- *   1 MB of each touched), the identity indexes' 4 MB block cache and the search indexes' 2 MB;
+ * summed, at national scale (`npm run bench:api -- --rows 9000000`, every scenario): the server's peak RSS at a known
+ * budget, less that budget's heap, DuckDB and identity shares, plus a margin for the run-to-run spread of a peak.
+ * Measured at national scale because the last part below grows with the data's size; the figures of the run that
+ * set it are in docs/performance.md. What it holds:
+ * - the code, file-backed (the node binary, DuckDB's library);
+ * - V8's young generation, which `--max-old-space-size` does not count;
+ * - the fixed caches: the NPI buckets' directories (lambdas/query/npi-buckets.ts), recent list pages
+ *   (lambdas/http/list-formats.ts), the pooled page bodies (lambdas/http/body-pool.ts), the identity indexes' block
+ *   cache and the search indexes';
  * - Node, the DuckDB instance outside its limit, sockets, Buffers awaiting collection and the memory glibc keeps
  *   once freed: the rest, which grows with the data's size (keys of more objects, more NPI buckets unzipped, more
- *   search indexes opened): 64 MB of other native memory after the last scenario at 1M rows, 128 MB at 9M.
- * The old generation's limit is a ceiling: the live heap is about 40 to 50 MB and V8 grows the heap to twice that
- * between collections (lambdas/handlers/v8-heap.ts), so part of the heap share is room, not use.
+ *   search indexes opened).
+ * The old generation's limit is a ceiling: V8 grows the heap to about twice the live heap between collections
+ * (lambdas/handlers/v8-heap.ts), so part of the heap share is room, not use.
  */
 export const NATIVE_RESERVE_MB = 240;
 /**
- * The smallest V8 old generation and DuckDB limit the plan gives. V8 needs about 2.5 times the live heap (about
- * 100 MB on the bench: the vertical layer, its memoised views) to collect rarely.
+ * The smallest V8 old generation and DuckDB limit the plan gives. V8 needs about 2.5 times the live heap (the
+ * vertical layer, its memoised views) to collect rarely.
  */
 export const MIN_HEAP_MB = 192;
 export const MIN_DUCKDB_MB = 32;

@@ -4,7 +4,9 @@
  * The constant prefix contributes 24 to the Luhn sum, so only the nine body digits are summed here.
  */
 
-const NPI_SHAPE = /^[0-9]{10}$/;
+import { NPI_PATTERN } from './parameter-rules';
+
+const NPI_SHAPE = new RegExp(NPI_PATTERN);
 /** What the constant prefix `80840` adds to the Luhn sum. */
 export const PREFIX_LUHN_SUM = 24;
 

@@ -2,21 +2,24 @@
  * The change feed part of the OpenAPI document (`openapi.ts` spreads it in): `GET /changes?since=`, its schemas and
  * examples. What a change is and how long changes are kept: data-contracts/changes.ts.
  */
-import { CHANGE_FIELDS, CHANGE_KINDS, CHANGES_RETENTION_MONTHS } from './changes';
+import {
+  CHANGE_FIELDS,
+  CHANGE_KINDS,
+  CHANGE_STEP_MEMBERS,
+  CHANGE_WHAT_MEMBERS,
+  CHANGES_RETENTION_MONTHS,
+} from './changes';
 import { NPI_BATCH_MAX, OIG_EXCLUDED_NOTE, PAGE_LIMIT, VERTICALS } from './constants';
 import {
   CHECK_ORDER,
   DATA_VERSION_RULES,
-  dataVersionHeaders,
   dataVersionProperties,
-  errorResponse,
-  notModified,
+  keyedResponses,
   nullable,
   pagingParameters,
-  rateLimitHeaders,
   ref,
-  requestIdHeader,
 } from './openapi-parts';
+import { NPI_PATTERN } from './parameter-rules';
 
 const CHANGES_RULES =
   `Every change between the snapshot \`since\` names (or the last snapshot at or before the date \`since\` names) ` +
@@ -144,30 +147,19 @@ const changesOperation = {
     { $ref: '#/components/parameters/key' },
     { $ref: '#/components/parameters/If-None-Match' },
   ],
-  responses: {
-    '200': {
-      description: 'The changes, oldest step first.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
-      content: {
-        'application/json': { schema: ref('ChangeListResponse'), example: EXAMPLE },
-        'text/csv': {
-          schema: { type: 'string' },
-          example:
-            'kind,npi,entity_id,vertical,field,old,new,note,from_snapshot,from_as_of,to_snapshot,to_as_of\r\n' +
-            `npi_deactivated,1114636115,,,,,"{""deactivation_date"":""2026-10-14""}",,${STEP_A.snapshot},` +
-            `${STEP_A.as_of},${STEP_B.snapshot},${STEP_B.as_of}\r\n`,
-        },
+  responses: keyedResponses({
+    description: 'The changes, oldest step first.',
+    content: {
+      'application/json': { schema: ref('ChangeListResponse'), example: EXAMPLE },
+      'text/csv': {
+        schema: { type: 'string' },
+        example:
+          'kind,npi,entity_id,vertical,field,old,new,note,from_snapshot,from_as_of,to_snapshot,to_as_of\r\n' +
+          `npi_deactivated,1114636115,,,,,"{""deactivation_date"":""2026-10-14""}",,${STEP_A.snapshot},` +
+          `${STEP_A.as_of},${STEP_B.snapshot},${STEP_B.as_of}\r\n`,
       },
     },
-    '304': notModified,
-    '400': errorResponse('BadRequest'),
-    '401': errorResponse('Unauthorized'),
-    '403': errorResponse('Forbidden'),
-    '429': errorResponse('QuotaExceeded'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
-  },
+  }),
 };
 
 /** The change feed's operations, by operationId (openapi.ts puts them on the route table's paths). */
@@ -193,22 +185,10 @@ export const changesSchemas = {
   ChangeEntry: {
     type: 'object',
     additionalProperties: false,
-    required: [
-      'kind',
-      'npi',
-      'entity_id',
-      'vertical',
-      'field',
-      'old',
-      'new',
-      'from_snapshot',
-      'from_as_of',
-      'to_snapshot',
-      'to_as_of',
-    ],
+    required: [...CHANGE_WHAT_MEMBERS, ...CHANGE_STEP_MEMBERS],
     properties: {
       kind: { type: 'string', enum: [...CHANGE_KINDS] },
-      npi: nullable('string', { pattern: '^[0-9]{10}$' }),
+      npi: nullable('string', { pattern: NPI_PATTERN }),
       entity_id: nullable('string', { description: 'Vertical changes only.' }),
       vertical: { type: ['string', 'null'], enum: [...VERTICALS, null] },
       field: { type: ['string', 'null'], enum: [...CHANGE_FIELDS, null] },
@@ -254,7 +234,7 @@ export const changesSchemas = {
     required: ['kind', 'npi', 'vertical'],
     properties: {
       kind: { type: ['array', 'null'], items: { type: 'string', enum: [...CHANGE_KINDS] } },
-      npi: { type: ['array', 'null'], items: { type: 'string', pattern: '^[0-9]{10}$' } },
+      npi: { type: ['array', 'null'], items: { type: 'string', pattern: NPI_PATTERN } },
       vertical: { type: ['string', 'null'], enum: [...VERTICALS, null] },
     },
   },

@@ -6,17 +6,16 @@ import { NPI_BATCH_MAX } from './constants';
 import {
   CHECK_ORDER,
   DATA_VERSION_RULES,
-  dataVersionHeaders,
   dataVersionProperties,
-  errorResponse,
-  notModified,
+  errorResponses,
+  keyedHeaders,
+  keyedResponses,
   nullable,
-  rateLimitHeaders,
   ref,
-  requestIdHeader,
 } from './openapi-parts';
+import { NPI_PATTERN, PARAMETER_RULES } from './parameter-rules';
 
-const NPI = { type: 'string', pattern: '^[0-9]{10}$' } as const;
+const NPI = { type: 'string', pattern: NPI_PATTERN } as const;
 const DATE = nullable('string', { format: 'date' });
 
 const NPI_RULES =
@@ -68,7 +67,7 @@ const npiParameter = {
   in: 'path',
   required: true,
   description: 'A 10-digit NPI.',
-  schema: { type: 'string', minLength: 1, maxLength: 200 },
+  schema: { type: 'string', ...PARAMETER_RULES.npi },
 };
 
 const npiOperation = {
@@ -81,46 +80,40 @@ const npiOperation = {
     { $ref: '#/components/parameters/key' },
     { $ref: '#/components/parameters/If-None-Match' },
   ],
-  responses: {
-    '200': {
+  responses: keyedResponses(
+    {
       description: 'An active NPI.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
       content: { 'application/json': { schema: ref('NpiResponse'), example: EXAMPLE_ACTIVE } },
     },
-    '304': notModified,
-    '400': errorResponse('BadRequest'),
-    '401': errorResponse('Unauthorized'),
-    '403': errorResponse('EdgeForbidden'),
-    '404': errorResponse('NotFound'),
-    '410': {
-      description: 'A deactivated NPI: its deactivation date and the OIG screen.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
-      content: {
-        'application/json': {
-          schema: ref('NpiDeactivatedResponse'),
-          example: {
-            tier: 'paid',
-            plan: 'developer',
-            snapshot_id: '20261101T000000Z-ez401deg',
-            as_of: '2026-11-01T00:00:00Z',
-            usage: { used: 12, quota: 25000 },
-            data: {
-              npi: '1114636115',
-              status: 'deactivated',
-              deactivation_date: '2026-06-15',
-              layer: 'identity',
-              source: 'NPPES',
-              oig: { npi_match: 'none', note: 'No match by NPI in the OIG LEIE. This is not a clearance: …' },
+    {
+      // Every plan may look NPIs up: a 403 comes only from the edge.
+      ...errorResponses({ 403: 'EdgeForbidden', 404: 'NotFound' }),
+      '410': {
+        description: 'A deactivated NPI: its deactivation date and the OIG screen.',
+        headers: keyedHeaders,
+        content: {
+          'application/json': {
+            schema: ref('NpiDeactivatedResponse'),
+            example: {
+              tier: 'paid',
+              plan: 'developer',
+              snapshot_id: '20261101T000000Z-ez401deg',
+              as_of: '2026-11-01T00:00:00Z',
+              usage: { used: 12, quota: 25000 },
+              data: {
+                npi: '1114636115',
+                status: 'deactivated',
+                deactivation_date: '2026-06-15',
+                layer: 'identity',
+                source: 'NPPES',
+                oig: { npi_match: 'none', note: 'No match by NPI in the OIG LEIE. This is not a clearance: …' },
+              },
             },
           },
         },
       },
     },
-    '429': errorResponse('QuotaExceeded'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
-  },
+  ),
 };
 
 const batchOperation = {
@@ -147,10 +140,9 @@ const batchOperation = {
     { $ref: '#/components/parameters/key' },
     { $ref: '#/components/parameters/If-None-Match' },
   ],
-  responses: {
-    '200': {
+  responses: keyedResponses(
+    {
       description: 'One entry per NPI asked.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
       content: {
         'application/json': {
           schema: ref('NpiBatchResponse'),
@@ -168,15 +160,9 @@ const batchOperation = {
         },
       },
     },
-    '304': notModified,
-    '400': errorResponse('BadRequest'),
-    '401': errorResponse('Unauthorized'),
-    '403': errorResponse('EdgeForbidden'),
-    '429': errorResponse('QuotaExceeded'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
-  },
+    // Every plan may look NPIs up: a 403 comes only from the edge.
+    { ...errorResponses({ 403: 'EdgeForbidden' }) },
+  ),
 };
 
 /** The lookup operations, by operationId (openapi.ts puts them on the route table's paths). */
@@ -235,7 +221,7 @@ export const npiSchemas = {
       taxonomies: { type: 'array', items: ref('NpiTaxonomy') },
       city: nullable('string'),
       state: nullable('string'),
-      postal_code: nullable('string', { pattern: '^[0-9]{5}$' }),
+      postal_code: nullable('string', { pattern: PARAMETER_RULES.postal_code.pattern }),
       enumeration_date: DATE,
       last_update_date: DATE,
       layer: { const: 'identity' },

@@ -1,6 +1,6 @@
 /** Pieces of the OpenAPI document shared by its operation files (openapi.ts, openapi-npi.ts). */
 
-import { PAGE_LIMIT } from './constants';
+import { PARAMETER_RULES } from './parameter-rules';
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export const nullable = (type: string, extra: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...extra });
@@ -19,12 +19,61 @@ export const rateLimitHeaders = {
 /** On every response: the request id (also `request_id` in error bodies). */
 export const requestIdHeader = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
 
+/**
+ * Error responses by status, each a reference to its component.
+ * @example errorResponses({ 404: 'NotFound' }) // { '404': { $ref: '#/components/responses/NotFound' } }
+ */
+export function errorResponses(byStatus: Readonly<Record<number, string>>): Record<string, { $ref: string }> {
+  return Object.fromEntries(Object.entries(byStatus).map(([status, name]) => [status, errorResponse(name)]));
+}
+
+/** What any operation may be refused with before it runs: at the edge (403, 429), or as a bad or too large request. */
+export const REFUSALS = errorResponses({
+  400: 'BadRequest',
+  403: 'EdgeForbidden',
+  429: 'EdgeRateLimited',
+  431: 'RequestTooLarge',
+});
+
+/** The errors of a public operation that reads the snapshot. */
+export const PUBLIC_ERRORS = { ...REFUSALS, ...errorResponses({ 500: 'InternalError', 503: 'ServiceUnavailable' }) };
+
+/** The errors of a keyed operation: the key (401), the plan (403), the quota (429), a failure (500, 503). */
+export const KEYED_ERRORS = errorResponses({
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  429: 'QuotaExceeded',
+  431: 'RequestTooLarge',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+});
+
 /** Answers tied to a data version (keyed operations): envelope fields, headers, ETag and 304. */
 export const dataVersionHeaders = {
   ETag: { $ref: '#/components/headers/ETag' },
   'X-Snapshot-Id': { $ref: '#/components/headers/X-Snapshot-Id' },
   'X-Data-As-Of': { $ref: '#/components/headers/X-Data-As-Of' },
 };
+/** The headers of a keyed answer that serves data. */
+export const keyedHeaders = { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader };
+
+/**
+ * The responses of a keyed operation: its 200 with the keyed headers, 304, the keyed errors, and `more` (statuses of
+ * its own, or another reason for one of them).
+ */
+export function keyedResponses(
+  ok: { description: string; content: Record<string, unknown> },
+  more: Record<string, unknown> = {},
+) {
+  return {
+    '200': { description: ok.description, headers: keyedHeaders, content: ok.content },
+    '304': notModified,
+    ...KEYED_ERRORS,
+    ...more,
+  };
+}
+
 export const dataVersionProperties = {
   snapshot_id: { type: 'string', description: 'The snapshot the answer was read from (also `X-Snapshot-Id`).' },
   as_of: {
@@ -47,7 +96,7 @@ export const pagingParameters = [
     name: 'limit',
     in: 'query',
     required: false,
-    schema: { type: 'integer', minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
+    schema: { type: 'integer', ...PARAMETER_RULES.limit },
   },
   {
     name: 'offset',
@@ -55,7 +104,7 @@ export const pagingParameters = [
     required: false,
     description:
       'An offset greater than `total` is refused with 400 `invalid_offset`; `offset=0` on an empty result is fine.',
-    schema: { type: 'integer', minimum: 0, default: 0 },
+    schema: { type: 'integer', ...PARAMETER_RULES.offset },
   },
 ] as const;
 

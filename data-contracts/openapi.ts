@@ -1,9 +1,9 @@
 /**
- * The OpenAPI 3.1 description of the whole API (spec §4.5). This object is the single source of the
+ * The OpenAPI 3.1 description of the whole API. This object is the single source of the
  * document: `npm run contracts:generate` writes `openapi.json` and `generated/api-types.ts` from it, and a
  * test fails when either file is out of step.
  *
- * Component schema names follow the spec's shapes. Every response object is closed
+ * Component schema names follow the API's shapes. Every response object is closed
  * (`additionalProperties: false`) so that contract tests catch stray or leaked fields.
  */
 
@@ -26,11 +26,11 @@ import {
   VERTICALS,
 } from './constants';
 import { changesOperations, changesSchemas } from './openapi-changes';
+import { errorExamples } from './openapi-error-examples';
 import {
   COVERAGE_EXAMPLE,
   CSV_EXAMPLES,
   DETAIL_EXAMPLE,
-  errorExamples,
   LIST_EXAMPLES,
   OPENAPI_EXAMPLE,
   SAMPLE_CSV_EXAMPLE,
@@ -42,15 +42,20 @@ import {
   DATA_VERSION_RULES,
   dataVersionHeaders,
   dataVersionProperties,
-  errorResponse,
-  notModified,
+  errorResponses,
+  keyedResponses,
   nullable,
+  PUBLIC_ERRORS,
   pagingParameters,
+  REFUSALS,
   rateLimitHeaders,
   ref,
   requestIdHeader,
 } from './openapi-parts';
+import { NPI_LIST_MAX, NPI_PATTERN, PARAMETER_RULES } from './parameter-rules';
 import { type OperationId, ROUTES, TRAILING_SLASH_EXTENSION } from './routes';
+
+const NAME = PARAMETER_RULES.name;
 
 const TRACKED_RULES =
   '`include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay ' +
@@ -92,16 +97,16 @@ const listParameters = [
       'Identity path (used when `vertical` is absent): a 10-character NUCC taxonomy code, or a NUCC ' +
       'classification name (case-insensitive, e.g. `Registered Nurse`) that resolves to every code of that ' +
       'classification. An unknown code or classification returns an empty page, not an error.',
-    schema: { type: 'string', minLength: 1, maxLength: 200 },
+    schema: { type: 'string', ...PARAMETER_RULES.taxonomy },
   },
   {
     name: 'name',
     in: 'query',
     required: false,
     description:
-      'Identity search: a case-insensitive prefix (2 to 100 characters) of the organisation name, or of an ' +
+      `Identity search: a case-insensitive prefix (${NAME.minLength} to ${NAME.maxLength} characters) of the organisation name, or of an ` +
       'individual\u2019s last name. Needs `state` (or `npi`). Rows are ordered by that name, then NPI.',
-    schema: { type: 'string', minLength: 2, maxLength: 100 },
+    schema: { type: 'string', ...NAME },
     example: 'smi',
   },
   {
@@ -109,7 +114,7 @@ const listParameters = [
     in: 'query',
     required: false,
     description: 'Identity search: the practice location\u2019s 5-digit ZIP code. Needs `state` (or `npi`).',
-    schema: { type: 'string', pattern: '^[0-9]{5}$' },
+    schema: { type: 'string', ...PARAMETER_RULES.postal_code },
     example: '77030',
   },
   {
@@ -124,10 +129,10 @@ const listParameters = [
     in: 'query',
     required: false,
     description:
-      'Identity search: up to 100 comma-separated NPIs (a roster), each a valid NPI (400 `invalid_npi` ' +
+      `Identity search: up to ${NPI_LIST_MAX} comma-separated NPIs (a roster), each a valid NPI (400 \`invalid_npi\` ` +
       'otherwise); combines with every other identity filter. Rows are ordered by NPI; an NPI that is not active ' +
       'in the registry is simply absent (use `/npi?numbers=` for a status per NPI).',
-    schema: { type: 'string', minLength: 10 },
+    schema: { type: 'string', ...PARAMETER_RULES.roster },
     example: '1003633876,1114636115',
   },
   {
@@ -135,14 +140,14 @@ const listParameters = [
     in: 'query',
     required: false,
     description: 'Two-letter state code, case-insensitive.',
-    schema: { type: 'string', pattern: '^[A-Za-z]{2}$' },
+    schema: { type: 'string', ...PARAMETER_RULES.state },
   },
   {
     name: 'city',
     in: 'query',
     required: false,
     description: 'City name, case-insensitive exact match.',
-    schema: { type: 'string', minLength: 1, maxLength: 100 },
+    schema: { type: 'string', ...PARAMETER_RULES.city },
   },
   {
     name: 'business_mode',
@@ -176,36 +181,25 @@ const listOperation = {
     `or by the search name then NPI (name and postal-code searches). ${QUOTA_RULES} ${DATA_VERSION_RULES}`,
   tags: ['providers'],
   parameters: listParameters,
-  responses: {
-    '200': {
-      description: 'A page of providers.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
-      content: {
-        'application/json': {
-          schema: { oneOf: [ref('ProviderListResponse'), ref('IdentityListResponse')] },
-          examples: LIST_EXAMPLES,
-        },
-        'text/csv': {
-          examples: CSV_EXAMPLES,
-          schema: {
-            type: 'string',
-            description:
-              'RFC 4180, header row first. Free tier: identity fields and oig. Paid tier: every signal flattened ' +
-              '(`certification_status`, `certification_source`, ...). Cells starting with `=`, `+`, `-`, `@`, tab ' +
-              'or carriage return are prefixed with a single quote so that spreadsheets do not run them.',
-          },
+  responses: keyedResponses({
+    description: 'A page of providers.',
+    content: {
+      'application/json': {
+        schema: { oneOf: [ref('ProviderListResponse'), ref('IdentityListResponse')] },
+        examples: LIST_EXAMPLES,
+      },
+      'text/csv': {
+        examples: CSV_EXAMPLES,
+        schema: {
+          type: 'string',
+          description:
+            'RFC 4180, header row first. Free tier: identity fields and oig. Paid tier: every signal flattened ' +
+            '(`certification_status`, `certification_source`, ...). Cells starting with `=`, `+`, `-`, `@`, tab ' +
+            'or carriage return are prefixed with a single quote so that spreadsheets do not run them.',
         },
       },
     },
-    '304': notModified,
-    '400': errorResponse('BadRequest'),
-    '401': errorResponse('Unauthorized'),
-    '403': errorResponse('Forbidden'),
-    '429': errorResponse('QuotaExceeded'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
-  },
+  }),
 };
 
 const detailOperation = {
@@ -222,28 +216,19 @@ const detailOperation = {
       in: 'path',
       required: true,
       description: 'An `entity_id` or a `slug`.',
-      schema: { type: 'string', minLength: 1, maxLength: 200 },
+      schema: { type: 'string', ...PARAMETER_RULES.providerId },
     },
     { $ref: '#/components/parameters/include' },
     { $ref: '#/components/parameters/key' },
     { $ref: '#/components/parameters/If-None-Match' },
   ],
-  responses: {
-    '200': {
+  responses: keyedResponses(
+    {
       description: 'The provider.',
-      headers: { ...rateLimitHeaders, ...dataVersionHeaders, ...requestIdHeader },
       content: { 'application/json': { schema: ref('ProviderDetailResponse'), example: DETAIL_EXAMPLE } },
     },
-    '304': notModified,
-    '400': errorResponse('BadRequest'),
-    '401': errorResponse('Unauthorized'),
-    '403': errorResponse('Forbidden'),
-    '404': errorResponse('NotFound'),
-    '429': errorResponse('QuotaExceeded'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
-  },
+    { ...errorResponses({ 404: 'NotFound' }) },
+  ),
 };
 
 const coverageOperation = {
@@ -259,12 +244,7 @@ const coverageOperation = {
       headers: requestIdHeader,
       content: { 'application/json': { schema: ref('CoverageStats'), example: COVERAGE_EXAMPLE } },
     },
-    '400': errorResponse('BadRequest'),
-    '403': errorResponse('EdgeForbidden'),
-    '429': errorResponse('EdgeRateLimited'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
+    ...PUBLIC_ERRORS,
   },
 };
 
@@ -290,12 +270,7 @@ const sampleOperation = {
         'text/csv': { schema: { type: 'string' }, example: SAMPLE_CSV_EXAMPLE },
       },
     },
-    '400': errorResponse('BadRequest'),
-    '403': errorResponse('EdgeForbidden'),
-    '429': errorResponse('EdgeRateLimited'),
-    '431': errorResponse('RequestTooLarge'),
-    '500': errorResponse('InternalError'),
-    '503': errorResponse('ServiceUnavailable'),
+    ...PUBLIC_ERRORS,
   },
 };
 
@@ -310,10 +285,7 @@ const openapiOperation = {
       headers: requestIdHeader,
       content: { 'application/json': { schema: { type: 'object' }, example: OPENAPI_EXAMPLE } },
     },
-    '400': errorResponse('BadRequest'),
-    '403': errorResponse('EdgeForbidden'),
-    '429': errorResponse('EdgeRateLimited'),
-    '431': errorResponse('RequestTooLarge'),
+    ...REFUSALS,
   },
 };
 
@@ -343,10 +315,7 @@ const docsOperation = {
       content: { 'text/html': { schema: { type: 'string' }, example: DOCS_HTML_EXAMPLE } },
     },
     '304': assetNotModified,
-    '400': errorResponse('BadRequest'),
-    '403': errorResponse('EdgeForbidden'),
-    '429': errorResponse('EdgeRateLimited'),
-    '431': errorResponse('RequestTooLarge'),
+    ...REFUSALS,
   },
 };
 
@@ -370,10 +339,7 @@ const docsScriptOperation = {
       },
     },
     '304': assetNotModified,
-    '400': errorResponse('BadRequest'),
-    '403': errorResponse('EdgeForbidden'),
-    '429': errorResponse('EdgeRateLimited'),
-    '431': errorResponse('RequestTooLarge'),
+    ...REFUSALS,
   },
 };
 
@@ -474,7 +440,7 @@ const filtersSchema = {
     name: nullable('string'),
     postal_code: nullable('string'),
     entity_type: { type: ['string', 'null'], enum: [...ENTITY_TYPES, null] },
-    npi: { type: ['array', 'null'], items: { type: 'string', pattern: '^[0-9]{10}$' } },
+    npi: { type: ['array', 'null'], items: { type: 'string', pattern: NPI_PATTERN } },
   },
 };
 
@@ -765,7 +731,7 @@ export const openApiDocument = {
         additionalProperties: false,
         required: ['npi', 'name', 'layer', 'source', 'oig'],
         properties: {
-          npi: { type: 'string', pattern: '^[0-9]{10}$' },
+          npi: { type: 'string', pattern: NPI_PATTERN },
           name: { type: 'string' },
           taxonomy_code: nullable('string'),
           taxonomy_display: nullable('string'),

@@ -1,7 +1,7 @@
 /**
  * What each operation accepts, derived from the OpenAPI document (`openapi.ts`), so the document is the one
- * place that lists an operation's parameters: its query parameter names (with `key`, which every route accepts,
- * spec §5.2) and whether it needs a key (an operation with `security: []` is public).
+ * place that lists an operation's parameters: its query parameter names (with `key`, which every route accepts
+ * for clients that cannot send a header) and whether it needs a key (an operation with `security: []` is public).
  *
  * A route added to `routes.ts` and described in `openapi.ts` gets its allowed parameters from here with no
  * second list to keep in step.

@@ -3,7 +3,7 @@
  * the app's handlers (`lambdas/http/app.ts`) are derived from it, and a test checks that the OpenAPI document's
  * paths (`openapi.ts`) are exactly these routes.
  *
- * Trailing slashes (spec §2): every route with `slashForm` is also served with a trailing slash (`/providers/`),
+ * Trailing slashes: every route with `slashForm` is also served with a trailing slash (`/providers/`),
  * as the same operation. The document lists each path once, marked `x-trailing-slash: true` and stated in
  * `info.description`, so generated clients and the reference page do not double every operation (Redocly's
  * `no-path-trailing-slash` rule); {@link servedPaths} lists both forms for whoever needs every path a client may

@@ -25,13 +25,14 @@ import {
   FEED_PROVIDER_SCHEMA,
   type FeedCellType,
 } from '../../data-contracts/feed';
+import { PARAMETER_RULES } from '../../data-contracts/parameter-rules';
 import type { FieldBounds } from '../transforms/field-bounds';
 
 /** OIG LEIE record layout: the columns `sources/leie.ts` reads. */
 export const LEIE_FIELD_BOUNDS: FieldBounds = { NPI: 10, EXCLTYPE: 9, EXCLDATE: 8 };
 
-/** What the API's `taxonomy` parameter accepts as a classification name (data-contracts/openapi.ts). */
-export const NUCC_NAME_MAX = 200;
+/** What the API's `taxonomy` parameter accepts as a classification name (data-contracts/parameter-rules.ts). */
+export const NUCC_NAME_MAX = PARAMETER_RULES.taxonomy.maxLength;
 
 /** NUCC taxonomy CSV: the columns `sources/nucc.ts` reads. */
 export const NUCC_FIELD_BOUNDS: FieldBounds = {

@@ -35,7 +35,7 @@ export const KEYS_UNAVAILABLE = {
 
 /**
  * The log field and value the API writes when bytes of the object store do not match the snapshot's manifest, twice
- * (lambdas/http/app.ts: `metric: 'IntegrityFailure'`; the request got 503 `service_unavailable`), and its metric.
+ * (lambdas/http/error-mapping.ts: `metric: 'IntegrityFailure'`; the request got 503 `service_unavailable`), and its metric.
  */
 export const INTEGRITY_FAILURE = {
   field: 'metric',

@@ -1,7 +1,7 @@
 /**
  * The keys table (DynamoDB): create, find, revoke, rotate and list keys. Keys are named by the plaintext key (hashed
  * before any I/O) or, for operators, by their key id (`key_…`, see `toKeyId`); items are mapped to
- * {@link ApiKeyRecord}s attribute by attribute here.
+ * {@link ApiKeyRecord}s in key-items.ts.
  */
 import {
   type AttributeValue,
@@ -13,7 +13,7 @@ import {
   ScanCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { KEY_STATUSES, type KeyStatus, type Plan, type Vertical } from '../../data-contracts/constants';
+import type { Plan, Vertical } from '../../data-contracts/constants';
 import { KEYS_TABLE } from '../../data-contracts/tables';
 import type { KeyLookup } from '../core/ports';
 import {
@@ -23,14 +23,13 @@ import {
   hashKey,
   type IssuedKey,
   isKeyId,
-  isPlan,
-  isVertical,
   isWellFormedKey,
   KeyStoreError,
   parseKeyScope,
   toKeyId,
   toKeyPrefix,
 } from './api-key';
+import { parseKeyItem, toKeyItem } from './key-items';
 
 /** What {@link KeyStore.rotate} returns: the new key (shown once) and the record of the key it replaced. */
 export interface RotatedKey extends IssuedKey {
@@ -121,28 +120,13 @@ export class KeyStore implements KeyLookup<ApiKeyRecord> {
   }
 
   /**
-   * Revokes a key, named by the plaintext key or its key id. Revoking a key that is already revoked or rotated changes nothing and returns its record.
-   * Throws {@link KeyStoreError} `key_not_found` for an unknown key.
+   * Revokes a key, named by the plaintext key or its key id. Revoking a key that is already revoked or rotated
+   * changes nothing and returns its record. Throws {@link KeyStoreError} `key_not_found` for an unknown key.
    */
   async revoke(keyRef: string): Promise<ApiKeyRecord> {
     const keyHash = await this.resolveHash(keyRef);
     try {
-      const out = await this.client.send(
-        new UpdateItemCommand({
-          TableName: this.tableName,
-          Key: { [A.keyHash]: { S: keyHash } },
-          UpdateExpression: 'SET #status = :revoked, #updated = :now',
-          ConditionExpression: 'attribute_exists(#hash) AND #status = :active',
-          ExpressionAttributeNames: { '#status': A.status, '#updated': A.updatedAt, '#hash': A.keyHash },
-          ExpressionAttributeValues: {
-            ':revoked': { S: 'revoked' },
-            ':active': { S: 'active' },
-            ':now': { S: this.now().toISOString() },
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return parseKeyItem(out.Attributes ?? {});
+      return await this.retire(keyHash, 'revoked');
     } catch (err) {
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
       const existing = await this.getByHash(keyHash);
@@ -152,8 +136,9 @@ export class KeyStore implements KeyLookup<ApiKeyRecord> {
   }
 
   /**
-   * Replaces an active key (named by the plaintext key or its key id) with a new one of the same plan and vertical. The old key becomes `rotated` with
-   * `replaced_by` = the new key's hash. Throws {@link KeyStoreError} `key_not_found` or `key_not_active`.
+   * Replaces an active key (named by the plaintext key or its key id) with a new one of the same plan and vertical.
+   * The old key becomes `rotated` with `replaced_by` = the new key's hash. Throws {@link KeyStoreError}
+   * `key_not_found` or `key_not_active`.
    */
   async rotate(keyRef: string): Promise<RotatedKey> {
     const oldHash = await this.resolveHash(keyRef);
@@ -165,21 +150,7 @@ export class KeyStore implements KeyLookup<ApiKeyRecord> {
     // new one), never a caller with no working key. dynalite has no TransactWriteItems, so no transaction.
     const issued = await this.insert(old.plan, old.vertical, old.label);
     try {
-      await this.client.send(
-        new UpdateItemCommand({
-          TableName: this.tableName,
-          Key: { [A.keyHash]: { S: oldHash } },
-          UpdateExpression: 'SET #status = :rotated, #replaced = :newHash, #updated = :now',
-          ConditionExpression: '#status = :active',
-          ExpressionAttributeNames: { '#status': A.status, '#replaced': A.replacedBy, '#updated': A.updatedAt },
-          ExpressionAttributeValues: {
-            ':rotated': { S: 'rotated' },
-            ':active': { S: 'active' },
-            ':newHash': { S: issued.record.keyHash },
-            ':now': { S: this.now().toISOString() },
-          },
-        }),
-      );
+      await this.retire(oldHash, 'rotated', issued.record.keyHash);
     } catch (err) {
       // Lost a race with another revoke/rotate of the same key (or the write failed): withdraw the key we just
       // issued. If that fails too, the orphan is an active key nobody has seen; report the original error.
@@ -193,6 +164,36 @@ export class KeyStore implements KeyLookup<ApiKeyRecord> {
       throw err;
     }
     return { ...issued, replaced: old };
+  }
+
+  /**
+   * Moves an active key to `status` (a rotated one with `replaced_by`) in one conditional write and returns the new
+   * record; `ConditionalCheckFailedException` when the key is gone or no longer active.
+   */
+  private async retire(keyHash: string, status: 'revoked' | 'rotated', replacedBy?: string): Promise<ApiKeyRecord> {
+    const replaced = replacedBy ?? null;
+    const out = await this.client.send(
+      new UpdateItemCommand({
+        TableName: this.tableName,
+        Key: { [A.keyHash]: { S: keyHash } },
+        UpdateExpression: `SET #status = :status, #updated = :now${replaced === null ? '' : ', #replaced = :replaced'}`,
+        ConditionExpression: 'attribute_exists(#hash) AND #status = :active',
+        ExpressionAttributeNames: {
+          '#status': A.status,
+          '#updated': A.updatedAt,
+          '#hash': A.keyHash,
+          ...(replaced === null ? {} : { '#replaced': A.replacedBy }),
+        },
+        ExpressionAttributeValues: {
+          ':status': { S: status },
+          ':active': { S: 'active' },
+          ':now': { S: this.now().toISOString() },
+          ...(replaced === null ? {} : { ':replaced': { S: replaced } }),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return parseKeyItem(out.Attributes ?? {});
   }
 
   /** Every key record (any status), oldest first. Records never hold the key itself. */
@@ -258,52 +259,4 @@ function notFound(): KeyStoreError {
 
 function notActive(record: ApiKeyRecord): KeyStoreError {
   return new KeyStoreError('key_not_active', `key ${record.keyPrefix}… is ${record.status}, not active`);
-}
-
-/** Maps a record to its DynamoDB item, attribute by attribute. */
-function toKeyItem(record: ApiKeyRecord): Record<string, AttributeValue> {
-  const item: Record<string, AttributeValue> = {
-    [A.keyHash]: { S: record.keyHash },
-    [A.keyPrefix]: { S: record.keyPrefix },
-    [A.plan]: { S: record.plan },
-    [A.status]: { S: record.status },
-    [A.createdAt]: { S: record.createdAt },
-    [A.updatedAt]: { S: record.updatedAt },
-  };
-  if (record.vertical) item[A.vertical] = { S: record.vertical };
-  if (record.replacedBy) item[A.replacedBy] = { S: record.replacedBy };
-  if (record.label) item[A.label] = { S: record.label };
-  return item;
-}
-
-/**
- * Maps a DynamoDB item to a record. An item with an unknown plan or status is a data error, not an invalid key:
- * it throws, so the API answers 500 and logs it rather than silently refusing a paying customer.
- */
-function parseKeyItem(item: Record<string, AttributeValue>): ApiKeyRecord {
-  const keyHash = item[A.keyHash]?.S;
-  const plan = item[A.plan]?.S;
-  const status = item[A.status]?.S;
-  const vertical = item[A.vertical]?.S ?? null;
-  if (!keyHash || !isPlan(plan) || !isKeyStatus(status) || (vertical !== null && !isVertical(vertical))) {
-    throw new Error(`malformed key record ${keyHash ? `${keyHash.slice(0, 12)}…` : '(no hash)'}`);
-  }
-  const record: ApiKeyRecord = {
-    keyHash,
-    keyPrefix: item[A.keyPrefix]?.S ?? '',
-    plan,
-    vertical,
-    status,
-    createdAt: item[A.createdAt]?.S ?? '',
-    updatedAt: item[A.updatedAt]?.S ?? item[A.createdAt]?.S ?? '',
-  };
-  const replacedBy = item[A.replacedBy]?.S;
-  const label = item[A.label]?.S;
-  if (replacedBy) record.replacedBy = replacedBy;
-  if (label) record.label = label;
-  return record;
-}
-
-function isKeyStatus(value: unknown): value is KeyStatus {
-  return typeof value === 'string' && (KEY_STATUSES as readonly string[]).includes(value);
 }

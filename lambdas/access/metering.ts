@@ -2,7 +2,7 @@
  * Monthly call metering: one DynamoDB counter per key per UTC month, incremented atomically with a condition
  * on the plan's quota, so parallel calls can never overshoot it.
  *
- * Metering fails open (spec §8.4): when DynamoDB errors or does not answer within the timeout, the call is
+ * Metering fails open (a counter outage must not take the API down): when DynamoDB errors or does not answer within the timeout, the call is
  * `unavailable` and the API serves the request without rate-limit headers. Each such failure is logged as a
  * warn line `metering_unavailable` with `metric: 'MeteringFailure'` (a CloudWatch metric filter counts them)
  * and reported to the optional `onFailure` hook.
@@ -102,7 +102,7 @@ export class DynamoMeter implements Meter {
       if (!Number.isFinite(used)) return this.failOpen(keyHash, 'error', 'MalformedResponse');
       return { outcome: 'counted', used, quota, resetSeconds };
     } catch (err) {
-      // The condition failing is the quota being used up, not an error (STYLE §3: translate it here).
+      // The condition failing is the quota being used up, not an error: translated here, where it is known.
       if (err instanceof ConditionalCheckFailedException) {
         // A refused batch may leave calls unused: report the counter as it is when the store returns it.
         const old = Number(err.Item?.[U.used]?.N);

@@ -1,5 +1,5 @@
 /**
- * Quota arithmetic on the UTC calendar month (spec §8): pure functions, no I/O, no clock of their own.
+ * Quota arithmetic on the UTC calendar month (plans: data-contracts/constants.ts): pure functions, no I/O, no clock of their own.
  * Quotas reset at 00:00 UTC on the 1st. The `X-RateLimit-*` and `Retry-After` headers are built from the meter's
  * result in `http/responses.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * Authentication (spec §5): which of the three forms carries the key, and whether the key is active.
+ * Authentication (the OpenAPI document's security schemes): which of the three forms carries the key, and whether the key is active.
  * Precedence: `Authorization: Bearer` wins, then `x-api-key`, then the `key` query parameter. A form that
  * wins is used even when its key is bad (no silent fallback to another form).
  */

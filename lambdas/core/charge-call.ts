@@ -5,7 +5,7 @@
  * counted (the documented choice), so a call's charge is made after its query, except where its cost is known
  * before the query and large (an NPI roster or batch: {@link chargeUpFront}), which is charged before the query and
  * given back if the query fails. `exceeded` becomes 429 `quota_exceeded`; `unavailable` serves the call without
- * rate-limit state (fail open, spec §8.4).
+ * rate-limit state (fail open: metering.ts).
  */
 import { PLAN_RULES, type Plan, PRICING_URL } from '../../data-contracts/constants';
 import type { Usage } from '../../data-contracts/types';
@@ -67,7 +67,7 @@ async function meter(
     case 'exceeded':
       throw quotaExceeded(principal, result, count);
     case 'counted':
-      // Free calls are counted and enforced, but only the metered plans report usage on success (spec §2.7).
+      // Free calls are counted and enforced, but only the metered plans report usage on success (PLAN_RULES).
       if (!PLAN_RULES[principal.plan].reportsUsage) return { charge: {}, counted: true };
       return {
         charge: {

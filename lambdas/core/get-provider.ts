@@ -1,9 +1,10 @@
 /**
- * Use case: one provider by entity_id or slug (spec §4.2). Tiering and the publication boundary are those of
+ * Use case: one provider by entity_id or slug (`GET /providers/{id}`). Tiering and the publication boundary are those of
  * the list. A builder key gets 403 for a provider of another vertical; the 404 comes first, so a builder key
  * cannot probe other verticals for existence beyond what the public coverage already shows.
  */
 import type { Plan, PublishBoundary, Tier } from '../../data-contracts/constants';
+import { PARAMETER_RULES } from '../../data-contracts/parameter-rules';
 import { providerFromRow } from '../../data-contracts/rows';
 import type { Provider, Usage } from '../../data-contracts/types';
 import { carriesPublishTier, resolveBoundary } from '../masking/publication-boundary';
@@ -32,7 +33,8 @@ export interface GetProviderResult {
   rateLimit?: RateLimitState;
 }
 
-const MAX_ID = 200;
+/** A longer id matches no provider: answered 404 without a lookup. */
+const MAX_ID = PARAMETER_RULES.providerId.maxLength;
 
 export async function getProvider(input: GetProviderInput, deps: CoreDeps): Promise<GetProviderResult> {
   const principal = await admit(input.credentials, deps);

@@ -1,5 +1,5 @@
 /**
- * Use case: the provider list (spec §4.1), on the vertical path or the identity path.
+ * Use case: the provider list (`GET /providers`), on the vertical path or the identity path.
  *
  * Order: authenticate (401), a quota known to be used up (429), validate (400), authorise (403), query, check the
  * offset against the total (400), meter (429), answer. Only a call that will be answered with 200 is counted. An NPI

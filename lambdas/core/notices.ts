@@ -1,4 +1,4 @@
-/** The `notice` texts of responses (the spec leaves their content open). */
+/** The `notice` texts of responses (the OpenAPI document leaves their content open). */
 import { PRICING_URL, VERTICAL_STATUS, type Vertical } from '../../data-contracts/constants';
 
 /** On every free-tier response. */

@@ -1,15 +1,17 @@
 /**
  * Parsing of the NPI lookups' input: one NPI (path) and the batch's `numbers` list. A malformed single NPI is 400
  * `invalid_npi`; in a batch it is an `invalid` entry, and only the list itself (empty, or over
- * {@link NPI_BATCH_MAX}) refuses the call.
+ * {@link NPI_LIST_MAX}) refuses the call.
  */
-import { NPI_BATCH_MAX } from '../../data-contracts/constants';
 import { isValidNpi } from '../../data-contracts/npi-check';
+import { NPI_LIST_MAX, NPI_PATTERN } from '../../data-contracts/parameter-rules';
 import { ApiError } from './api-error';
+
+const NPI_SHAPE = new RegExp(NPI_PATTERN);
 
 /** Why an NPI is malformed, or null when it is a valid NPI. */
 export function npiProblem(npi: string): string | null {
-  if (!/^[0-9]{10}$/.test(npi)) return 'An NPI is 10 digits.';
+  if (!NPI_SHAPE.test(npi)) return 'An NPI is 10 digits.';
   if (!isValidNpi(npi)) return 'The check digit fails (Luhn over 80840 and the NPI).';
   return null;
 }
@@ -25,7 +27,7 @@ export function parseNpi(raw: string): string {
 
 /**
  * A roster parameter (`npi` of the identity search and of the change feed): its NPIs in the order given,
- * de-duplicated; 400 `invalid_parameter` over {@link NPI_BATCH_MAX}, 400 `invalid_npi` naming the first malformed one.
+ * de-duplicated; 400 `invalid_parameter` over {@link NPI_LIST_MAX}, 400 `invalid_npi` naming the first malformed one.
  * @example parseNpiRoster('1003633876,1114636115,1003633876', 'npi') // ['1003633876', '1114636115']
  */
 export function parseNpiRoster(raw: string, parameter: string): string[] {
@@ -45,7 +47,7 @@ export function parseNpiRoster(raw: string, parameter: string): string[] {
 
 /**
  * The batch's NPIs in the order asked (duplicates kept), each trimmed; 400 `invalid_parameter` when `numbers` is
- * missing, empty, or lists more than {@link NPI_BATCH_MAX}.
+ * missing, empty, or lists more than {@link NPI_LIST_MAX}.
  * @example parseNpiList('1003633876, 1114636115') // ['1003633876', '1114636115']
  */
 export function parseNpiList(numbers: string | undefined): string[] {
@@ -59,16 +61,16 @@ export function parseNpiList(numbers: string | undefined): string[] {
 
 /**
  * A comma-separated list of NPIs (parameter `parameter`), each trimmed, in the order given; 400
- * `invalid_parameter` when it lists more than {@link NPI_BATCH_MAX}. Shared by the batch and the list's roster.
+ * `invalid_parameter` when it lists more than {@link NPI_LIST_MAX}. Shared by the batch and the list's roster.
  */
 export function splitNpiList(raw: string, parameter: string, what: string): string[] {
   const list = raw.split(',').map((n) => n.trim());
-  if (list.length > NPI_BATCH_MAX) {
+  if (list.length > NPI_LIST_MAX) {
     throw new ApiError(
       'invalid_parameter',
-      `${parameter} lists ${list.length} NPIs; at most ${NPI_BATCH_MAX} per call.`,
+      `${parameter} lists ${list.length} NPIs; at most ${NPI_LIST_MAX} per call.`,
       {
-        hint: `Split the ${what} into calls of ${NPI_BATCH_MAX}.`,
+        hint: `Split the ${what} into calls of ${NPI_LIST_MAX}.`,
       },
     );
   }

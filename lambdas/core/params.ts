@@ -1,12 +1,13 @@
 /**
- * Parameter parsing: the raw query strings of a request to typed, validated input (spec §4, §7, §8).
- * Pure functions with no HTTP types: the transport passes the first value of each query parameter.
+ * Parameter parsing: the raw query strings of a request to typed, validated input, against the bounds and patterns
+ * the OpenAPI document declares (data-contracts/parameter-rules.ts). Pure functions with no HTTP types: the
+ * transport passes the first value of each query parameter.
  *
- * Choices where the spec is silent (documented in the README):
+ * Choices the OpenAPI document leaves open (docs/api-guide.md):
  * - A parameter given with an empty value (`state=`) is treated as absent.
  * - `limit` and `offset` are plain decimal integers: `1.5`, `abc`, `1e3`, `+5`, ` 5` and leading zeros
  *   (`01`) are refused.
- * - `taxonomy` is ignored when `vertical` is present (spec §4.1); `business_mode` and `include` are still
+ * - `taxonomy` is ignored when `vertical` is present; `business_mode` and `include` are still
  *   validated on the identity path, and ignored there.
  */
 import {
@@ -14,10 +15,10 @@ import {
   type BusinessMode,
   ENTITY_TYPES,
   type EntityType,
-  PAGE_LIMIT,
   VERTICALS,
   type Vertical,
 } from '../../data-contracts/constants';
+import { PARAMETER_RULES } from '../../data-contracts/parameter-rules';
 import { ApiError } from './api-error';
 import { parseNpiRoster } from './npi-params';
 
@@ -61,27 +62,26 @@ export interface IdentitySearch {
   entityType: EntityType | null;
 }
 
-/** A name prefix: at least 2 characters (a 1-letter prefix would match a twentieth of a state), at most 100. */
-export const NAME_PREFIX = { min: 2, max: 100 } as const;
-
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
-const POSTAL = /^[0-9]{5}$/;
-const STATE = /^[A-Za-z]{2}$/;
-const MAX_TAXONOMY = 200;
-const MAX_CITY = 100;
+const POSTAL = new RegExp(PARAMETER_RULES.postal_code.pattern);
+const STATE = new RegExp(PARAMETER_RULES.state.pattern);
+const NAME = PARAMETER_RULES.name;
+const MAX_TAXONOMY = PARAMETER_RULES.taxonomy.maxLength;
+const MAX_CITY = PARAMETER_RULES.city.maxLength;
+const LIMIT = PARAMETER_RULES.limit;
 
 function value(query: RawQuery, name: string): string | undefined {
   const raw = query[name];
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
-/** `limit`: an integer from 1 to 1000, default 50. */
+/** `limit`: an integer within the rule's bounds, default its default. */
 export function parseLimit(raw: string | undefined): number {
-  if (raw === undefined) return PAGE_LIMIT.default;
+  if (raw === undefined) return LIMIT.default;
   const n = DECIMAL.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < PAGE_LIMIT.min || n > PAGE_LIMIT.max) {
-    throw new ApiError('invalid_limit', `limit must be an integer from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}.`, {
-      hint: `Omit it for the default of ${PAGE_LIMIT.default}.`,
+  if (!Number.isSafeInteger(n) || n < LIMIT.minimum || n > LIMIT.maximum) {
+    throw new ApiError('invalid_limit', `limit must be an integer from ${LIMIT.minimum} to ${LIMIT.maximum}.`, {
+      hint: `Omit it for the default of ${LIMIT.default}.`,
     });
   }
   return n;
@@ -89,9 +89,9 @@ export function parseLimit(raw: string | undefined): number {
 
 /** `offset`: an integer of 0 or more, default 0. Whether it lies beyond the result is checked after the query. */
 export function parseOffset(raw: string | undefined): number {
-  if (raw === undefined) return 0;
+  if (raw === undefined) return PARAMETER_RULES.offset.default;
   const n = DECIMAL.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(n)) {
+  if (!Number.isSafeInteger(n) || n < PARAMETER_RULES.offset.minimum) {
     throw new ApiError('invalid_offset', 'offset must be an integer of 0 or more.');
   }
   return n;
@@ -127,7 +127,7 @@ export function parseState(raw: string | undefined): string | null {
   return raw.toUpperCase();
 }
 
-/** `city`: any text up to 100 characters, matched case-insensitively; surrounding spaces are dropped. */
+/** `city`: any text up to the rule's length, matched case-insensitively; surrounding spaces are dropped. */
 export function parseCity(raw: string | undefined): string | null {
   if (raw === undefined) return null;
   const city = raw.trim();
@@ -152,10 +152,6 @@ export function parseBusinessMode(raw: string | undefined): BusinessMode | null 
   return raw as BusinessMode;
 }
 
-/**
- * The whole list request. Checks run in a fixed order so that one request always gets the same error:
- * vertical, business_mode, limit, offset, format, include, state, city, then the path choice.
- */
 /** The identity search filters of a query, or null when it has none. 400 on a malformed one. */
 export function parseIdentitySearch(query: RawQuery): IdentitySearch | null {
   const rawName = value(query, 'name');
@@ -166,10 +162,10 @@ export function parseIdentitySearch(query: RawQuery): IdentitySearch | null {
   let name: string | null = null;
   if (rawName !== undefined) {
     name = rawName.trim().replace(/\s+/g, ' ');
-    if (name.length < NAME_PREFIX.min || name.length > NAME_PREFIX.max) {
+    if (name.length < NAME.minLength || name.length > NAME.maxLength) {
       throw new ApiError(
         'invalid_parameter',
-        `name must be ${NAME_PREFIX.min} to ${NAME_PREFIX.max} characters: a prefix of the organisation name or the individual's last name.`,
+        `name must be ${NAME.minLength} to ${NAME.maxLength} characters: a prefix of the organisation name or the individual's last name.`,
         { hint: 'e.g. name=smi&state=TX' },
       );
     }
@@ -195,7 +191,7 @@ export function parseIdentitySearch(query: RawQuery): IdentitySearch | null {
 }
 
 /**
- * Which identity searches are answered (each must stay fast on the national registry, README "Identity search"):
+ * Which identity searches are answered (each must stay fast on the national registry: docs/api-guide.md):
  * a roster (`npi`) with any other filter; a `name` prefix or a `postal_code` within one `state`; `entity_type` only
  * to narrow one of those. Throws 400 `invalid_parameter` with a hint for the others.
  */
@@ -215,6 +211,10 @@ function checkSearchShape(search: IdentitySearch, state: string | null): void {
   }
 }
 
+/**
+ * The whole list request. Checks run in a fixed order so that one request always gets the same error:
+ * vertical, business_mode, limit, offset, format, include, state, city, then the path choice.
+ */
 export function parseListRequest(query: RawQuery): ListRequest {
   const vertical = parseVertical(value(query, 'vertical'));
   const businessMode = parseBusinessMode(value(query, 'business_mode'));

@@ -65,7 +65,7 @@ export interface CoreDeps {
   meter: Meter;
   clock: Clock;
   logger: Logger;
-  /** The memoised provider views: the runtime's, so tests and benchmarks hold their own. */
+  /** The memoised provider views: the runtime's, so tests and measuring tools hold their own. */
   views: ProviderViews;
 }
 

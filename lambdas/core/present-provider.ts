@@ -38,7 +38,7 @@ export class ProviderViews {
     return view;
   }
 
-  /** Forgets every view (tests and benchmarks that measure a cold process). */
+  /** Forgets every view (tests and measurements of a cold process). */
   clear(): void {
     this.memos = emptyMemos();
   }

@@ -1,5 +1,5 @@
 /**
- * Use cases: the public coverage aggregate, its HTML page, and the public sample (spec §4.3, §4.4). No key, not
+ * Use cases: the public coverage aggregate, its HTML page, and the public sample. No key, not
  * metered.
  * Both are static objects that the ETL wrote with the snapshot; they are served from the pinned snapshot, so
  * a response never mixes two snapshots. The sample is verified-only and in the full paid schema by

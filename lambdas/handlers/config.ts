@@ -34,9 +34,9 @@ export interface ApiConfig {
 }
 
 /**
- * The NPI arena's disk when `PF_NPI_ARENA_MB` is unset: in a Lambda, and elsewhere (README, "Memory and sizing").
- * Locally 8 GB, so that the national file's buckets (4.8 GB unzipped) stay placed: with 4 GB, uniformly drawn
- * lookups on a 9,000,000-NPI snapshot fell to 1,176/s as generations rotated.
+ * The NPI arena's disk when `PF_NPI_ARENA_MB` is unset: in a Lambda, and elsewhere (docs/deploy.md, sizing).
+ * Locally 8 GB, so that the national file's buckets (4.8 GB unzipped) stay placed: with half that, uniformly drawn
+ * lookups on a national snapshot slowed sharply as generations rotated (docs/performance.md).
  */
 export const DEFAULT_NPI_ARENA_MB = { lambda: DEFAULT_NPI_ARENA_BYTES / (1024 * 1024), local: 8192 } as const;
 /** The smallest arena accepted: two generations of one national bucket's unzipped bytes, with room. */

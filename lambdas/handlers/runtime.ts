@@ -1,7 +1,7 @@
 /**
  * The API's process-wide objects, built once (at module scope in `api.ts`, at start in `local/start.ts`):
  * object store, snapshot cache, DuckDB, key lookup, meter, the response caches, and the app over them. Nothing
- * below holds process state at module scope: each runtime (a test's, a benchmark's) has its own.
+ * below holds process state at module scope: each runtime (a test's, a measuring tool's) has its own.
  */
 import path from 'node:path';
 import type { Hono } from 'hono';
@@ -74,7 +74,7 @@ export interface ApiCaches {
   views: ProviderViews;
   bodies: ListBodyCache;
   matches: VerticalMatchCache;
-  /** Empties every cache (a benchmark measuring a cold process, a test that must not see another's answers). */
+  /** Empties every cache (a measurement of a cold process, a test that must not see another's answers). */
   clear(): void;
 }
 

@@ -1,8 +1,8 @@
 /**
  * Reusable memory for the bodies of identity list pages (about 1 KB per row: 50 KB for 50 rows, about 1 MB for
- * 1,000), on the node:http server only. A new Buffer per page made the 1,000-row query allocate about 400 MB/s of
- * memory outside V8's heap, which V8 answers with frequent full collections, and glibc keeps much of it once freed;
- * reusing a few blocks cut that query's CPU by 16% and its p99 by a quarter (bench, query d). A lease lends a whole
+ * 1,000), on the node:http server only. A new Buffer per page made the 1,000-row query allocate hundreds of MB/s
+ * of memory outside V8's heap, which V8 answers with frequent full collections, and glibc keeps much of it once freed;
+ * reusing a few blocks cut that query's CPU and its p99 markedly (docs/performance.md). A lease lends a whole
  * block, so that a page longer than its estimate grows inside the block instead of into new memory: only the
  * bytes written are touched (resident). A block goes back to the pool when its response is done (the node
  * response's `close`), so it is never reused while the socket may still be writing it. The Lambda adapter reads the

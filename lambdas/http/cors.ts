@@ -3,7 +3,7 @@
  * (`Access-Control-Allow-Origin: *`) and never credentials: the public routes are public, and the keyed routes
  * authenticate with a key sent in a header, never with cookies, so a page on another origin gains nothing from a
  * visitor's browser that it could not do from a server with the same key. Whoever puts a key in browser code
- * publishes it (README "Browsers and CORS"). A preflight (`OPTIONS` with `Access-Control-Request-Method`) answers
+ * publishes it (docs/api-guide.md, browsers and CORS). A preflight (`OPTIONS` with `Access-Control-Request-Method`) answers
  * 204 with the methods and request headers the API reads, on any path.
  */
 

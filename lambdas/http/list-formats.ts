@@ -63,10 +63,10 @@ interface CachedPage {
 
 /**
  * The wire bytes of the shared, frozen provider views (core/present-provider.ts), owned by the runtime (one per
- * app), so tests and benchmarks hold their own and can clear them:
+ * app), so tests and measuring tools hold their own and can clear them:
  * - per CSV column set and for JSON, each view's bytes: a view is serialised once per snapshot, and a page's body is
- *   one copy of its rows' bytes (`Buffer.concat`). Joining strings and encoding the result costs about five times
- *   more on a 1,000-row page (1.2 MB);
+ *   one copy of its rows' bytes (`Buffer.concat`), several times cheaper on a long page than joining strings and
+ *   encoding the result;
  * - whole bodies of recent pages of shared frozen views, by the page's first view, the rows compared one by one,
  *   then by a variant key (the JSON envelope, or the CSV column set): a repeated page is answered with the same
  *   Buffer, without allocating, joining or copying its bytes again. Bounded by {@link PAGE_CACHE_BYTES}, least

@@ -1,8 +1,9 @@
 /**
- * The node:http adapter (`@hono/node-server`): the same app on a local port, for `npm start`, the benchmark
- * and the integration tests. Requests that node:http refuses before the app sees them (a request line and headers
- * over 16 KB, an unknown method, forbidden bytes in a header, `Content-Length` with `Transfer-Encoding`) are
- * answered with the contract's JSON error body too ({@link refusalOf}), from the server's `clientError` handler.
+ * The node:http adapter (`@hono/node-server`): the same app on a local port, for `npm start` (which the load
+ * tools measure) and the integration tests. Requests that node:http refuses before the app sees them (a request
+ * line and headers over 16 KB, an unknown method, forbidden bytes in a header, `Content-Length` with
+ * `Transfer-Encoding`) are answered with the contract's JSON error body too ({@link refusalOf}), from the server's
+ * `clientError` handler.
  */
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';

@@ -117,7 +117,7 @@ export function errorResponse(
 export const RATE_LIMIT_POLICY_NAME = 'monthly' as const;
 
 /**
- * The rate-limit headers of a metered call: the `X-RateLimit-*` headers (spec §8.2) and the IETF fields of
+ * The rate-limit headers of a metered call: the `X-RateLimit-*` headers (the OpenAPI document) and the IETF fields of
  * draft-ietf-httpapi-ratelimit-headers (https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/):
  * `RateLimit-Policy: "monthly";q=<quota>` and `RateLimit: "monthly";r=<remaining>;t=<seconds to reset>`. The
  * policy has no `w` (window): the quota is per UTC calendar month, whose length varies; `t` says when it resets.

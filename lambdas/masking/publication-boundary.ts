@@ -1,5 +1,5 @@
 /**
- * The publication boundary (spec §1, §4.1 rule 4): every tier gets the verified set by default; the tracked set
+ * The publication boundary (docs/api-guide.md): every tier gets the verified set by default; the tracked set
  * (verified and internal_only records) is visible to the free tier through `include=tracked`, in JSON only.
  * The paid tier, the sample and every CSV stay verified-only: for them `include=tracked` is ignored (the
  * documented choice: the request is not refused).

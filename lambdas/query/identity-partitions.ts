@@ -170,7 +170,7 @@ export class IdentityPartitions {
    * Frees budget for `bytes` of meta by taking whole files out of memory (least used first). Other partitions'
    * meta regions stay: when they fill the budget, the new partition reads its meta from disk too. Closing idle
    * partitions to make room instead (as before) reopened them on their next query, over and over under spread
-   * traffic: with 8 MB of budget at 1,000,000 rows, queries a and b fell to half the rate they had with none.
+   * traffic, and a small budget then answered slower than none (docs/performance.md).
    */
   private makeRoom(bytes: number): boolean {
     const free = () => this.residentBytes - this.reserved;

@@ -44,7 +44,7 @@ const MATCH_CACHE_FILTERS = 256;
 /**
  * The indexes (in list order) of a layer's rows that match a query's filters, remembered per layer for the most
  * recent {@link MATCH_CACHE_FILTERS} filters, so that a repeated filter costs a lookup instead of a pass over every
- * row (the total needs all matches, whatever the page). Owned by the runtime, so tests and benchmarks hold their
+ * row (the total needs all matches, whatever the page). Owned by the runtime, so tests and measuring tools hold their
  * own; a layer's entries go with the layer (a WeakMap), that is with its snapshot.
  */
 export class VerticalMatchCache {
@@ -94,7 +94,7 @@ export class SnapshotProviderData implements ProviderData {
   }
 
   async listVertical(query: VerticalListQuery): Promise<Page<VerticalRow>> {
-    // Verticals that are not live are in the enum but return no data (spec §1).
+    // Verticals that are not live are in the enum but return no data (data-contracts/constants.ts).
     if (VERTICAL_STATUS[query.vertical] !== 'live') return { total: 0, rows: [] };
     const layer = (await this.tables.vertical())[query.boundary];
     const matches = this.matchCache.matches(layer, query);

@@ -13,7 +13,7 @@ import { OpenIndexes, type OpenIndexFile } from './open-indexes';
 
 /** Files open at once, at most (the 56 states and territories of one snapshot, and some of the next). */
 export const MAX_OPEN_SEARCH_FILES = 64;
-/** Blocks of the search block cache: 2 MB (README, "Memory and sizing": part of the native reserve). */
+/** Blocks of the search block cache: 2 MB (part of the native reserve: data-contracts/memory-budget.ts). */
 export const SEARCH_BLOCK_CACHE_BLOCKS = 128;
 
 export class SearchIndexes {

@@ -3,8 +3,8 @@
  * - the vertical layer (small: thousands of rows) read once, on the first query that needs it (not at the snapshot's
  *   load: a cold instance's first identity, search or NPI answer does not wait for it), with DuckDB from its Parquet
  *   partitions into JS arrays, one per boundary, sorted by name then entity_id, with entity_id/slug indexes: list and detail
- *   queries are then typed filters over memory (a DuckDB round trip costs 3 to 10 ms per query on 2 vCPUs,
- *   the in-memory filter well under 1 ms, see tools/bench/api-bench.ts);
+ *   queries are then typed filters over memory (a DuckDB round trip costs milliseconds per query, the in-memory
+ *   filter a fraction of one: docs/performance.md);
  * - the NUCC taxonomy map in JS maps, so a taxonomy parameter resolves without a query;
  * - the identity partitions by classification key: each partition's serving index (written by the ETL) is opened on
  *   its first query and read without DuckDB, in place (verified byte ranges of the object, docs/read-in-place.md)
@@ -198,9 +198,8 @@ async function loadVerticalRows(db: DuckDb, paths: string[]): Promise<VerticalRo
   const raw = await db.query(`SELECT ${select.join(', ')} FROM read_parquet([${files}]) ORDER BY name, entity_id`);
   // The result's keys are exactly the contract's columns (the select list above), NULL as null. Each row is copied
   // once: the driver builds its rows by keyed stores, which leave V8 objects of more than a dozen properties in
-  // dictionary mode (1.5 KB each for 34 columns; a spread copy is a fast object of one shared shape, a fifth of
-  // that), and its strings are one copy per cell (sources, statuses and dates repeat across rows). 10,000 rows:
-  // 15 MB of live heap less.
+  // dictionary mode (a spread copy is a fast object of one shared shape, several times smaller), and its strings
+  // are one copy per cell (sources, statuses and dates repeat across rows).
   // A table of this load's own (not the process's: most of these strings are unique, and would push out the index
   // readers' dates and cities).
   const copies = new StringIntern(Number.POSITIVE_INFINITY);

@@ -31,7 +31,8 @@ import { API_ROUTE_PATHS, CONTRACT_PATHS, DEFAULT_ROUTE_KEY, routeKeyOf, serving
 import { edgeAclName, OUTPUT_NAMES } from '../../infra/stack';
 import { KEYS_UNAVAILABLE_METRIC } from '../../lambdas/access/cached-key-lookup';
 import { METERING_FAILURE_METRIC } from '../../lambdas/access/metering';
-import { EDGE_REFUSAL_METRIC, INTEGRITY_FAILURE_METRIC } from '../../lambdas/http/app';
+import { INTEGRITY_FAILURE_METRIC } from '../../lambdas/http/error-mapping';
+import { EDGE_REFUSAL_METRIC } from '../../lambdas/http/request-log';
 import { actionsOf, logicalIdWhere, statementsOfRole, synthStack, tempOutdir } from './helpers';
 
 let template: Template;

@@ -11,13 +11,14 @@
  *    at offsets of 100,000 and more in the largest taxonomy, d taxonomy alone with limit 1000; thousands of
  *    distinct URLs each, values in random letter case, traversed in random order.
  * 3. The local server (`tools/local/start.ts`, the `npm start` code) bundled with esbuild as deployed, run by
- *    plain `node` in a child process with the in-memory ceiling route (`PF_BENCH_CEILING=1`) and, with
+ *    plain `node` in a child process with the benchmark's routes (`PF_BENCH_CEILING=1`, api/bench-routes.ts) and, with
  *    `--budget-mb`, `PF_MEMORY_BUDGET_MB`; cold start = spawn to the first 200 on a list query with an empty cache.
  * 4. Correctness before timing: about 30 drawn identity queries (some of each of a-d) must answer exactly what
  *    DuckDB computes over the Parquet (total, and the page's NPIs in NPI order); a mismatch fails the bench.
  * 5. A keep-alive load generator in a worker thread of its own (its own isolate: the collections of this process,
- *    which holds DuckDB and the drawn workloads, do not pause it): C concurrent connections (default 16) on loopback, S seconds per
- *    scenario (default 8; the issue's figures use 15): req/s, p50, p99, errors (any non-200 or transport error)
+ *    which holds DuckDB and the drawn workloads, do not pause it): C concurrent connections (default 16) on
+ *    loopback, S seconds per scenario (default 8; docs/performance.md gives the figures' own): req/s, p50, p99,
+ *    errors (any non-200 or transport error)
  *    and the server's peak RSS (VmHWM) per scenario, with where its memory is right after each one (file-backed
  *    code, V8's heap, ArrayBuffers, other native memory: `/proc/<pid>/smaps_rollup` and the server's
  *    `/__bench/memory`). The existing scenarios stay (the ceiling route, the vertical

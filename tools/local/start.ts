@@ -27,6 +27,7 @@ import { serveNode } from '../../lambdas/http/node-adapter';
 import { createJsonLogger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
 import { readCurrentSnapshot } from '../../platform/snapshot-protocol';
+import { addBenchRoutes } from '../bench/api/bench-routes';
 import { loadLocalConfig } from './config';
 import { startLocalDynamo } from './dynamo-local';
 
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
   const runtime = await createApiRuntime({
     ...runtimeOptionsFrom(config, tables, logger),
     store,
-    app: { benchCeiling: local.benchCeiling },
+    app: local.benchCeiling ? { extraRoutes: addBenchRoutes } : {},
   });
   // Load the snapshot before listening, so the first request does not pay for it; the demo keys meanwhile (the
   // snapshot's Parquet reads run on DuckDB's threads). Identity partitions load later, on their first query.

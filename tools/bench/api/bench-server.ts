@@ -10,7 +10,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { ENV } from '../../../data-contracts/env';
 import { heapOption, LOCAL_BUDGET_MB, planMemory } from '../../../data-contracts/memory-budget';
-import type { BenchMemory } from '../../../lambdas/http/app';
+import type { BenchMemory } from './bench-routes';
 import { request } from './http-load';
 
 export const SERVER_ENTRY = 'tools/local/start.ts';

@@ -82,23 +82,6 @@ describe('error mapping', () => {
       expect(lookups).toEqual(['developer']);
     }
   });
-
-  it('hides the bench routes unless asked', async () => {
-    for (const route of ['/__bench/ceiling', '/__bench/memory']) {
-      expect((await createApp(fakeDeps()).request(route)).status).toBe(404);
-      expect((await createApp(fakeDeps(), { benchCeiling: true }).request(route)).status).toBe(200);
-    }
-  });
-
-  it("answers the bench's memory route with this process's memory by kind", async () => {
-    const res = await createApp(fakeDeps(), { benchCeiling: true }).request('/__bench/memory');
-    const memory = (await res.json()) as Record<string, number>;
-    expect(Object.keys(memory).sort()).toEqual(['array_buffers', 'heap_total', 'heap_used', 'rss']);
-    expect(memory.heap_used).toBeGreaterThan(0);
-    expect(memory.heap_used).toBeLessThanOrEqual(memory.heap_total as number);
-    expect(memory.heap_total).toBeLessThan(memory.rss as number);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-  });
 });
 
 describe('CSV responses', () => {
