@@ -11,7 +11,7 @@ const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: 
 
 describe('the OpenAPI lint', () => {
   it('runs in npm test, after the code lint and before the dependency rules, with telemetry and update checks off', () => {
-    expect(scripts.test).toContain('npm run lint && npm run lint:openapi && npm run deps');
+    expect(scripts.test).toContain('npm run lint && npm run lint:openapi && npm run lint:links && npm run deps');
     expect(scripts['lint:openapi']).toMatch(/^REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_NOTIFICATIONS=true redocly lint /);
     expect(scripts['lint:openapi']).toContain('data-contracts/openapi.json');
     const config = readFileSync('redocly.yaml', 'utf8');
