@@ -62,18 +62,10 @@ export const PAID_PROVIDER_CSV_COLUMNS = [
   'price_verified_at',
 ] as const;
 
-export const IDENTITY_CSV_COLUMNS = [
-  'npi',
-  'name',
-  'taxonomy_code',
-  'taxonomy_display',
-  'city',
-  'state',
-  'layer',
-  'source',
-  'checked_at',
-  ...OIG_COLUMNS,
-] as const;
+/** An identity row's own fields, in the order every identity answer lists them (the CSV, the serving index). */
+export const IDENTITY_ROW_FIELDS = ['npi', 'name', 'taxonomy_code', 'taxonomy_display', 'city', 'state'] as const;
+
+export const IDENTITY_CSV_COLUMNS = [...IDENTITY_ROW_FIELDS, 'layer', 'source', 'checked_at', ...OIG_COLUMNS] as const;
 
 type Record_ = Record<string, CsvCell>;
 

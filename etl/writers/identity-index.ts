@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { IDENTITY_ROW_FIELDS } from '../../data-contracts/csv';
 import { chunkCells } from '../../platform/duckdb/statements';
 import type { IdentityIndexRow } from '../../platform/identity-index/format';
 import { IdentityIndexWriter } from '../../platform/identity-index/writer';
@@ -13,12 +14,7 @@ import { sqlIdentifier } from '../../platform/sql';
 
 /** The writer's columns, in this order in the query. */
 const COLUMNS = [
-  'npi',
-  'name',
-  'taxonomy_code',
-  'taxonomy_display',
-  'city',
-  'state',
+  ...IDENTITY_ROW_FIELDS,
   'checked_at',
   'is_primary',
   'class_rep',

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { type BuildSummary, buildSnapshot } from '../../etl/build';
 import { DEMO_SNAPSHOT_TIMES, type DemoSnapshot, demoChangedInputs } from '../../etl/cli/demo-inputs';
+import type { ChangeRow } from '../../lambdas/query/types';
 import { FolderObjectStore } from '../../platform/folder-store';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -42,15 +43,9 @@ export async function buildChangesFixture(dir: string, options: { through?: 'b' 
 }
 
 /** One expected change row (the step's ids and as-of times aside), values as the JSON text stored in Parquet. */
-export interface ExpectedChange {
+export type ExpectedChange = Omit<ChangeRow, 'kind' | 'from_snapshot' | 'from_as_of' | 'to_snapshot' | 'to_as_of'> & {
   kind: string;
-  npi: string | null;
-  entity_id: string | null;
-  vertical: string | null;
-  field: string | null;
-  old_value: string | null;
-  new_value: string | null;
-}
+};
 
 const identityChange = (
   kind: string,
