@@ -62,7 +62,7 @@
  * and then answers each lookup with a binary search over the directory and one positional read of the record,
  * through the page cache, without holding the bucket in the process (`lambdas/query/npi-buckets.ts`), and copies
  * a head into its answer without parsing it. Snapshots built before this format hold gzipped JSON
- * lines (`records.jsonl.gz`); a build that reuses one rewrites its buckets in this format (etl/npi-out.ts).
+ * lines (`records.jsonl.gz`); a build that reuses one rewrites its buckets in this format (etl/writers/npi-buckets.ts).
  *
  * Block digests (layout 4): the objects the API reads in place by byte ranges (`identity_index`, `search`, `npi`)
  * each have a block digests object beside them (`<key>.blocks`, format: `platform/ranged/block-digests.ts`): the

@@ -166,7 +166,7 @@ export async function closeSnapshotTables(tables: SnapshotTables): Promise<void>
 /** The vertical layer of a snapshot, both boundaries, from its vertical partitions. */
 async function loadVerticalLayer(files: SnapshotFiles, db: DuckDb): Promise<Record<PublishBoundary, VerticalLayer>> {
   // One read serves both boundaries: a `tracked` partition holds every record of its vertical and state, the
-  // `verified` one the verified subset of the same rows (etl/parquet-out.ts), so the verified layer is the tracked
+  // `verified` one the verified subset of the same rows (etl/writers/parquet.ts), so the verified layer is the tracked
   // rows filtered by publish_tier. A vertical with verified partitions only (none tracked) is read from those.
   const live = files
     .objectsOf('vertical')

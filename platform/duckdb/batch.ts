@@ -30,7 +30,7 @@ export function duckDbMemoryLimitMb(budgetMb: number): number {
 }
 
 /**
- * DuckDB's `memory_limit` while the parquet step's writers run side by side (etl/steps/base-layers.ts): a quarter
+ * DuckDB's `memory_limit` while the parquet step's writers run side by side (etl/steps/write-base-layers.ts): a quarter
  * of the budget. Those writers hold a state's search entries and a partition's serving index in JS (hundreds of MB
  * each at national scale) beside DuckDB; with half of the budget left to DuckDB the national build went past its
  * budget in that step (docs/performance.md). DuckDB's work there (sorts of the NPI records and the search rows)

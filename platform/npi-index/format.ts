@@ -1,6 +1,6 @@
 /**
  * The NPI lookup bucket: one binary file per NPI prefix (data-contracts/layout.ts, `npi` objects), written by the
- * ETL (`etl/npi-out.ts`) and read by the API (`reader.ts`) without unzipping or parsing the whole bucket per lookup.
+ * ETL (`etl/writers/npi-buckets.ts`) and read by the API (`reader.ts`) without unzipping or parsing the whole bucket per lookup.
  *
  * Layout (little-endian; offsets from the start of the file):
  * ```
@@ -32,7 +32,7 @@ import { VersionedMagic } from '../binary/versioned-magic';
 export const NPI_INDEX_VERSIONS = [1, 2] as const;
 export type NpiIndexVersion = (typeof NPI_INDEX_VERSIONS)[number];
 
-/** The version the ETL writes the NPI lookup buckets in (etl/npi-out.ts). */
+/** The version the ETL writes the NPI lookup buckets in (etl/writers/npi-buckets.ts). */
 export const NPI_LOOKUP_BUCKET_VERSION: NpiIndexVersion = 2;
 
 const MAGIC = new VersionedMagic('PFNPI\0\0');
