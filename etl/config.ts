@@ -24,7 +24,7 @@ export interface EtlEnvConfig {
 }
 
 /** `{ [key]: value }` when the value is set, else nothing: an unset setting stays absent. */
-function present<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+export function present<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 

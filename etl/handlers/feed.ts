@@ -17,6 +17,7 @@ import { createJsonLogger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
 import { createS3Client, S3ObjectStore } from '../../platform/s3-store';
 import { type BuildSummary, buildSnapshot } from '../build';
+import { present } from '../config';
 import { FEED_FILES } from '../sources/feed';
 import { loadEtlLambdaConfig } from './config';
 
@@ -90,8 +91,8 @@ export async function runFeedBuild(
       workDir: deps.workDir,
       logger,
       ...(e.snapshot_time ? { snapshotTime: new Date(e.snapshot_time) } : {}),
-      ...shareOption('maxRejectShare', e.max_reject_share ?? deps.maxRejectShare),
-      ...shareOption('maxShrinkShare', e.max_shrink_share ?? deps.maxShrinkShare),
+      ...present('maxRejectShare', e.max_reject_share ?? deps.maxRejectShare),
+      ...present('maxShrinkShare', e.max_shrink_share ?? deps.maxShrinkShare),
       ...(e.allow_shrink === true ? { allowShrink: true } : {}),
     });
   } finally {
@@ -99,14 +100,10 @@ export async function runFeedBuild(
   }
 }
 
-function shareOption<K extends string>(name: K, value: number | undefined): Partial<Record<K, number>> {
-  return value === undefined ? {} : ({ [name]: value } as Record<K, number>);
-}
-
 export const handler = async (event: unknown): Promise<BuildSummary> =>
   runFeedBuild(event, {
     store,
     workDir: config.workDir,
-    ...shareOption('maxRejectShare', config.maxRejectShare),
-    ...shareOption('maxShrinkShare', config.maxShrinkShare),
+    ...present('maxRejectShare', config.maxRejectShare),
+    ...present('maxShrinkShare', config.maxShrinkShare),
   });
