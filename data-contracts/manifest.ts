@@ -110,6 +110,22 @@ export interface SnapshotCounts {
   fda_letters?: number;
 }
 
+/**
+ * One OIG LEIE file a snapshot was screened with: the full list (`list`) or a monthly supplement of exclusions and
+ * reinstatements (`supplement`), in the order the ETL applied them.
+ */
+export interface LeieRelease {
+  /** The file's display name (no local path). */
+  file: string;
+  kind: 'list' | 'supplement';
+  /** The file's release (as-of) time, ISO 8601. */
+  release: string;
+  /** SHA-256 of the file's bytes, hex. */
+  sha256: string;
+  /** Rows read from the file. */
+  rows: number;
+}
+
 /** `snapshots/<id>/manifest.json`: written after every other object of the snapshot. */
 export interface SnapshotManifest {
   layout_version: ReadableLayoutVersion;
@@ -124,4 +140,9 @@ export interface SnapshotManifest {
    * snapshot answers no `since` but itself, and the next build starts the chain.
    */
   changes?: ChangesSpan;
+  /**
+   * The LEIE files the snapshot's NPI records and identity rows were screened with, in the order applied (a build
+   * that reuses the identity layers carries the reused manifest's). A manifest written before lacks it.
+   */
+  leie_files?: LeieRelease[];
 }
