@@ -48,7 +48,7 @@ const candidateKey = (c: string) =>
  * Per NPI with candidates: `keyed`, the JSON array of `{"key", "candidate"}` in the wire order of `oig_candidate`
  * (one row per NPI is kept should the table hold more).
  */
-const KEYED_CANDIDATES_SQL = `
+export const KEYED_CANDIDATES_SQL = `
   SELECT npi, to_json(list_transform(from_json(any_value(candidates), '["JSON"]'),
     c -> json_object('key', ${candidateKey('c')}, 'candidate', c)))::VARCHAR AS keyed
   FROM oig_candidate WHERE candidate_count > 0 GROUP BY npi`;
