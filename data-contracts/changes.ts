@@ -31,7 +31,14 @@
  * - `oig_excluded`: the NPI is newly matched in the LEIE (also an NPI new to the basis that is matched). old null;
  *   new {@link OigChangeValue}.
  * - `oig_removed`: the NPI is no longer matched (reinstated, or removed from the list: NEVER a clearance, see the
- *   OIG rule: the LEIE carries an NPI for about 10.5% of its records). old {@link OigChangeValue}; new null.
+ *   OIG rule: the LEIE carries an NPI for about 10.5% of its records). old {@link OigChangeValue}; new
+ *   {@link OigRemovedValue}: `{"reason":"reinstated","date":"YYYY-MM-DD"}` when a supplement of the build reinstated
+ *   the NPI's exclusion (basis `oig_reinstated`), else `{"reason":"not_listed"}`.
+ * - `oig_candidate_added` / `oig_candidate_removed`: an OIG possible match (the wire `OigCandidate`) the NPI gained or
+ *   lost; new (added) or old (removed) is the candidate, the other null; `field` null. A candidate is known by its
+ *   LEIE row's key (`leie_key`, kept in the basis, never on the wire), so a change of strength or evidence alone is
+ *   not a change. A previous basis without the `oig_candidates` column (written before candidates) gives no
+ *   candidate change that step: every candidate would otherwise show as new.
  * - `npi_deactivated`: active before, deactivated now. old null; new `{"deactivation_date": "YYYY-MM-DD"}`.
  * - `npi_reactivated`: deactivated before, active now. old `{"deactivation_date": ...}`; new null.
  * - `npi_enumerated`: an NPI the previous basis did not have. old null; new `{"name", "primary_taxonomy", "state"}`.
@@ -55,6 +62,8 @@ export const CHANGES_RETENTION_MONTHS = 13 as const;
 export const IDENTITY_CHANGE_KINDS = [
   'oig_excluded',
   'oig_removed',
+  'oig_candidate_added',
+  'oig_candidate_removed',
   'npi_deactivated',
   'npi_reactivated',
   'npi_enumerated',
@@ -87,6 +96,8 @@ export interface OigChangeValue {
   type: string | null;
   date: string | null;
 }
+/** The `new` of an `oig_removed` change: why the NPI is no longer matched. */
+export type OigRemovedValue = { reason: 'reinstated'; date: string } | { reason: 'not_listed' };
 export interface PriceChangeValue {
   range: string | null;
   monthly_min: number | null;
@@ -108,6 +119,13 @@ export const CHANGES_BASIS_TABLE = {
   oig_excluded: 'BOOLEAN',
   oig_type: 'VARCHAR',
   oig_date: 'VARCHAR',
+  /**
+   * The NPI's OIG possible matches: a JSON array of `{"key": leie_key, "candidate": OigCandidate}` in wire order,
+   * NULL when none. Absent from a basis written before candidates (the diff then reports no candidate change).
+   */
+  oig_candidates: 'VARCHAR',
+  /** `YYYY-MM-DD`: a supplement of the build reinstated the NPI's exclusion (the reason of `oig_removed`). */
+  oig_reinstated: 'VARCHAR',
 } as const;
 
 /** `changes/month=<YYYY-MM>/data.parquet`. */

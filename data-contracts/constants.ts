@@ -120,7 +120,10 @@ export const OIG_REMOVED_NOTE =
   'No longer matched by NPI in the OIG LEIE (reinstated, or no longer listed under this NPI). This is not a clearance: the exclusion list carries an NPI for only about 10.5% of its records, so an exclusion may remain under a name without an NPI.' as const;
 /** The note of an `oig_excluded` change: the match is by NPI only. */
 export const OIG_EXCLUDED_NOTE =
-  'Newly matched by NPI in the OIG LEIE. Matching is by NPI only: exclusions listed without an NPI (about 89.5% of the list) never appear in this feed.' as const;
+  'Newly matched by NPI in the OIG LEIE. Matching is by NPI only: exclusions listed without an NPI (about 89.5% of the list) never appear as oig_excluded; the possible matches by name appear as oig_candidate_added.' as const;
+/** The note of an `oig_candidate_added` / `oig_candidate_removed` change: a candidate is never a finding. */
+export const OIG_CANDIDATE_NOTE =
+  'A possible match by name and place with an LEIE exclusion that carries no NPI: not a finding, and its removal is not a clearance. Confirm or dismiss it with the OIG online search (https://exclusions.oig.hhs.gov).' as const;
 export const IDENTITY_SOURCE = 'NPPES' as const;
 
 /** NPPES entity types as the identity search's `entity_type` names them (Entity Type Code 1 and 2). */

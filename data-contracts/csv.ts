@@ -5,7 +5,8 @@
  * Column sets by tier:
  * - free vertical rows: identity fields and the flattened `oig_*` columns;
  * - paid vertical rows (and the public sample): the free columns plus every signal flattened;
- * - identity rows: the identity fields and `oig_*` (the paid fields are always locked, so they have no column).
+ * - identity rows: the identity fields, `oig_*` and `oig_candidate_count` (the paid fields are always locked, so they
+ *   have no column).
  *
  * Formula neutralisation: a text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is
  * prefixed with `'` so that a spreadsheet shows it instead of running it (OWASP "CSV Injection"). Numbers are
@@ -65,7 +66,14 @@ export const PAID_PROVIDER_CSV_COLUMNS = [
 /** An identity row's own fields, in the order every identity answer lists them (the CSV, the serving index). */
 export const IDENTITY_ROW_FIELDS = ['npi', 'name', 'taxonomy_code', 'taxonomy_display', 'city', 'state'] as const;
 
-export const IDENTITY_CSV_COLUMNS = [...IDENTITY_ROW_FIELDS, 'layer', 'source', 'checked_at', ...OIG_COLUMNS] as const;
+export const IDENTITY_CSV_COLUMNS = [
+  ...IDENTITY_ROW_FIELDS,
+  'layer',
+  'source',
+  'checked_at',
+  ...OIG_COLUMNS,
+  'oig_candidate_count',
+] as const;
 
 type Record_ = Record<string, CsvCell>;
 
@@ -151,6 +159,7 @@ export function flattenIdentityProvider(p: IdentityProvider): Record_ {
     source: p.source,
     checked_at: p.checked_at,
     ...flattenOig(p.oig),
+    oig_candidate_count: p.oig_candidate_count,
   };
 }
 

@@ -9,10 +9,13 @@
  * (a request that lives through two young-generation collections would otherwise move its garbage to the old one).
  */
 import { IDENTITY_SOURCE } from './constants';
-import { type IdentityRow, LOCKED_MEMBERS_JSON, NO_MATCH_OIG_MEMBER_JSON, oigFromRow } from './rows';
+import { candidateCount, type IdentityRow, LOCKED_MEMBERS_JSON, NO_MATCH_OIG_MEMBER_JSON, oigFromRow } from './rows';
 
-/** The `oig_*` cells of a row that is not plain "no match". */
-export type OigCells = Pick<IdentityRow, 'oig_excluded' | 'oig_type' | 'oig_date' | 'oig_checked_at'>;
+/** The `oig_*` cells of a row that is not plain "no match" (an NPI match, or possible matches to count). */
+export type OigCells = Pick<
+  IdentityRow,
+  'oig_excluded' | 'oig_type' | 'oig_date' | 'oig_checked_at' | 'oig_candidate_count'
+>;
 
 /** A cell of a row as the index holds it: text, or null for none. */
 type Cell = string | null;
@@ -56,9 +59,14 @@ const JSON_PARTS = {
   city: Buffer.from(',"city":'),
   state: Buffer.from(',"state":'),
   checkedAt: Buffer.from(`,"layer":"identity","source":${JSON.stringify(IDENTITY_SOURCE)},"checked_at":`),
-  /** The OIG no-match note and the four locked placeholders: the same bytes closing every row without a match. */
-  noMatchTail: Buffer.from(`${NO_MATCH_OIG_MEMBER_JSON}${LOCKED_MEMBERS_JSON}}`),
-  tail: `${LOCKED_MEMBERS_JSON}}`,
+  /**
+   * The OIG no-match note, no candidate and the four locked placeholders: the same bytes closing every row without a
+   * match or a candidate.
+   */
+  noMatchTail: Buffer.from(`${NO_MATCH_OIG_MEMBER_JSON},"oig_candidate_count":0${LOCKED_MEMBERS_JSON}}`),
+  noMatchOig: Buffer.from(NO_MATCH_OIG_MEMBER_JSON),
+  candidateCount: ',"oig_candidate_count":',
+  tail: Buffer.from(`${LOCKED_MEMBERS_JSON}}`),
   nullName: Buffer.from('"null"'),
   null: Buffer.from('null'),
 } as const;
@@ -129,7 +137,7 @@ export class IdentityJsonWriter implements IdentityRowSink {
 
   /**
    * One row: npi and name as UTF-8 bytes at `[at, at + length)` of their buffers (a NULL name: `name` null), then
-   * the other cells, `oig` null for the "no match" cells. Prototype methods, not arrow members: the page calls them
+   * the other cells, `oig` null for the "no match" cells without a candidate. Prototype methods, not arrow members: the page calls them
    * once per row, and the engine optimises a method call better than a call through an instance field.
    */
   row(
@@ -182,8 +190,16 @@ export class IdentityJsonWriter implements IdentityRowSink {
     this.nullableString(state);
     this.part(JSON_PARTS.checkedAt);
     this.nullableString(checkedAt);
-    if (oig === null || oig.oig_excluded !== true) this.part(JSON_PARTS.noMatchTail);
-    else this.text(`,"oig":${JSON.stringify(oigFromRow(oig))}${JSON_PARTS.tail}`);
+    const count = oig === null ? 0 : candidateCount(oig.oig_candidate_count);
+    const excluded = oig !== null && oig.oig_excluded === true;
+    if (!excluded && count === 0) {
+      this.part(JSON_PARTS.noMatchTail);
+      return;
+    }
+    if (excluded) this.text(`,"oig":${JSON.stringify(oigFromRow(oig))}`);
+    else this.part(JSON_PARTS.noMatchOig);
+    this.text(`${JSON_PARTS.candidateCount}${count}`);
+    this.part(JSON_PARTS.tail);
   }
 
   private nullableString(value: string | null): void {

@@ -3,6 +3,8 @@
  * version 2 keeps a record head per NPI, data-contracts/npi-record.ts). Where buckets live: layout.ts.
  */
 
+import type { OigCandidate } from './types';
+
 /** One line of an NPI bucket: an active NPI's identity record, or a deactivated NPI. Dates are `YYYY-MM-DD`. */
 export type NpiLookupLine = NpiActiveLine | NpiDeactivatedLine;
 
@@ -38,6 +40,8 @@ export interface NpiActiveLine extends NpiOigCells {
   postal_code: string | null;
   enumeration_date: string | null;
   last_update_date: string | null;
+  /** The OIG possible matches, in wire order; absent when none (and from lines written before candidates). */
+  oig_candidates?: OigCandidate[];
 }
 
 export interface NpiDeactivatedLine extends NpiOigCells {

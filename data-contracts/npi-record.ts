@@ -6,13 +6,17 @@
  * `JSON.stringify` of it (those were half of a 100-NPI batch's CPU, profiled at 1,000,000 NPIs).
  *
  * The head is the record's JSON object, members in wire order from `npi` through `source`, then `oig` only when the
- * NPI matched an LEIE exclusion:
+ * NPI matched an LEIE exclusion or (active NPIs) has OIG possible matches, then `oig_candidates` only when it has
+ * some:
  * ```
  * {"npi":"1234567893","status":"active","entity_type":…,"last_update_date":…,"layer":"identity","source":"NPPES"}
  * {"npi":"1234567893","status":"deactivated","deactivation_date":…,"layer":"identity","source":"NPPES","oig":{…}}
+ * {"npi":"1234567893","status":"active",…,"source":"NPPES","oig":{"npi_match":"none",…},"oig_candidates":[…]}
  * ```
  * Completing it ({@link completeNpiRecord}) drops its closing brace and appends the "no match" `oig` when it has
- * none, and the four locked placeholders when the NPI is active: as bytes, so that an answer is the stored bytes
+ * none, `"oig_candidates":[]` when an active head has none, and the four locked placeholders when the NPI is active.
+ * Which of these a head lacks is told by its last two bytes (`"}` after `source`, `}}` after an `oig` object, `]}`
+ * after the candidates), never by parsing it. As bytes, so that an answer is the stored bytes
  * and constant bytes concatenated once (a batch built as one string spent a fifth of its CPU flattening it and
  * encoding it back to UTF-8). The ETL writes heads with DuckDB's `to_json`
  * (etl/sources/npi-lookup.ts); {@link npiRecordHead} is the same head from a lookup line (tests hold the two equal
@@ -35,11 +39,14 @@ export interface NpiRecordBytes {
 
 /** The end of a head without `oig`. */
 const SOURCE_END = Buffer.from(`"source":${JSON.stringify(IDENTITY_SOURCE)}}`);
-/** The tails, by status and by whether the head holds its `oig`. */
+/** The member an active head without candidates lacks. */
+const NO_CANDIDATES_MEMBER_JSON = ',"oig_candidates":[]';
+/** The tails, by status and by what the head ends with: `source`, its `oig`, or its `oig_candidates`. */
 const TAILS = {
   active: {
-    withOig: Buffer.from(`${LOCKED_MEMBERS_JSON}}`),
-    noOig: Buffer.from(`${NO_MATCH_OIG_MEMBER_JSON}${LOCKED_MEMBERS_JSON}}`),
+    withCandidates: Buffer.from(`${LOCKED_MEMBERS_JSON}}`),
+    withOig: Buffer.from(`${NO_CANDIDATES_MEMBER_JSON}${LOCKED_MEMBERS_JSON}}`),
+    noOig: Buffer.from(`${NO_MATCH_OIG_MEMBER_JSON}${NO_CANDIDATES_MEMBER_JSON}${LOCKED_MEMBERS_JSON}}`),
   },
   deactivated: { withOig: Buffer.from('}'), noOig: Buffer.from(`${NO_MATCH_OIG_MEMBER_JSON}}`) },
 } as const;
@@ -49,6 +56,7 @@ const STATUS_AT = 30;
 const STATUS_ACTIVE = Buffer.from('active"');
 const STATUS_DEACTIVATED = Buffer.from('deactivated"');
 const CLOSE = 0x7d; // }
+const CLOSE_ARRAY = 0x5d; // ]
 
 /** Does `bytes` hold `part` at `at`? */
 function holdsAt(bytes: Buffer, at: number, part: Buffer): boolean {
@@ -91,6 +99,7 @@ export function presentNpiLine(line: NpiLookupLine): NpiRecord | NpiDeactivated 
     layer: 'identity',
     source: IDENTITY_SOURCE,
     oig,
+    oig_candidates: line.oig_candidates ?? [],
     certification: { ...LOCKED_FIELD },
     license: { ...LOCKED_FIELD },
     fda: { ...LOCKED_FIELD },
@@ -100,19 +109,19 @@ export function presentNpiLine(line: NpiLookupLine): NpiRecord | NpiDeactivated 
 
 /** The stored head of a lookup line (what the ETL writes for it). */
 export function npiRecordHead(line: NpiLookupLine): string {
-  const { oig, ...record } = presentNpiLine(line);
+  const record = presentNpiLine(line);
+  const candidates = record.status === 'active' ? record.oig_candidates : [];
   const head: Record<string, unknown> = { ...record };
-  delete head.certification;
-  delete head.license;
-  delete head.fda;
-  delete head.price;
-  if ('excluded' in oig) head.oig = oig;
+  for (const tail of ['oig', 'oig_candidates', 'certification', 'license', 'fda', 'price']) delete head[tail];
+  if ('excluded' in record.oig || candidates.length > 0) head.oig = record.oig;
+  if (candidates.length > 0) head.oig_candidates = candidates;
   return JSON.stringify(head);
 }
 
 /**
  * The complete record of a stored head (its UTF-8 bytes, kept as a view). Throws on bytes that are not a head (a
- * damaged bucket): its status must be where every head has it, and it must end with `source` or an `oig` object.
+ * damaged bucket): its status must be where every head has it, and it must end with `source`, an `oig` object or
+ * (active) the `oig_candidates` array.
  * @example npiRecordText(completeNpiRecord(Buffer.from(npiRecordHead(line)))) === JSON.stringify(presentNpiLine(line))
  */
 export function completeNpiRecord(head: Buffer): NpiRecordBytes {
@@ -126,7 +135,11 @@ export function completeNpiRecord(head: Buffer): NpiRecordBytes {
     throw new Error(`not an NPI record head: ${head.toString('utf8', 0, 48)}`);
   }
   const hasOig = !holdsAt(head, head.length - SOURCE_END.length, SOURCE_END);
-  if (hasOig && head[end - 1] !== CLOSE) throw new Error(`not an NPI record head: …${head.toString('utf8', end - 47)}`);
+  const last = head[end - 1];
+  if (status === 'active' && last === CLOSE_ARRAY) {
+    return { status, head: head.subarray(0, end), tail: TAILS.active.withCandidates };
+  }
+  if (hasOig && last !== CLOSE) throw new Error(`not an NPI record head: …${head.toString('utf8', end - 47)}`);
   return { status, head: head.subarray(0, end), tail: TAILS[status][hasOig ? 'withOig' : 'noOig'] };
 }
 
@@ -168,5 +181,6 @@ export function npiActiveLineOf(record: NpiRecord): NpiActiveLine {
     oig_type: excluded ? (oig.type ?? null) : null,
     oig_date: excluded ? (oig.date ?? null) : null,
     oig_checked_at: excluded ? (oig.checked_at ?? null) : null,
+    ...(record.oig_candidates.length > 0 ? { oig_candidates: record.oig_candidates } : {}),
   };
 }

@@ -9,7 +9,8 @@ import {
   CHANGE_WHAT_MEMBERS,
   CHANGES_RETENTION_MONTHS,
 } from './changes';
-import { NPI_BATCH_MAX, OIG_EXCLUDED_NOTE, PAGE_LIMIT, VERTICALS } from './constants';
+import { NPI_BATCH_MAX, OIG_CANDIDATE_NOTE, OIG_EXCLUDED_NOTE, PAGE_LIMIT, VERTICALS } from './constants';
+import { OIG_CANDIDATE_EXAMPLE } from './openapi-candidates';
 import {
   CHECK_ORDER,
   DATA_VERSION_RULES,
@@ -29,9 +30,13 @@ const CHANGES_RULES =
   'answered with a partial list. `span` states exactly which snapshots the answer covers. Identity changes ' +
   '(`oig_*`, `npi_*`, `*_changed` of name, primary taxonomy, state) are keyed by NPI; vertical changes ' +
   '(`verified_added`, `verified_removed`, `signal_changed`) by `entity_id`, for verified records only ' +
-  '(`internal_only` records never appear). OIG changes inherit the NPI-only matching rule: the LEIE carries an NPI ' +
-  'for about 10.5% of its records, so `oig_removed` is never a clearance and exclusions without an NPI never ' +
-  'appear. Paid values: a free key sees a `signal_changed` entry with `old` and `new` locked. A key bound to one ' +
+  '(`internal_only` records never appear). `oig_excluded` and `oig_removed` inherit the NPI-only matching rule: ' +
+  'the LEIE carries an NPI for about 10.5% of its records, so `oig_removed` is never a clearance; its `new` says ' +
+  'why: `{"reason":"reinstated","date":"YYYY-MM-DD"}` when a monthly supplement reinstated the exclusion, else ' +
+  '`{"reason":"not_listed"}`. Exclusions without an NPI appear only as possible matches: ' +
+  '`oig_candidate_added` (`new` the OigCandidate) and `oig_candidate_removed` (`old` the OigCandidate); a ' +
+  'candidate is not a finding, its removal is not a clearance, and a change of its strength alone is not a ' +
+  'change. Paid values: a free key sees a `signal_changed` entry with `old` and `new` locked. A key bound to one ' +
   'vertical sees the identity changes and its own vertical\u2019s changes (another `vertical` is 403). Quota: one ' +
   `call per 200, like a list. ${CHECK_ORDER} ${DATA_VERSION_RULES}`;
 
@@ -60,7 +65,7 @@ const EXAMPLE = {
     oldest_as_of: STEP_A.as_of,
     retention_months: CHANGES_RETENTION_MONTHS,
   },
-  pagination: { total: 3, limit: 50, offset: 0, returned: 3 },
+  pagination: { total: 4, limit: 50, offset: 0, returned: 4 },
   filters: { kind: null, npi: ['1003633876', '1114636115', '1245319599'], vertical: null },
   data: [
     {
@@ -82,6 +87,17 @@ const EXAMPLE = {
       field: null,
       old: null,
       new: { deactivation_date: '2026-10-14' },
+      ...STEP_IDS,
+    },
+    {
+      kind: 'oig_candidate_added',
+      npi: '1003633876',
+      entity_id: null,
+      vertical: null,
+      field: null,
+      old: null,
+      new: OIG_CANDIDATE_EXAMPLE,
+      note: OIG_CANDIDATE_NOTE,
       ...STEP_IDS,
     },
     {
@@ -173,7 +189,8 @@ const TIME = { type: 'string', format: 'date-time' } as const;
 const CHANGE_VALUE = {
   description:
     'The value before (`old`) or after (`new`): a string for name, primary taxonomy, state and signal statuses; an ' +
-    'object for OIG (`type`, `date`), deactivation (`deactivation_date`), enumeration (`name`, `primary_taxonomy`, ' +
+    'object for OIG (`type`, `date`; `oig_removed`\u2019s `new`: `reason` and, when reinstated, `date`), an ' +
+    'OigCandidate for the candidate kinds, deactivation (`deactivation_date`), enumeration (`name`, `primary_taxonomy`, ' +
     '`state`), verified-set entries (`name`, `state`) and price (`range`, `monthly_min`, `monthly_max`); null when ' +
     'there is none; a LockedField for a paid field on a free key.',
   type: ['string', 'object', 'null'],
@@ -194,7 +211,10 @@ export const changesSchemas = {
       field: { type: ['string', 'null'], enum: [...CHANGE_FIELDS, null] },
       old: CHANGE_VALUE,
       new: CHANGE_VALUE,
-      note: { type: 'string', description: 'On OIG changes: what an NPI-only match can and cannot say.' },
+      note: {
+        type: 'string',
+        description: 'On OIG changes: what an NPI-only match, or a possible match by name, can and cannot say.',
+      },
       from_snapshot: SNAPSHOT,
       from_as_of: TIME,
       to_snapshot: SNAPSHOT,

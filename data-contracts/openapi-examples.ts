@@ -131,6 +131,7 @@ export const LIST_EXAMPLES = {
           source: 'NPPES',
           checked_at: '2026-11-01',
           oig: OIG_NONE,
+          oig_candidate_count: 1,
           certification: LOCKED,
           license: LOCKED,
           fda: LOCKED,

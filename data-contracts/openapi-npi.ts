@@ -2,7 +2,9 @@
  * The NPI lookup part of the OpenAPI document (`openapi.ts` spreads it in): `GET /npi/{npi}` and the batch
  * `GET /npi?numbers=`, their schemas and examples. Kept apart so the lookups read as one addition to the contract.
  */
+
 import { NPI_BATCH_MAX } from './constants';
+import { OIG_CANDIDATE_EXAMPLE, OIG_CANDIDATES_RULES } from './openapi-candidates';
 import {
   CHECK_ORDER,
   DATA_VERSION_RULES,
@@ -22,7 +24,8 @@ const NPI_RULES =
   'Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with ' +
   'its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything ' +
   'but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, ' +
-  'the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per ' +
+  'the record carries `oig` (free), its possible matches `oig_candidates` (free; an active NPI only) and the paid ' +
+  'fields as locked placeholders on every plan. Quota: one call per ' +
   `200 or 410 (both serve data); 400, 401, 403, 404, 429, 500 and 503 are not counted. ${CHECK_ORDER}`;
 
 const EXAMPLE_ACTIVE = {
@@ -55,6 +58,7 @@ const EXAMPLE_ACTIVE = {
     layer: 'identity',
     source: 'NPPES',
     oig: { npi_match: 'none', note: 'No match by NPI in the OIG LEIE. This is not a clearance: …' },
+    oig_candidates: [OIG_CANDIDATE_EXAMPLE],
     certification: { locked: true, unlock: 'Paid field: …' },
     license: { locked: true, unlock: 'Paid field: …' },
     fda: { locked: true, unlock: 'Paid field: …' },
@@ -205,6 +209,7 @@ export const npiSchemas = {
       'layer',
       'source',
       'oig',
+      'oig_candidates',
       'certification',
       'license',
       'fda',
@@ -227,6 +232,11 @@ export const npiSchemas = {
       layer: { const: 'identity' },
       source: { const: 'NPPES' },
       oig: ref('OigField'),
+      oig_candidates: {
+        type: 'array',
+        items: ref('OigCandidate'),
+        description: `Always present, [] when none. ${OIG_CANDIDATES_RULES}`,
+      },
       certification: ref('LockedField'),
       license: ref('LockedField'),
       fda: ref('LockedField'),
@@ -236,6 +246,9 @@ export const npiSchemas = {
   NpiDeactivated: {
     type: 'object',
     additionalProperties: false,
+    description:
+      'A deactivated NPI. It has no `oig_candidates`: NPPES blanks a deactivated NPI\u2019s names, so there is ' +
+      'nothing to compare.',
     required: ['npi', 'status', 'deactivation_date', 'layer', 'source', 'oig'],
     properties: {
       npi: NPI,

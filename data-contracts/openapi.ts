@@ -25,6 +25,7 @@ import {
   TIERS,
   VERTICALS,
 } from './constants';
+import { OIG_CANDIDATES_RULES, oigCandidateSchemas } from './openapi-candidates';
 import { changesOperations, changesSchemas } from './openapi-changes';
 import { errorExamples } from './openapi-error-examples';
 import {
@@ -194,7 +195,8 @@ const listOperation = {
           type: 'string',
           description:
             'RFC 4180, header row first. Free tier: identity fields and oig. Paid tier: every signal flattened ' +
-            '(`certification_status`, `certification_source`, ...). Cells starting with `=`, `+`, `-`, `@`, tab ' +
+            '(`certification_status`, `certification_source`, ...). Identity rows: their fields, the `oig_*` ' +
+            'columns and `oig_candidate_count`. Cells starting with `=`, `+`, `-`, `@`, tab ' +
             'or carriage return are prefixed with a single quote so that spreadsheets do not run them.',
         },
       },
@@ -729,7 +731,7 @@ export const openApiDocument = {
       IdentityProvider: {
         type: 'object',
         additionalProperties: false,
-        required: ['npi', 'name', 'layer', 'source', 'oig'],
+        required: ['npi', 'name', 'layer', 'source', 'oig', 'oig_candidate_count'],
         properties: {
           npi: { type: 'string', pattern: NPI_PATTERN },
           name: { type: 'string' },
@@ -741,6 +743,13 @@ export const openApiDocument = {
           source: { const: 'NPPES' },
           checked_at: nullable('string', { format: 'date' }),
           oig: ref('OigField'),
+          oig_candidate_count: {
+            type: 'integer',
+            minimum: 0,
+            description:
+              'How many OIG possible matches the NPI has (0 when none); `/npi/{npi}` lists them. ' +
+              OIG_CANDIDATES_RULES,
+          },
           certification: ref('LockedField'),
           license: ref('LockedField'),
           fda: ref('LockedField'),
@@ -852,6 +861,7 @@ export const openApiDocument = {
           generated_at: { type: 'string', format: 'date-time' },
         },
       },
+      ...oigCandidateSchemas,
       ...npiSchemas,
       ...changesSchemas,
       Error: {

@@ -63,6 +63,8 @@ export const IDENTITY_TABLE = {
   state: 'VARCHAR',
   checked_at: 'VARCHAR',
   ...OIG_COLUMNS,
+  /** The NPI's OIG possible matches (0 when none; `/npi/{npi}` lists them). */
+  oig_candidate_count: 'INTEGER',
 } as const;
 export type IdentityColumn = keyof typeof IDENTITY_TABLE;
 

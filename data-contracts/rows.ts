@@ -139,9 +139,16 @@ export function identityProviderFromRow(row: IdentityRow): IdentityProvider {
     source: IDENTITY_SOURCE,
     checked_at: str(row.checked_at),
     oig: oigFromRow(row),
+    oig_candidate_count: candidateCount(row.oig_candidate_count),
     certification: lockedField(),
     license: lockedField(),
     fda: lockedField(),
     price: lockedField(),
   };
+}
+
+/** A row's `oig_candidate_count` cell as the wire's count: 0 when none or NULL (rows written before candidates). */
+export function candidateCount(cell: Cell | undefined): number {
+  const n = num(cell ?? null);
+  return n === null || n < 0 ? 0 : Math.trunc(n);
 }

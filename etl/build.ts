@@ -18,6 +18,7 @@ import { checkRejectShares, DEFAULT_MAX_REJECT_SHARE } from './steps/check-rejec
 import { computeChanges } from './steps/compute-changes';
 import { computeStatics } from './steps/compute-statics';
 import type { BuildOptions, BuildStep, BuildSummary } from './steps/context';
+import { ensureOigCandidateTables } from './steps/oig-candidate-tables';
 import { hashInputs, snapshotCounts, uploadObjects, writeManifest } from './steps/publish';
 import { readSources } from './steps/read-sources';
 import { openReusedLayers } from './steps/reuse-layers';
@@ -66,6 +67,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
   const { ctx, close } = await openBuildRun(options, { snapshotId, snapshotDate, started });
   try {
     const read = await readSources(ctx, reused);
+    await ensureOigCandidateTables(ctx.connection);
     await checkRejectShares(ctx, options.maxRejectShare ?? DEFAULT_MAX_REJECT_SHARE);
     checkpoint('sources');
     const base: BaseLayers = reused ? { reused } : { identity: await buildIdentity(ctx) };

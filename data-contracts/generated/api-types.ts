@@ -123,7 +123,7 @@ export type paths = {
         };
         /**
          * One NPI: its NPPES identity record, or its deactivation
-         * @description Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, the record carries `oig` (free) and the paid fields as locked placeholders on every plan. Quota: one call per 200 or 410 (both serve data); 400, 401, 403, 404, 429, 500 and 503 are not counted. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description Every plan may call it. An active NPI answers 200 with its NPPES identity record; a deactivated one 410 with its deactivation date; an NPI never issued (or whose registry row was rejected) 404 `not_found`; anything but 10 digits passing the check digit (Luhn over `80840` + the NPI) 400 `invalid_npi`. Like identity rows, the record carries `oig` (free), its possible matches `oig_candidates` (free; an active NPI only) and the paid fields as locked placeholders on every plan. Quota: one call per 200 or 410 (both serve data); 400, 401, 403, 404, 429, 500 and 503 are not counted. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["getNpi"];
         put?: never;
@@ -143,7 +143,7 @@ export type paths = {
         };
         /**
          * What changed since a snapshot or a date (new exclusions, deactivations, signal changes)
-         * @description Every change between the snapshot `since` names (or the last snapshot at or before the date `since` names) and the current snapshot, oldest step first. A snapshot keeps the changes of the last 13 months; a `since` older than that is refused with 400 `since_too_old`, whose hint names the oldest `since` answered (re-screen the whole roster with `/npi?numbers=` from there), never answered with a partial list. `span` states exactly which snapshots the answer covers. Identity changes (`oig_*`, `npi_*`, `*_changed` of name, primary taxonomy, state) are keyed by NPI; vertical changes (`verified_added`, `verified_removed`, `signal_changed`) by `entity_id`, for verified records only (`internal_only` records never appear). OIG changes inherit the NPI-only matching rule: the LEIE carries an NPI for about 10.5% of its records, so `oig_removed` is never a clearance and exclusions without an NPI never appear. Paid values: a free key sees a `signal_changed` entry with `old` and `new` locked. A key bound to one vertical sees the identity changes and its own vertical’s changes (another `vertical` is 403). Quota: one call per 200, like a list. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description Every change between the snapshot `since` names (or the last snapshot at or before the date `since` names) and the current snapshot, oldest step first. A snapshot keeps the changes of the last 13 months; a `since` older than that is refused with 400 `since_too_old`, whose hint names the oldest `since` answered (re-screen the whole roster with `/npi?numbers=` from there), never answered with a partial list. `span` states exactly which snapshots the answer covers. Identity changes (`oig_*`, `npi_*`, `*_changed` of name, primary taxonomy, state) are keyed by NPI; vertical changes (`verified_added`, `verified_removed`, `signal_changed`) by `entity_id`, for verified records only (`internal_only` records never appear). `oig_excluded` and `oig_removed` inherit the NPI-only matching rule: the LEIE carries an NPI for about 10.5% of its records, so `oig_removed` is never a clearance; its `new` says why: `{"reason":"reinstated","date":"YYYY-MM-DD"}` when a monthly supplement reinstated the exclusion, else `{"reason":"not_listed"}`. Exclusions without an NPI appear only as possible matches: `oig_candidate_added` (`new` the OigCandidate) and `oig_candidate_removed` (`old` the OigCandidate); a candidate is not a finding, its removal is not a clearance, and a change of its strength alone is not a change. Paid values: a free key sees a `signal_changed` entry with `old` and `new` locked. A key bound to one vertical sees the identity changes and its own vertical’s changes (another `vertical` is 403). Quota: one call per 200, like a list. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
          */
         get: operations["listChanges"];
         put?: never;
@@ -295,6 +295,8 @@ export type components = {
             /** Format: date */
             checked_at?: string | null;
             oig: components["schemas"]["OigField"];
+            /** @description How many OIG possible matches the NPI has (0 when none); `/npi/{npi}` lists them. Possible matches between this NPPES record and LEIE exclusions that carry no NPI (or an NPI that NPPES does not have), found by name and place. A candidate is not a finding: it is a lead for a person to confirm or dismiss with the OIG’s own online search (https://exclusions.oig.hhs.gov), comparing the date of birth and the address history that the API does not hold. No candidate is not a clearance either: a name may be spelt differently, or changed since the exclusion. `oig` (the NPI match) is unchanged by candidates. Order: strong first, then the latest exclusion date, then business name, last name, first name. */
+            oig_candidate_count: number;
             certification?: components["schemas"]["LockedField"];
             license?: components["schemas"]["LockedField"];
             fda?: components["schemas"]["LockedField"];
@@ -429,6 +431,59 @@ export type components = {
             /** Format: date-time */
             generated_at: string;
         };
+        /** @description A possible match: never a finding. `strong`: an individual whose last name agrees, whose first name agrees in full, with no conflicting middle initial, and whose city or ZIP agrees with the NPPES practice or mailing address; an organisation whose business name agrees (legal suffixes, `&`/AND and punctuation aside) and whose city or ZIP agrees. `weak`: every other candidate kept, such as a first initial only, or a state alone. The LEIE address is the one at exclusion time, so a weak candidate is no less worth checking. */
+        OigCandidate: {
+            /** @enum {string} */
+            strength: "strong" | "weak";
+            evidence: components["schemas"]["OigEvidence"];
+            leie: components["schemas"]["OigCandidateLeie"];
+        };
+        /** @description Which fields agreed and how; null: did not agree (or one side is empty). Names are compared without case, accents, punctuation or suffixes (JR, MD, INC, LLC, ...). Place: which NPPES address agreed with the LEIE one (state, city, 5-digit ZIP). */
+        OigEvidence: {
+            /**
+             * @description `part`: one part of a hyphenated or two-word last name.
+             * @enum {string|null}
+             */
+            last_name: "exact" | "part" | null;
+            /**
+             * @description `initial`: one side gives the first initial only.
+             * @enum {string|null}
+             */
+            first_name: "exact" | "initial" | null;
+            /** @enum {string|null} */
+            middle_name: "exact" | "initial" | null;
+            /**
+             * @description Which NPPES name matched: the legal business name or the other organisation name.
+             * @enum {string|null}
+             */
+            business_name: "legal" | "other" | null;
+            /** @enum {string|null} */
+            state: "practice" | "mailing" | "both" | null;
+            /** @enum {string|null} */
+            city: "practice" | "mailing" | "both" | null;
+            /** @enum {string|null} */
+            zip: "practice" | "mailing" | "both" | null;
+        };
+        /** @description The LEIE row’s identifying fields, as listed (the date of birth and the street address are never shown). */
+        OigCandidateLeie: {
+            /** @enum {string} */
+            entity: "individual" | "organization";
+            last_name: string | null;
+            first_name: string | null;
+            middle_name: string | null;
+            business_name: string | null;
+            general: string | null;
+            specialty: string | null;
+            city: string | null;
+            state: string | null;
+            zip: string | null;
+            /** @description The NPI the LEIE row carries, which no NPPES record of this snapshot has; null when none. */
+            npi: string | null;
+            /** @description LEIE EXCLTYPE. */
+            exclusion_type: string | null;
+            /** Format: date */
+            exclusion_date: string | null;
+        };
         /** @description One taxonomy slot of the NPPES record, in slot order. */
         NpiTaxonomy: {
             code: string;
@@ -462,11 +517,14 @@ export type components = {
             /** @constant */
             source: "NPPES";
             oig: components["schemas"]["OigField"];
+            /** @description Always present, [] when none. Possible matches between this NPPES record and LEIE exclusions that carry no NPI (or an NPI that NPPES does not have), found by name and place. A candidate is not a finding: it is a lead for a person to confirm or dismiss with the OIG’s own online search (https://exclusions.oig.hhs.gov), comparing the date of birth and the address history that the API does not hold. No candidate is not a clearance either: a name may be spelt differently, or changed since the exclusion. `oig` (the NPI match) is unchanged by candidates. Order: strong first, then the latest exclusion date, then business name, last name, first name. */
+            oig_candidates: components["schemas"]["OigCandidate"][];
             certification: components["schemas"]["LockedField"];
             license: components["schemas"]["LockedField"];
             fda: components["schemas"]["LockedField"];
             price: components["schemas"]["LockedField"];
         };
+        /** @description A deactivated NPI. It has no `oig_candidates`: NPPES blanks a deactivated NPI’s names, so there is nothing to compare. */
         NpiDeactivated: {
             npi: string;
             /** @constant */
@@ -538,7 +596,7 @@ export type components = {
         };
         ChangeEntry: {
             /** @enum {string} */
-            kind: "oig_excluded" | "oig_removed" | "npi_deactivated" | "npi_reactivated" | "npi_enumerated" | "name_changed" | "primary_taxonomy_changed" | "state_changed" | "verified_added" | "verified_removed" | "signal_changed";
+            kind: "oig_excluded" | "oig_removed" | "oig_candidate_added" | "oig_candidate_removed" | "npi_deactivated" | "npi_reactivated" | "npi_enumerated" | "name_changed" | "primary_taxonomy_changed" | "state_changed" | "verified_added" | "verified_removed" | "signal_changed";
             npi: string | null;
             /** @description Vertical changes only. */
             entity_id: string | null;
@@ -546,15 +604,15 @@ export type components = {
             vertical: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior" | null;
             /** @enum {string|null} */
             field: "name" | "primary_taxonomy" | "state" | "certification" | "license" | "fda" | "price" | null;
-            /** @description The value before (`old`) or after (`new`): a string for name, primary taxonomy, state and signal statuses; an object for OIG (`type`, `date`), deactivation (`deactivation_date`), enumeration (`name`, `primary_taxonomy`, `state`), verified-set entries (`name`, `state`) and price (`range`, `monthly_min`, `monthly_max`); null when there is none; a LockedField for a paid field on a free key. */
+            /** @description The value before (`old`) or after (`new`): a string for name, primary taxonomy, state and signal statuses; an object for OIG (`type`, `date`; `oig_removed`’s `new`: `reason` and, when reinstated, `date`), an OigCandidate for the candidate kinds, deactivation (`deactivation_date`), enumeration (`name`, `primary_taxonomy`, `state`), verified-set entries (`name`, `state`) and price (`range`, `monthly_min`, `monthly_max`); null when there is none; a LockedField for a paid field on a free key. */
             old: string | {
                 [key: string]: unknown;
             } | null;
-            /** @description The value before (`old`) or after (`new`): a string for name, primary taxonomy, state and signal statuses; an object for OIG (`type`, `date`), deactivation (`deactivation_date`), enumeration (`name`, `primary_taxonomy`, `state`), verified-set entries (`name`, `state`) and price (`range`, `monthly_min`, `monthly_max`); null when there is none; a LockedField for a paid field on a free key. */
+            /** @description The value before (`old`) or after (`new`): a string for name, primary taxonomy, state and signal statuses; an object for OIG (`type`, `date`; `oig_removed`’s `new`: `reason` and, when reinstated, `date`), an OigCandidate for the candidate kinds, deactivation (`deactivation_date`), enumeration (`name`, `primary_taxonomy`, `state`), verified-set entries (`name`, `state`) and price (`range`, `monthly_min`, `monthly_max`); null when there is none; a LockedField for a paid field on a free key. */
             new: string | {
                 [key: string]: unknown;
             } | null;
-            /** @description On OIG changes: what an NPI-only match can and cannot say. */
+            /** @description On OIG changes: what an NPI-only match, or a possible match by name, can and cannot say. */
             note?: string;
             from_snapshot: string;
             /** Format: date-time */
@@ -580,7 +638,7 @@ export type components = {
             retention_months: 13;
         };
         ChangeFilters: {
-            kind: ("oig_excluded" | "oig_removed" | "npi_deactivated" | "npi_reactivated" | "npi_enumerated" | "name_changed" | "primary_taxonomy_changed" | "state_changed" | "verified_added" | "verified_removed" | "signal_changed")[] | null;
+            kind: ("oig_excluded" | "oig_removed" | "oig_candidate_added" | "oig_candidate_removed" | "npi_deactivated" | "npi_reactivated" | "npi_enumerated" | "name_changed" | "primary_taxonomy_changed" | "state_changed" | "verified_added" | "verified_removed" | "signal_changed")[] | null;
             npi: string[] | null;
             /** @enum {string|null} */
             vertical: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior" | null;
@@ -1310,6 +1368,35 @@ export interface operations {
                      *               "npi_match": "none",
                      *               "note": "No match by NPI in the OIG LEIE. This is not a clearance: …"
                      *             },
+                     *             "oig_candidates": [
+                     *               {
+                     *                 "strength": "strong",
+                     *                 "evidence": {
+                     *                   "last_name": "exact",
+                     *                   "first_name": "exact",
+                     *                   "middle_name": null,
+                     *                   "business_name": null,
+                     *                   "state": "practice",
+                     *                   "city": "practice",
+                     *                   "zip": null
+                     *                 },
+                     *                 "leie": {
+                     *                   "entity": "individual",
+                     *                   "last_name": "FAWCETT",
+                     *                   "first_name": "KYLEE",
+                     *                   "middle_name": null,
+                     *                   "business_name": null,
+                     *                   "general": "NURSING PROFESSION",
+                     *                   "specialty": "NURSE/NURSES AIDE",
+                     *                   "city": "PHOENIX",
+                     *                   "state": "AZ",
+                     *                   "zip": "85017",
+                     *                   "npi": null,
+                     *                   "exclusion_type": "1128b4",
+                     *                   "exclusion_date": "2019-03-20"
+                     *                 }
+                     *               }
+                     *             ],
                      *             "certification": {
                      *               "locked": true,
                      *               "unlock": "Paid field: …"
@@ -1422,6 +1509,35 @@ export interface operations {
                      *           "npi_match": "none",
                      *           "note": "No match by NPI in the OIG LEIE. This is not a clearance: …"
                      *         },
+                     *         "oig_candidates": [
+                     *           {
+                     *             "strength": "strong",
+                     *             "evidence": {
+                     *               "last_name": "exact",
+                     *               "first_name": "exact",
+                     *               "middle_name": null,
+                     *               "business_name": null,
+                     *               "state": "practice",
+                     *               "city": "practice",
+                     *               "zip": null
+                     *             },
+                     *             "leie": {
+                     *               "entity": "individual",
+                     *               "last_name": "FAWCETT",
+                     *               "first_name": "KYLEE",
+                     *               "middle_name": null,
+                     *               "business_name": null,
+                     *               "general": "NURSING PROFESSION",
+                     *               "specialty": "NURSE/NURSES AIDE",
+                     *               "city": "PHOENIX",
+                     *               "state": "AZ",
+                     *               "zip": "85017",
+                     *               "npi": null,
+                     *               "exclusion_type": "1128b4",
+                     *               "exclusion_date": "2019-03-20"
+                     *             }
+                     *           }
+                     *         ],
                      *         "certification": {
                      *           "locked": true,
                      *           "unlock": "Paid field: …"
@@ -1571,10 +1687,10 @@ export interface operations {
                      *         "retention_months": 13
                      *       },
                      *       "pagination": {
-                     *         "total": 3,
+                     *         "total": 4,
                      *         "limit": 50,
                      *         "offset": 0,
-                     *         "returned": 3
+                     *         "returned": 4
                      *       },
                      *       "filters": {
                      *         "kind": null,
@@ -1597,7 +1713,7 @@ export interface operations {
                      *             "type": "1128a1",
                      *             "date": "2026-10-20"
                      *           },
-                     *           "note": "Newly matched by NPI in the OIG LEIE. Matching is by NPI only: exclusions listed without an NPI (about 89.5% of the list) never appear in this feed.",
+                     *           "note": "Newly matched by NPI in the OIG LEIE. Matching is by NPI only: exclusions listed without an NPI (about 89.5% of the list) never appear as oig_excluded; the possible matches by name appear as oig_candidate_added.",
                      *           "from_snapshot": "20261001T000000Z-a1b2c3d4",
                      *           "from_as_of": "2026-10-01T00:00:00Z",
                      *           "to_snapshot": "20261101T000000Z-ez401deg",
@@ -1613,6 +1729,46 @@ export interface operations {
                      *           "new": {
                      *             "deactivation_date": "2026-10-14"
                      *           },
+                     *           "from_snapshot": "20261001T000000Z-a1b2c3d4",
+                     *           "from_as_of": "2026-10-01T00:00:00Z",
+                     *           "to_snapshot": "20261101T000000Z-ez401deg",
+                     *           "to_as_of": "2026-11-01T00:00:00Z"
+                     *         },
+                     *         {
+                     *           "kind": "oig_candidate_added",
+                     *           "npi": "1003633876",
+                     *           "entity_id": null,
+                     *           "vertical": null,
+                     *           "field": null,
+                     *           "old": null,
+                     *           "new": {
+                     *             "strength": "strong",
+                     *             "evidence": {
+                     *               "last_name": "exact",
+                     *               "first_name": "exact",
+                     *               "middle_name": null,
+                     *               "business_name": null,
+                     *               "state": "practice",
+                     *               "city": "practice",
+                     *               "zip": null
+                     *             },
+                     *             "leie": {
+                     *               "entity": "individual",
+                     *               "last_name": "FAWCETT",
+                     *               "first_name": "KYLEE",
+                     *               "middle_name": null,
+                     *               "business_name": null,
+                     *               "general": "NURSING PROFESSION",
+                     *               "specialty": "NURSE/NURSES AIDE",
+                     *               "city": "PHOENIX",
+                     *               "state": "AZ",
+                     *               "zip": "85017",
+                     *               "npi": null,
+                     *               "exclusion_type": "1128b4",
+                     *               "exclusion_date": "2019-03-20"
+                     *             }
+                     *           },
+                     *           "note": "A possible match by name and place with an LEIE exclusion that carries no NPI: not a finding, and its removal is not a clearance. Confirm or dismiss it with the OIG online search (https://exclusions.oig.hhs.gov).",
                      *           "from_snapshot": "20261001T000000Z-a1b2c3d4",
                      *           "from_as_of": "2026-10-01T00:00:00Z",
                      *           "to_snapshot": "20261101T000000Z-ez401deg",

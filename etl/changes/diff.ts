@@ -4,7 +4,9 @@
  * new_value; the step's snapshot ids and as-of times are added when the step is kept).
  *
  * - Identity kinds: a full outer join of the previous basis and the new one on `npi`. An NPI the new basis lacks
- *   (its row rejected this time, say) is reported by no kind: nothing is known about it.
+ *   (its row rejected this time, say) is reported by no kind: nothing is known about it. The OIG candidates of the
+ *   NPIs whose candidate list differs are unnested and matched by key; a basis without `oig_candidates` (written
+ *   before candidates, or carried from one) on either side compares as "unchanged".
  * - Vertical kinds: a full outer join of the previous snapshot's tracked vertical partitions and the new ones on
  *   `entity_id`, keeping only records `verified` on at least one side, so `internal_only` records never appear.
  *
@@ -12,8 +14,9 @@
  * is SQL NULL. Only the rows that differ are materialised before the kinds are read off them.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryNumber } from '../../platform/duckdb/statements';
+import { queryNumber, queryRows } from '../../platform/duckdb/statements';
 import { sqlPath } from '../../platform/sql';
+import { parquetColumns } from './basis';
 
 export const STEP_TABLE = 'changes_step' as const;
 
@@ -28,6 +31,14 @@ export async function createStepTable(connection: DuckDBConnection): Promise<voi
 /** `json_object` of a basis side's OIG cells (`o` or `n`). */
 const oigValue = (side: 'o' | 'n') => `json_object('type', ${side}_oig_type, 'date', ${side}_oig_date)::VARCHAR`;
 const jsonText = (expr: string) => `to_json(${expr})::VARCHAR`;
+/** Why an NPI is no longer matched: reinstated by a supplement of the build (and when), else no longer listed. */
+const removedValue = `CASE WHEN n_rein IS NOT NULL THEN json_object('reason', 'reinstated', 'date', n_rein)
+  ELSE json_object('reason', 'not_listed') END::VARCHAR`;
+/** One side's candidates (`o` or `n`) of the NPIs whose list changed: npi, key, candidate (JSON text). */
+const candidateSide = (side: 'o' | 'n') => `
+  SELECT npi, e->>'key' AS key, (e->'candidate')::VARCHAR AS candidate
+  FROM (SELECT npi, unnest(from_json(${side}_cand, '["JSON"]')) AS e FROM changes_identity_diff
+        WHERE ${side}_cand IS NOT NULL AND o_cand IS DISTINCT FROM n_cand)`;
 
 /**
  * Adds the identity changes between the previous basis (a Parquet file) and the new basis table to
@@ -39,6 +50,15 @@ export async function addIdentityChanges(
   newBasisTable: string,
 ): Promise<number> {
   const before = await queryNumber(connection, `SELECT count(*) FROM ${STEP_TABLE}`);
+  const newColumns = new Set(
+    (await queryRows(connection, `DESCRIBE ${newBasisTable}`)).map((r) => String(r.column_name)),
+  );
+  // Candidates are compared only when both bases have them; otherwise both sides read the new one's (no change).
+  const compared =
+    (await parquetColumns(connection, oldBasisFile)).has('oig_candidates') && newColumns.has('oig_candidates');
+  const newCandidates = newColumns.has('oig_candidates') ? 'n.oig_candidates' : 'NULL::VARCHAR';
+  const oldCandidates = compared ? 'o.oig_candidates' : newCandidates;
+  const reinstated = newColumns.has('oig_reinstated') ? 'n.oig_reinstated' : 'NULL::VARCHAR';
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE changes_identity_diff AS
      SELECT n.npi, o.npi IS NOT NULL AS had,
@@ -46,12 +66,14 @@ export async function addIdentityChanges(
        o.name AS o_name, n.name AS n_name, o.primary_taxonomy AS o_tax, n.primary_taxonomy AS n_tax,
        o.state AS o_state, n.state AS n_state,
        coalesce(o.oig_excluded, false) AS o_oig, coalesce(n.oig_excluded, false) AS n_oig,
-       o.oig_type AS o_oig_type, o.oig_date AS o_oig_date, n.oig_type AS n_oig_type, n.oig_date AS n_oig_date
+       o.oig_type AS o_oig_type, o.oig_date AS o_oig_date, n.oig_type AS n_oig_type, n.oig_date AS n_oig_date,
+       ${oldCandidates} AS o_cand, ${newCandidates} AS n_cand, ${reinstated} AS n_rein
      FROM read_parquet(${sqlPath(oldBasisFile)}) o FULL OUTER JOIN ${newBasisTable} n ON o.npi = n.npi
      WHERE n.npi IS NOT NULL AND (o.npi IS NULL
        OR o.status IS DISTINCT FROM n.status OR o.name IS DISTINCT FROM n.name
        OR o.primary_taxonomy IS DISTINCT FROM n.primary_taxonomy OR o.state IS DISTINCT FROM n.state
-       OR coalesce(o.oig_excluded, false) <> coalesce(n.oig_excluded, false))`,
+       OR coalesce(o.oig_excluded, false) <> coalesce(n.oig_excluded, false)
+       OR ${oldCandidates} IS DISTINCT FROM ${newCandidates})`,
   );
   const bothActive = "had AND o_status = 'active' AND n_status = 'active'";
   const fieldChange = (field: string, o: string, n: string) =>
@@ -61,7 +83,8 @@ export async function addIdentityChanges(
     `INSERT INTO ${STEP_TABLE} (kind, npi, field, old_value, new_value)
      SELECT 'oig_excluded', npi, NULL, NULL, ${oigValue('n')} FROM changes_identity_diff WHERE n_oig AND NOT o_oig
      UNION ALL
-     SELECT 'oig_removed', npi, NULL, ${oigValue('o')}, NULL FROM changes_identity_diff WHERE had AND o_oig AND NOT n_oig
+     SELECT 'oig_removed', npi, NULL, ${oigValue('o')}, ${removedValue}
+     FROM changes_identity_diff WHERE had AND o_oig AND NOT n_oig
      UNION ALL
      SELECT 'npi_deactivated', npi, NULL, NULL, json_object('deactivation_date', n_deact)::VARCHAR
      FROM changes_identity_diff WHERE had AND o_status = 'active' AND n_status = 'deactivated'
@@ -76,8 +99,28 @@ export async function addIdentityChanges(
      UNION ALL ${fieldChange('primary_taxonomy', 'o_tax', 'n_tax')}
      UNION ALL ${fieldChange('state', 'o_state', 'n_state')}`,
   );
+  await addCandidateChanges(connection);
   await connection.run('DROP TABLE changes_identity_diff');
   return (await queryNumber(connection, `SELECT count(*) FROM ${STEP_TABLE}`)) - before;
+}
+
+/**
+ * Adds `oig_candidate_added` / `oig_candidate_removed` for the NPIs of `changes_identity_diff` whose candidate list
+ * changed: a candidate whose key the other side lacks. A strength or evidence change alone keeps the key: no change.
+ */
+async function addCandidateChanges(connection: DuckDBConnection): Promise<void> {
+  await connection.run(`CREATE OR REPLACE TEMP TABLE changes_candidates_old AS ${candidateSide('o')}`);
+  await connection.run(`CREATE OR REPLACE TEMP TABLE changes_candidates_new AS ${candidateSide('n')}`);
+  await connection.run(
+    `INSERT INTO ${STEP_TABLE} (kind, npi, field, old_value, new_value)
+     SELECT 'oig_candidate_added', n.npi, NULL, NULL, n.candidate FROM changes_candidates_new n
+     WHERE NOT EXISTS (SELECT 1 FROM changes_candidates_old o WHERE o.npi = n.npi AND o.key = n.key)
+     UNION ALL
+     SELECT 'oig_candidate_removed', o.npi, NULL, o.candidate, NULL FROM changes_candidates_old o
+     WHERE NOT EXISTS (SELECT 1 FROM changes_candidates_new n WHERE n.npi = o.npi AND n.key = o.key)`,
+  );
+  await connection.run('DROP TABLE changes_candidates_old');
+  await connection.run('DROP TABLE changes_candidates_new');
 }
 
 /** The vertical columns the comparison reads. */

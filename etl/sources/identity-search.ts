@@ -1,8 +1,8 @@
 /**
  * The rows of the identity search indexes (platform/search-index): one per NPI of the identity layer that has a
  * practice state, with what a search filters on: the search name (the organisation name of an organisation, the
- * last name of an individual), the entity type, the 5-digit postal code, the city, and its taxonomy codes with
- * their classification keys.
+ * last name of an individual), the entity type, the 5-digit postal code, the city, its taxonomy codes with
+ * their classification keys, its OIG match and its count of OIG possible matches (`oig_candidate`).
  *
  * Read from the staged NPPES rows, one row per NPI (no aggregation over the identity table: a GROUP BY with lists
  * of the national file's size runs DuckDB out of memory), with the identity layer's own rules: the latest non-rejected row
@@ -48,8 +48,9 @@ export function identitySearchSql(latest: string): { sql: string; params: (strin
       r.name, r.postal_code, r.city, r.checked_at,
       array_to_string(list_transform(r.slots, s -> s.c), chr(31)) AS codes,
       r.slots[1].g = 0 AS primary_first,
-      o.npi IS NOT NULL AS oig_excluded, o.oig_type, o.oig_date, o.oig_checked_at
-    FROM ordered r LEFT JOIN oig_match o ON o.npi = r.npi
+      o.npi IS NOT NULL AS oig_excluded, o.oig_type, o.oig_date, o.oig_checked_at,
+      coalesce(k.candidate_count, 0)::INTEGER AS oig_candidate_count
+    FROM ordered r LEFT JOIN oig_match o ON o.npi = r.npi LEFT JOIN oig_candidate k ON k.npi = r.npi
     WHERE len(r.slots) > 0
     ORDER BY r.state`;
   return { sql, params: [NPPES_STATUS.rejected, NPPES_STATUS.active, UNMAPPED_CLASSIFICATION_KEY] };

@@ -1,7 +1,7 @@
 /**
  * The `identity` table (IDENTITY_TABLE columns of data-contracts/layout.ts) from the staged NPPES rows, the
- * `taxonomy` table and the `oig_match` table: the rows the identity Parquet partitions and serving indexes are
- * written from.
+ * `taxonomy` table, the `oig_match` table and the `oig_candidate` table (the OIG possible matches' counts): the rows
+ * the identity Parquet partitions and serving indexes are written from.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UNMAPPED_CLASSIFICATION_KEY } from '../../data-contracts/layout';
@@ -55,8 +55,9 @@ export async function buildIdentityTable(connection: DuckDBConnection): Promise<
     -- Columns in IDENTITY_TABLE order.
     SELECT r.npi, r.name, r.code AS taxonomy_code, r.taxonomy_display, r.classification_key, r.is_primary,
       r.class_rep, r.city, r.state, r.checked_at,
-      o.npi IS NOT NULL AS oig_excluded, o.oig_type, o.oig_date, o.oig_checked_at
-    FROM ranked r LEFT JOIN oig_match o ON o.npi = r.npi
+      o.npi IS NOT NULL AS oig_excluded, o.oig_type, o.oig_date, o.oig_checked_at,
+      coalesce(k.candidate_count, 0)::INTEGER AS oig_candidate_count
+    FROM ranked r LEFT JOIN oig_match o ON o.npi = r.npi LEFT JOIN oig_candidate k ON k.npi = r.npi
     ORDER BY r.classification_key, r.code, r.state NULLS LAST, r.npi`,
     [NPPES_STATUS.rejected, NPPES_STATUS.active, UNMAPPED_CLASSIFICATION_KEY],
   );

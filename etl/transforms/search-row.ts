@@ -25,6 +25,7 @@ export const IDENTITY_SEARCH_COLUMNS = [
   'oig_type',
   'oig_date',
   'oig_checked_at',
+  'oig_candidate_count',
 ] as const;
 
 /** The separator of the joined list columns: the ASCII unit separator, which no NPPES or NUCC value holds. */

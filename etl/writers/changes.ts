@@ -57,15 +57,20 @@ export async function addStepChanges(
   );
 }
 
-/** Writes the basis table to `file`, sorted by NPI. */
+/**
+ * Writes the basis table to `file`, sorted by NPI: the CHANGES_BASIS_TABLE columns it has (a basis carried from one
+ * written before candidates has no `oig_candidates`, and must keep saying so).
+ */
 export async function writeBasisFile(
   connection: DuckDBConnection,
   basisTable: string,
   file: string,
 ): Promise<WrittenFile> {
   await mkdir(path.dirname(file), { recursive: true });
+  const present = new Set((await queryRows(connection, `DESCRIBE ${basisTable}`)).map((r) => String(r.column_name)));
+  const columns = Object.fromEntries(Object.entries(CHANGES_BASIS_TABLE).filter(([name]) => present.has(name)));
   await connection.run(
-    `COPY (SELECT ${selectList(CHANGES_BASIS_TABLE)} FROM ${basisTable} ORDER BY npi)
+    `COPY (SELECT ${selectList(columns)} FROM ${basisTable} ORDER BY npi)
      TO ${sqlPath(file)} (FORMAT parquet, COMPRESSION zstd)`,
   );
   return { file, rows: await queryNumber(connection, `SELECT count(*) FROM ${basisTable}`) };
@@ -88,7 +93,7 @@ export async function writeChangesFiles(
     await runBound(
       connection,
       `COPY (SELECT ${selectList(CHANGES_TABLE)} FROM ${KEPT_TABLE} WHERE left(to_as_of, 7) = $1
-        ORDER BY npi, entity_id, kind, field)
+        ORDER BY npi, entity_id, kind, field, old_value, new_value)
        TO ${sqlPath(file)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${CHANGES_ROW_GROUP_SIZE})`,
       [month],
     );
@@ -99,7 +104,8 @@ export async function writeChangesFiles(
 }
 
 /** The order of a roster's rows in an NPI's record: the API's order within one NPI (lambdas/query/changes.ts). */
-const ROW_ORDER = 'to_as_of, entity_id NULLS FIRST, kind, field NULLS FIRST';
+const ROW_ORDER =
+  'to_as_of, entity_id NULLS FIRST, kind, field NULLS FIRST, old_value NULLS FIRST, new_value NULLS FIRST';
 
 /**
  * The month's roster index (data-contracts/layout.ts `changesNpiIndexKey`): one record per NPI with a change in the

@@ -22,6 +22,7 @@ const COLUMNS = [
   'oig_type',
   'oig_date',
   'oig_checked_at',
+  'oig_candidate_count',
 ] as const satisfies readonly (keyof IdentityIndexRow)[];
 
 export interface WrittenIndex {
@@ -74,6 +75,7 @@ export async function writeIdentityIndexFiles(
             oig_type: text(10, r),
             oig_date: text(11, r),
             oig_checked_at: text(12, r),
+            oig_candidate_count: Number(value(13, r) ?? 0),
           });
           rows += 1;
         }

@@ -79,6 +79,7 @@ export async function writeSearchIndexFiles(
           oig_type: text(11, r),
           oig_date: text(12, r),
           oig_checked_at: text(13, r),
+          oig_candidate_count: Number(value(14, r) ?? 0),
         });
       }
     }

@@ -14,6 +14,7 @@ import {
   PAID_CHANGE_FIELDS,
 } from '../../data-contracts/changes';
 import {
+  OIG_CANDIDATE_NOTE,
   OIG_EXCLUDED_NOTE,
   OIG_REMOVED_NOTE,
   PLAN_RULES,
@@ -53,6 +54,13 @@ export interface ListChangesResult {
 }
 
 const IDENTITY_KINDS = new Set<ChangeKind>(IDENTITY_CHANGE_KINDS);
+/** The notes of the OIG kinds: what an NPI match or a possible match can and cannot say. */
+const OIG_NOTES: Partial<Record<ChangeKind, string>> = {
+  oig_excluded: OIG_EXCLUDED_NOTE,
+  oig_removed: OIG_REMOVED_NOTE,
+  oig_candidate_added: OIG_CANDIDATE_NOTE,
+  oig_candidate_removed: OIG_CANDIDATE_NOTE,
+};
 const PAID_FIELDS = new Set<string>(PAID_CHANGE_FIELDS);
 
 /**
@@ -138,8 +146,7 @@ function parsed(value: string | null): ChangeEntry['old'] {
 /** A stored change as the wire's entry: values parsed, paid ones locked for a free key, OIG notes added. */
 export function presentChange(row: ChangeRow, tier: Tier): ChangeEntry {
   const locked = tier === 'free' && row.field !== null && PAID_FIELDS.has(row.field);
-  const note =
-    row.kind === 'oig_removed' ? OIG_REMOVED_NOTE : row.kind === 'oig_excluded' ? OIG_EXCLUDED_NOTE : undefined;
+  const note = OIG_NOTES[row.kind];
   return {
     kind: row.kind,
     npi: row.npi,

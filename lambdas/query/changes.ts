@@ -47,8 +47,13 @@ const COLUMNS = [
   'to_as_of',
 ] as const;
 
-/** A step's rows in a stable order: the step, then NPI (identity first), entity, kind and field. */
-const ORDER = 'to_as_of, npi NULLS LAST, entity_id NULLS FIRST, kind, field NULLS FIRST';
+/**
+ * A step's rows in a stable order: the step, then NPI (identity first), entity, kind and field, then the values (an
+ * NPI may gain or lose several OIG candidates in one step: the values keep their rows' order total, so pages never
+ * overlap).
+ */
+const ORDER =
+  'to_as_of, npi NULLS LAST, entity_id NULLS FIRST, kind, field NULLS FIRST, old_value NULLS FIRST, new_value NULLS FIRST';
 
 /** Blocks of the cache for the months' NPI indexes read from local files: 1 MB. */
 const CHANGES_BLOCK_CACHE_BLOCKS = 64;
@@ -187,7 +192,10 @@ export class SnapshotChanges {
   }
 }
 
-/** Rows in the order of {@link ORDER}, compared as DuckDB compares VARCHAR (bytes; every value here is ASCII). */
+/**
+ * Rows in the order of {@link ORDER}, compared as DuckDB compares VARCHAR (bytes: UTF-16 order is the same but for
+ * characters past U+FFFF against U+E000 to U+FFFF, which no NPI, kind, field or LEIE value holds).
+ */
 function compareRows(a: ChangeRow, b: ChangeRow): number {
   const order: [string | null, string | null, 'first' | 'last'][] = [
     [a.to_as_of, b.to_as_of, 'last'],
@@ -195,6 +203,8 @@ function compareRows(a: ChangeRow, b: ChangeRow): number {
     [a.entity_id, b.entity_id, 'first'],
     [a.kind, b.kind, 'last'],
     [a.field, b.field, 'first'],
+    [a.old_value, b.old_value, 'first'],
+    [a.new_value, b.new_value, 'first'],
   ];
   for (const [x, y, nulls] of order) {
     if (x === y) continue;

@@ -84,6 +84,7 @@ export function identityRowOf(line: NpiActiveLine, code: string): IdentityRow {
     oig_type: line.oig_type,
     oig_date: line.oig_date,
     oig_checked_at: line.oig_checked_at,
+    oig_candidate_count: line.oig_candidates?.length ?? 0,
   };
 }
 

@@ -8,7 +8,7 @@
  * first, so that one read of the file's head (up to the `postings` section) gives a reader everything it looks up
  * (the "meta" region); the bulk sections follow:
  * ```
- * 0    "PFIDX\0\0\3"                magic (8 bytes; the last byte is the version)
+ * 0    "PFIDX\0\0\4"                magic (8 bytes; the last byte is the version)
  * 8    u32 H                        header length
  * 12   header JSON (H bytes)        { version, classification_key, rows, rep_rows, sections: { name: [offset, length] } }
  *      code_ranges  (codes+1) x 8 B per code id: first record, record count (a code's records are contiguous)
@@ -16,7 +16,8 @@
  *      codes, states, cities, city_keys, dates      sorted string tables (id = position + 1, 0 = NULL)
  *      displays     string table    the taxonomy display of code id i at position i (empty = NULL)
  *      city_key_of  u32 per city    the city-key id of each city id (position id - 1)
- *      oig          k x 20 B        the records whose oig_* cells are not "no match", sorted by record number
+ *      oig          k x 20 B        the records whose oig_* cells are not "no match" or that have OIG possible
+ *                                   matches, sorted by record number: see {@link OIG_ENTRY}
  *      oig_strings  string table    the oig_type / oig_date / oig_checked_at values (unsorted)
  *      postings     u32 record numbers: every list in NPI order, but the city lists (below)
  *      records      rows x 32 B     one record per (NPI, code) row, in (taxonomy_code, npi) order: see RECORD
@@ -43,15 +44,19 @@
  * already contiguous, and a state's rows lie close enough together for one read in the common case.
  *
  * Version 2 (written before the clustered copy) has no `city_*` sections and keeps the city lists in `postings`;
- * the reader reads both ({@link READABLE_VERSIONS}), so a server of this code answers from an older snapshot.
+ * versions 2 and 3 (written before the OIG possible matches) keep no candidate count in their `oig` entries (the
+ * bytes are padding, read as 0). The reader reads them all ({@link READABLE_VERSIONS}), so a server of this code
+ * answers from an older snapshot.
  */
 
 import { VersionedMagic } from '../binary/versioned-magic';
 
 /** The version this code writes. */
-export const IDENTITY_INDEX_VERSION = 3 as const;
-/** The versions this code reads: the clustered city lists are new in 3. */
-export const READABLE_VERSIONS = [2, 3] as const;
+export const IDENTITY_INDEX_VERSION = 4 as const;
+/** The versions this code reads: the clustered city lists are new in 3, the `oig` entries' candidate count in 4. */
+export const READABLE_VERSIONS = [2, 3, 4] as const;
+/** The first version whose `oig` entries hold a candidate count. */
+export const CANDIDATE_COUNT_VERSION = 4;
 export type IdentityIndexVersion = (typeof READABLE_VERSIONS)[number];
 
 const MAGIC = new VersionedMagic('PFIDX\0\0');
@@ -96,8 +101,23 @@ export const FLAG_OIG = 0x10;
 
 /** Bytes per directory entry: t, s, c, first posting, count (u32 each). */
 export const DIRECTORY_ENTRY_BYTES = 20;
-/** Bytes per oig entry: record u32, excluded u8 (0 false, 1 true, 2 NULL), 3 padding, type, date, checked_at ids. */
-export const OIG_ENTRY_BYTES = 20;
+/**
+ * An `oig` entry: record u32 (0), excluded u8 (4: 0 false, 1 true, 2 NULL), 1 padding, u16 candidate count (6: the
+ * NPI's OIG possible matches, at most 65,535; padding before version 4), type (8), date (12), checked_at (16) string
+ * ids, u32 each.
+ */
+export const OIG_ENTRY = {
+  bytes: 20,
+  record: 0,
+  excluded: 4,
+  candidates: 6,
+  type: 8,
+  date: 12,
+  checkedAt: 16,
+} as const;
+export const OIG_ENTRY_BYTES = OIG_ENTRY.bytes;
+/** The largest candidate count an entry holds (a larger count is stored as this). */
+export const MAX_CANDIDATE_COUNT = 0xffff;
 
 /** The sections in file order: the meta region (everything a lookup reads) first, then {@link BULK_SECTIONS}. */
 export const SECTIONS = [
@@ -148,6 +168,8 @@ export interface IdentityIndexRow {
   oig_type: string | null;
   oig_date: string | null;
   oig_checked_at: string | null;
+  /** The NPI's OIG possible matches (0 when none). */
+  oig_candidate_count: number;
 }
 
 /**

@@ -140,6 +140,7 @@ export class IdentityIndexPage implements IdentityRows {
       oig_type: oig?.oig_type ?? null,
       oig_date: oig?.oig_date ?? null,
       oig_checked_at: oig?.oig_checked_at ?? null,
+      oig_candidate_count: oig?.oig_candidate_count ?? 0,
     };
   }
 

@@ -20,12 +20,14 @@ import { intern } from '../string-intern';
 import {
   ANY,
   BULK_SECTIONS,
+  CANDIDATE_COUNT_VERSION,
   CITY_SECTIONS,
   cityKey,
   DIRECTORY_ENTRY_BYTES,
   decodeFlag,
   type IdentityIndexHeader,
   magicVersion,
+  OIG_ENTRY,
   OIG_ENTRY_BYTES,
   READABLE_VERSIONS,
   REP_CODE,
@@ -90,7 +92,7 @@ export class IdentityIndexReader implements PageSource {
     const version = READABLE_VERSIONS.find((v) => v === fileVersion && v === header.version);
     if (version === undefined) {
       throw new Error(
-        `identity serving index version ${fileVersion}, this code reads versions ${READABLE_VERSIONS.join(' and ')}`,
+        `identity serving index version ${fileVersion}, this code reads versions ${READABLE_VERSIONS.join(', ')}`,
       );
     }
     // Version 2 has no clustered city lists: empty sections at the file's end, never read (see query).
@@ -168,10 +170,12 @@ export class IdentityIndexReader implements PageSource {
     if (i < 0) return null;
     const entry = source.slice(base + i * OIG_ENTRY_BYTES, OIG_ENTRY_BYTES);
     return {
-      oig_excluded: decodeFlag(entry[4] as number),
-      oig_type: this.text('oig_strings', entry.readUInt32LE(8)),
-      oig_date: this.text('oig_strings', entry.readUInt32LE(12)),
-      oig_checked_at: this.text('oig_strings', entry.readUInt32LE(16)),
+      oig_excluded: decodeFlag(entry[OIG_ENTRY.excluded] as number),
+      oig_type: this.text('oig_strings', entry.readUInt32LE(OIG_ENTRY.type)),
+      oig_date: this.text('oig_strings', entry.readUInt32LE(OIG_ENTRY.date)),
+      oig_checked_at: this.text('oig_strings', entry.readUInt32LE(OIG_ENTRY.checkedAt)),
+      oig_candidate_count:
+        this.header.version >= CANDIDATE_COUNT_VERSION ? entry.readUInt16LE(OIG_ENTRY.candidates) : 0,
     };
   }
 

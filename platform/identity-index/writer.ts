@@ -14,6 +14,7 @@
 import { assembleIndex, ByteBuilder, Dictionary, stringTable, text, U32Builder, u32Bytes } from '../binary/builders';
 import {
   ANY,
+  CANDIDATE_COUNT_VERSION,
   CITY_SECTIONS,
   cityKey,
   encodeFlag,
@@ -23,6 +24,8 @@ import {
   type IdentityIndexRow,
   type IdentityIndexVersion,
   identityIndexMagic,
+  MAX_CANDIDATE_COUNT,
+  OIG_ENTRY,
   OIG_ENTRY_BYTES,
   RECORD,
   REP_CODE,
@@ -33,6 +36,8 @@ import { ListBuilder } from './posting-lists';
 
 const NPI_PATTERN = /^[0-9]{10}$/;
 const U16_MAX = 0xffff;
+/** Numbers per pending `oig` entry: record, excluded, candidates, type, date, checked_at. */
+const OIG_STRIDE = 6;
 
 export class IdentityIndexWriter {
   private readonly records = new ByteBuilder();
@@ -86,16 +91,20 @@ export class IdentityIndexWriter {
     if (state > U16_MAX || date > U16_MAX) throw new Error('identity index: more than 65,535 states or dates');
     const city = text(row.city);
     const cityId = this.cities.idOf(city);
+    const candidates =
+      this.version >= CANDIDATE_COUNT_VERSION ? Math.min(Math.max(row.oig_candidate_count, 0), MAX_CANDIDATE_COUNT) : 0;
     const oig = !(
       row.oig_excluded === false &&
       row.oig_type === null &&
       row.oig_date === null &&
-      row.oig_checked_at === null
+      row.oig_checked_at === null &&
+      candidates === 0
     );
     if (oig) {
       this.oig.push(
         record,
         encodeFlag(row.oig_excluded),
+        candidates,
         this.oigStrings.idOf(row.oig_type),
         this.oigStrings.idOf(row.oig_date),
         this.oigStrings.idOf(row.oig_checked_at),
@@ -175,21 +184,19 @@ export class IdentityIndexWriter {
       lists.addGroup(id, rangeOf(first, count), false);
     }
 
-    const oig = Buffer.alloc((this.oig.length / 5) * OIG_ENTRY_BYTES);
-    for (let k = 0; k < this.oig.length / 5; k += 1) {
-      const [record, excluded, type, date, checked] = this.oig.slice(5 * k, 5 * k + 5) as [
-        number,
-        number,
-        number,
-        number,
-        number,
-      ];
+    const oig = Buffer.alloc((this.oig.length / OIG_STRIDE) * OIG_ENTRY_BYTES);
+    for (let k = 0; k < this.oig.length / OIG_STRIDE; k += 1) {
+      const [record, excluded, candidates, type, date, checked] = this.oig.slice(
+        OIG_STRIDE * k,
+        OIG_STRIDE * k + OIG_STRIDE,
+      ) as [number, number, number, number, number, number];
       const at = k * OIG_ENTRY_BYTES;
-      oig.writeUInt32LE(record, at);
-      oig[at + 4] = excluded;
-      oig.writeUInt32LE(type, at + 8);
-      oig.writeUInt32LE(date, at + 12);
-      oig.writeUInt32LE(checked, at + 16);
+      oig.writeUInt32LE(record, at + OIG_ENTRY.record);
+      oig[at + OIG_ENTRY.excluded] = excluded;
+      oig.writeUInt16LE(candidates, at + OIG_ENTRY.candidates);
+      oig.writeUInt32LE(type, at + OIG_ENTRY.type);
+      oig.writeUInt32LE(date, at + OIG_ENTRY.date);
+      oig.writeUInt32LE(checked, at + OIG_ENTRY.checkedAt);
     }
 
     lists.finish(this.rows);

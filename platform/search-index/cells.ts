@@ -7,7 +7,7 @@ import { findSorted } from '../binary/binary-search';
 import type { ByteSource } from '../binary/byte-source';
 import { tableValue, tableValues } from '../binary/string-table';
 import { intern } from '../string-intern';
-import { ENTRY, ENTRY_FLAGS, OIG_ENTRY_BYTES, type SearchIndexHeader } from './format';
+import { ENTRY, ENTRY_FLAGS, OIG_CANDIDATES_AT, OIG_ENTRY_BYTES, type SearchIndexHeader } from './format';
 
 /** The cells of an entry but its name, as {@link SearchCells.cellsOf} reads them. */
 export interface EntryCells {
@@ -18,8 +18,13 @@ export interface EntryCells {
   isPrimary: boolean;
   city: string | null;
   checkedAt: string | null;
+  /** The OIG match (type, date, checked_at), or null for none. */
   oig: [string | null, string | null, string | null] | null;
+  /** The NPI's OIG possible matches. */
+  candidates: number;
 }
+
+const NO_OIG: Pick<EntryCells, 'oig' | 'candidates'> = Object.freeze({ oig: null, candidates: 0 });
 
 /** The cells of one index's entries: the reader and its pages (./page.ts) read them through it. */
 export class SearchCells {
@@ -70,22 +75,28 @@ export class SearchCells {
       isPrimary: shown === firstCode && (flags & ENTRY_FLAGS.primaryFirst) !== 0,
       city: this.tableString('cities', bytes.readUInt32LE(at + ENTRY.cityAsWritten)),
       checkedAt: this.tableString('dates', bytes.readUInt16LE(at + ENTRY.date)),
-      oig: (flags & ENTRY_FLAGS.oig) !== 0 ? this.oigOf(npi) : null,
+      ...((flags & (ENTRY_FLAGS.oig | ENTRY_FLAGS.candidates)) !== 0 ? this.oigOf(npi, flags) : NO_OIG),
     };
   }
 
-  /** The OIG cells (type, date, checked_at) of an NPI flagged in the LEIE: binary search over `oig`. */
-  private oigOf(npi: string): [string | null, string | null, string | null] | null {
+  /**
+   * The OIG cells of an NPI flagged in the LEIE or with candidates: binary search over `oig`. The match cells only
+   * when flagged in the LEIE; the count only when flagged with candidates (never in a version 6 file).
+   */
+  private oigOf(npi: string, flags: number): Pick<EntryCells, 'oig' | 'candidates'> {
     const [offset, length] = this.header.sections.oig;
     const needle = Buffer.from(npi, 'latin1');
     const { source } = this;
     const i = findSorted(0, length / OIG_ENTRY_BYTES, (probe) =>
       source.compareAt(offset + probe * OIG_ENTRY_BYTES, 10, needle),
     );
-    if (i < 0) return null;
+    if (i < 0) return NO_OIG;
     const at = offset + i * OIG_ENTRY_BYTES;
     const id = (k: number) => this.tableString('oig_strings', source.u32(at + 12 + 4 * k));
-    return [id(0), id(1), id(2)];
+    return {
+      oig: (flags & ENTRY_FLAGS.oig) !== 0 ? [id(0), id(1), id(2)] : null,
+      candidates: (flags & ENTRY_FLAGS.candidates) !== 0 ? source.slice(at + OIG_CANDIDATES_AT, 2).readUInt16LE(0) : 0,
+    };
   }
 
   /** String `id` (from 1; 0 = NULL) of a string table section, decoded once. */

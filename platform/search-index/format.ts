@@ -30,12 +30,16 @@
  *      postal_names UTF-8           the display names in postal-copy order (a copy's nameStart points here)
  *      name_fence   16 B per fence  the key16 of every FENCE_EVERY-th entry (a search's bounds: one read each)
  *      postal_fence 8 B per fence   the postal code of every FENCE_EVERY-th postal copy (5 ASCII, 3 padding)
- *      oig          k x 24 B        the NPIs in the LEIE: NPI (10 ASCII, 2 padding), then oig_type, oig_date,
+ *      oig          k x 24 B        the NPIs in the LEIE or with OIG possible matches: NPI (10 ASCII), u16
+ *                                   candidate count (version 7; padding in 6), then oig_type, oig_date,
  *                                   oig_checked_at ids (u32) in oig_strings; sorted by NPI
  *      oig_strings  string table    those values (unsorted; id = position + 1, 0 = NULL)
  * ```
  * A string table is `u32 count`, `u32 end[count]` (cumulative byte ends), then the UTF-8 bytes (as in the
  * identity index, platform/identity-index/format.ts).
+ *
+ * Version 6 (written before the OIG possible matches) has no candidate count: the reader reads it as 0
+ * ({@link READABLE_SEARCH_VERSIONS}), so a server of this code answers from an older snapshot.
  */
 
 import type { EntityType } from '../../data-contracts/constants';
@@ -49,7 +53,10 @@ import { VersionedMagic } from '../binary/versioned-magic';
  */
 const MAGIC_VERSION = 1;
 const MAGIC = new VersionedMagic('PFSRCH\0');
-export const SEARCH_INDEX_VERSION = 6 as const;
+export const SEARCH_INDEX_VERSION = 7 as const;
+/** The header versions this code reads: the candidate count is new in 7. */
+export const READABLE_SEARCH_VERSIONS = [6, 7] as const;
+export type SearchIndexVersion = (typeof READABLE_SEARCH_VERSIONS)[number];
 /** Bytes before the first section: the magic, the header's length and its JSON. */
 const HEADER_SPACE = 12 + 1024;
 
@@ -98,10 +105,16 @@ export const ENTRY_FLAGS = {
   primaryFirst: 1,
   /** The NPI is in the LEIE (an `oig` entry holds its cells). */
   oig: 2,
+  /** The NPI has OIG possible matches (its `oig` entry holds their count; version 7). */
+  candidates: 4,
 } as const;
 
-/** Bytes per `oig` entry: NPI (10 ASCII and 2 padding), type, date, checked_at string ids (u32). */
+/** Bytes per `oig` entry: NPI (10 ASCII), u16 candidate count (10), type, date, checked_at string ids (u32, 12). */
 export const OIG_ENTRY_BYTES = 24;
+/** Where an `oig` entry's candidate count is. */
+export const OIG_CANDIDATES_AT = 10;
+/** The largest candidate count an entry holds (a larger count is stored as this). */
+export const MAX_CANDIDATE_COUNT = 0xffff;
 
 export const ENTITY_CODE = { individual: 1, organization: 2 } as const satisfies Record<EntityType, number>;
 
@@ -126,7 +139,7 @@ export const SECTIONS = [
 export type SectionName = (typeof SECTIONS)[number];
 
 export interface SearchIndexHeader {
-  version: typeof SEARCH_INDEX_VERSION;
+  version: SearchIndexVersion;
   state: string;
   entries: number;
   sections: Record<SectionName, [offset: number, length: number]>;
@@ -155,6 +168,8 @@ export interface SearchIndexRow {
   oig_type: string | null;
   oig_date: string | null;
   oig_checked_at: string | null;
+  /** The NPI's OIG possible matches (0 when none). */
+  oig_candidate_count: number;
 }
 
 /**
@@ -172,14 +187,19 @@ export function searchCityKey(city: string): string {
 }
 
 /** The bytes of a search index file: the magic, the header, then `sections` in {@link SECTIONS} order. */
-export function assembleSearchIndex(state: string, entries: number, sections: Record<SectionName, Buffer>): Buffer {
+export function assembleSearchIndex(
+  state: string,
+  entries: number,
+  sections: Record<SectionName, Buffer>,
+  version: SearchIndexVersion = SEARCH_INDEX_VERSION,
+): Buffer {
   return assembleIndex(
     'search index',
     MAGIC.of(MAGIC_VERSION),
     HEADER_SPACE,
     SECTIONS,
     sections,
-    (table): SearchIndexHeader => ({ version: SEARCH_INDEX_VERSION, state, entries, sections: table }),
+    (table): SearchIndexHeader => ({ version, state, entries, sections: table }),
   );
 }
 
@@ -187,8 +207,8 @@ export function assembleSearchIndex(state: string, entries: number, sections: Re
 export function readSearchIndexHeader(source: ByteSource): SearchIndexHeader {
   if (source.size < 12 || MAGIC.versionOf(source.slice(0, 8)) !== MAGIC_VERSION) throw new Error('not a search index');
   const header = JSON.parse(source.slice(12, source.u32(8)).toString('utf8')) as SearchIndexHeader;
-  if (header.version !== SEARCH_INDEX_VERSION) {
-    throw new Error(`search index version ${header.version}, expected ${SEARCH_INDEX_VERSION}`);
+  if (!(READABLE_SEARCH_VERSIONS as readonly number[]).includes(header.version)) {
+    throw new Error(`search index version ${header.version}, this code reads ${READABLE_SEARCH_VERSIONS.join(', ')}`);
   }
   for (const name of SECTIONS) {
     const [offset, bytes] = header.sections?.[name] ?? [-1, -1];

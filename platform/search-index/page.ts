@@ -59,6 +59,7 @@ export class SearchPage implements IdentityRows {
       oig_type: oig?.[0] ?? null,
       oig_date: oig?.[1] ?? null,
       oig_checked_at: oig?.[2] ?? null,
+      oig_candidate_count: cells.candidates,
     };
   }
 
@@ -80,7 +81,15 @@ export class SearchPage implements IdentityRows {
         cells.city || null,
         state,
         cells.checkedAt || null,
-        oig === null ? null : { oig_excluded: true, oig_type: oig[0], oig_date: oig[1], oig_checked_at: oig[2] },
+        oig === null && cells.candidates === 0
+          ? null
+          : {
+              oig_excluded: oig !== null,
+              oig_type: oig?.[0] ?? null,
+              oig_date: oig?.[1] ?? null,
+              oig_checked_at: oig?.[2] ?? null,
+              oig_candidate_count: cells.candidates,
+            },
       );
     }
   }

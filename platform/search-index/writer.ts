@@ -17,8 +17,12 @@ import {
   ENTRY_FLAGS,
   FENCE_BYTES,
   FENCE_EVERY,
+  MAX_CANDIDATE_COUNT,
+  OIG_CANDIDATES_AT,
   OIG_ENTRY_BYTES,
+  SEARCH_INDEX_VERSION,
   type SearchIndexRow,
+  type SearchIndexVersion,
   type SectionName,
   searchCityKey,
   searchKey,
@@ -42,8 +46,8 @@ interface Pending {
   name: Buffer;
   codes: number[];
   flags: number;
-  /** Temporary oig string ids (type, date, checked_at), or null for "no match". */
-  oig: [number, number, number] | null;
+  /** Temporary oig string ids (type, date, checked_at) and the candidate count, or null for neither. */
+  oig: [number, number, number, number] | null;
 }
 
 export class SearchIndexWriter {
@@ -56,7 +60,11 @@ export class SearchIndexWriter {
   private readonly classOf = new Map<number, string>();
   private readonly displayOf = new Map<number, string>();
 
-  constructor(readonly state: string) {}
+  /** `version` 6 writes the layout before the candidate count (format.ts), for the reader's tests. */
+  constructor(
+    readonly state: string,
+    private readonly version: SearchIndexVersion = SEARCH_INDEX_VERSION,
+  ) {}
 
   get count(): number {
     return this.rows.length;
@@ -79,13 +87,15 @@ export class SearchIndexWriter {
       return id;
     });
     const city = text(row.city);
+    const candidates = this.version >= 7 ? Math.min(Math.max(row.oig_candidate_count, 0), MAX_CANDIDATE_COUNT) : 0;
     const oig =
-      row.oig_excluded || row.oig_type !== null || row.oig_date !== null || row.oig_checked_at !== null
+      row.oig_excluded || candidates > 0
         ? ([
-            this.oigStrings.idOf(row.oig_type),
-            this.oigStrings.idOf(row.oig_date),
-            this.oigStrings.idOf(row.oig_checked_at),
-          ] as [number, number, number])
+            this.oigStrings.idOf(row.oig_excluded ? row.oig_type : null),
+            this.oigStrings.idOf(row.oig_excluded ? row.oig_date : null),
+            this.oigStrings.idOf(row.oig_excluded ? row.oig_checked_at : null),
+            candidates,
+          ] as [number, number, number, number])
         : null;
     this.rows.push({
       key,
@@ -97,8 +107,11 @@ export class SearchIndexWriter {
       date: this.dates.idOf(text(row.checked_at)),
       name: Buffer.from(row.name, 'utf8'),
       codes,
-      flags: (row.primary_first ? ENTRY_FLAGS.primaryFirst : 0) | (row.oig_excluded ? ENTRY_FLAGS.oig : 0),
-      oig: row.oig_excluded ? oig : null,
+      flags:
+        (row.primary_first ? ENTRY_FLAGS.primaryFirst : 0) |
+        (row.oig_excluded ? ENTRY_FLAGS.oig : 0) |
+        (candidates > 0 ? ENTRY_FLAGS.candidates : 0),
+      oig,
     });
   }
 
@@ -116,7 +129,7 @@ export class SearchIndexWriter {
     for (const [temp, key] of this.classOf) classes[(codes.finalOf[temp] as number) - 1] = key;
     for (const [temp, display] of this.displayOf) displays[(codes.finalOf[temp] as number) - 1] = display;
     const names = new ByteBuilder();
-    const oigNpis: [string, number, number, number][] = [];
+    const oigNpis: [string, number, number, number, number][] = [];
 
     const entries = Buffer.alloc(rows.length * ENTRY.bytes);
     const keys = new ByteBuilder();
@@ -149,9 +162,10 @@ export class SearchIndexWriter {
     // OIG cells by NPI (entries are in name order, so sorted here).
     oigNpis.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     const oigBytes = Buffer.alloc(oigNpis.length * OIG_ENTRY_BYTES);
-    oigNpis.forEach(([npi, type, date, checked], k) => {
+    oigNpis.forEach(([npi, type, date, checked, candidates], k) => {
       const at = k * OIG_ENTRY_BYTES;
       oigBytes.write(npi, at, 'latin1');
+      oigBytes.writeUInt16LE(candidates, at + OIG_CANDIDATES_AT);
       oigBytes.writeUInt32LE(type, at + 12);
       oigBytes.writeUInt32LE(date, at + 16);
       oigBytes.writeUInt32LE(checked, at + 20);
@@ -208,6 +222,6 @@ export class SearchIndexWriter {
       // Temporary ids in first-seen order are the final ids of an unsorted table.
       oig_strings: stringTable(this.oigStrings.values),
     };
-    return assembleSearchIndex(this.state, rows.length, sections);
+    return assembleSearchIndex(this.state, rows.length, sections, this.version);
   }
 }

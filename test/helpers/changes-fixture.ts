@@ -113,6 +113,6 @@ export const EXPECTED_CHANGES: { b: ExpectedChange[]; c: ExpectedChange[] } = {
   ],
   c: [
     identityChange('npi_reactivated', '1023909249', DEACTIVATED, null),
-    identityChange('oig_removed', '1922933878', '{"type":"1128b4","date":"1992-09-03"}', null),
+    identityChange('oig_removed', '1922933878', '{"type":"1128b4","date":"1992-09-03"}', '{"reason":"not_listed"}'),
   ],
 };

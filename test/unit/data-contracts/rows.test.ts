@@ -108,10 +108,19 @@ describe('identityProviderFromRow', () => {
       oig_type: '1128b4',
       oig_date: '2013-12-19',
       oig_checked_at: '2026-10-03T00:00:00Z',
+      oig_candidate_count: 2,
     });
     expect(p).toMatchObject({ layer: 'identity', source: 'NPPES', checked_at: '2026-06-15' });
     for (const f of ['certification', 'license', 'fda', 'price'] as const) expect(p[f]).toEqual(LOCKED_FIELD);
     expect(p.oig).toMatchObject({ excluded: true, type: '1128b4' });
+    // The count right after `oig`: the members in wire order.
+    expect(Object.keys(p).slice(9, 11)).toEqual(['oig', 'oig_candidate_count']);
+    expect(p.oig_candidate_count).toBe(2);
+  });
+
+  it.each([null, 0, -1, undefined])('gives a count of 0 for a %p cell (rows written before candidates)', (cell) => {
+    const row = { npi: '1255407482', name: 'A', oig_excluded: false, oig_candidate_count: cell } as IdentityRow;
+    expect(identityProviderFromRow(row).oig_candidate_count).toBe(0);
   });
 
   it('hands out copies of the locked placeholder, so a caller cannot change the shared one', () => {
@@ -144,9 +153,10 @@ describe('identityProvidersJson', () => {
     oig_type: cell,
     oig_date: cell,
     oig_checked_at: cell,
+    oig_candidate_count: fc.option(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 70_000 })), { nil: null }),
   }) as fc.Arbitrary<IdentityRow>;
 
-  it('writes the bytes of JSON.stringify of the identity providers, masked, for any rows', () => {
+  it('writes the bytes of JSON.stringify of the identity providers, masked, for any rows (with candidates or none)', () => {
     fc.assert(
       fc.property(fc.array(identityRow, { maxLength: 20 }), (rows) => {
         const want = JSON.stringify(rows.map((r) => maskIdentityProvider(identityProviderFromRow(r))));

@@ -49,6 +49,7 @@ const searchRow = (over: Partial<SearchIndexRow>): SearchIndexRow => ({
   oig_type: null,
   oig_date: null,
   oig_checked_at: null,
+  oig_candidate_count: 0,
   ...over,
 });
 
@@ -116,6 +117,7 @@ describe('the identity index (u32 name lengths; the classification key inside a 
       oig_type: 'x'.repeat(9),
       oig_date: '2026-09-20',
       oig_checked_at: '2026-10-03T00:00:00Z',
+      oig_candidate_count: 0,
     });
     const reader = IdentityIndexReader.open(new BufferSource(writer.finish()));
     expect(reader.classificationKey).toBe(key);

@@ -1,6 +1,7 @@
 /**
  * The identity serving index against a brute-force filter of the same rows: random partitions (codes, states,
- * cities in mixed case, NULLs, class_rep rows spread over codes, OIG cells), random queries, both byte sources.
+ * cities in mixed case, NULLs, class_rep rows spread over codes, OIG cells and candidate counts), random queries,
+ * both byte sources, every version written.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +41,7 @@ const rowArb = fc.record({
     }),
     { nil: null },
   ),
+  candidates: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 70_000 })),
 });
 
 /** Rows in the writer's order, one per (npi, code), the class_rep row per NPI being its lowest code. */
@@ -66,6 +68,7 @@ function partition(raw: RawRow[]): IdentityIndexRow[] {
       oig_type: r.oig?.type ?? null,
       oig_date: r.oig?.date ?? null,
       oig_checked_at: r.oig === null ? null : '2026-11-03T00:00:00Z',
+      oig_candidate_count: r.candidates,
     });
   }
   const lowest = new Map<string, IdentityIndexRow>();
@@ -107,7 +110,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('identity serving index', () => {
-  it.each([3, 2] as const)(
+  it.each([4, 3, 2] as const)(
     'answers every query like a filter over the rows, from memory and from the file (version %d)',
     (version) => {
       let n = 0;
@@ -133,7 +136,15 @@ describe('identity serving index', () => {
                   const got = reader.query(q);
                   expect(got.total).toBe(want.total);
                   const page = identityRowList(got.rows);
-                  expect(page).toEqual(want.rows.map((r) => ({ ...r, classification_key: 'nurse' })));
+                  // The count round-trips (saturated at 65,535) from version 4; older versions read it as 0.
+                  const count = (n: number) => (version >= 4 ? Math.min(n, 65_535) : 0);
+                  expect(page).toEqual(
+                    want.rows.map((r) => ({
+                      ...r,
+                      classification_key: 'nurse',
+                      oig_candidate_count: count(r.oig_candidate_count),
+                    })),
+                  );
                   // Written from the index's bytes, the page is the JSON of the same rows written as objects.
                   expect(identityProvidersJson(got.rows).toString()).toBe(
                     identityProvidersJson(identityRowsOf(page)).toString(),
@@ -165,6 +176,7 @@ describe('identity serving index', () => {
       oig_type: null,
       oig_date: null,
       oig_checked_at: null,
+      oig_candidate_count: 0,
     });
     const w1 = new IdentityIndexWriter('k');
     w1.add(row('1000000002', 'A'));
@@ -183,7 +195,7 @@ describe('identity serving index', () => {
     const bytes = new IdentityIndexWriter('k').finish();
     bytes[7] = 9;
     expect(() => IdentityIndexReader.open(new BufferSource(bytes))).toThrow(
-      /identity serving index version 9, this code reads versions 2 and 3/,
+      /identity serving index version 9, this code reads versions 2, 3, 4/,
     );
   });
 
@@ -203,6 +215,7 @@ describe('identity serving index', () => {
       oig_type: i === 1207 ? '1128a1' : null,
       oig_date: i === 1207 ? '2019-03-20' : null,
       oig_checked_at: i === 1207 ? '2026-11-03T00:00:00Z' : null,
+      oig_candidate_count: i === 1247 ? 3 : 0,
     }));
     const reads: number[] = [];
     const counting = (bytes: Buffer): BufferSource => {
@@ -214,7 +227,7 @@ describe('identity serving index', () => {
       };
       return source;
     };
-    for (const version of [3, 2] as const) {
+    for (const version of [4, 3, 2] as const) {
       const writer = new IdentityIndexWriter('nurse', version);
       for (const row of rows) writer.add(row);
       const reader = IdentityIndexReader.open(counting(writer.finish()));
@@ -226,11 +239,16 @@ describe('identity serving index', () => {
         expect(page.total).toBe(50);
         expect(got.map((r) => r.npi)).toEqual(rows.filter((_, i) => i % 40 === 7).map((r) => r.npi));
         expect(got.find((r) => r.npi === '1000001207')).toMatchObject({ oig_excluded: true, oig_type: '1128a1' });
+        // A city record's candidate count is found through its origin record, like its OIG cells.
+        expect(got.find((r) => r.npi === '1000001247')).toMatchObject({
+          oig_excluded: false,
+          oig_candidate_count: version >= 4 ? 3 : 0,
+        });
         // Version 3: the records (50 x 32 bytes) and the names in one read each; version 2 reads the posting
         // slice and the records' span over most of the code.
         const bulk = reads.filter((length) => length >= 50 * 8);
         const nameBytes = got.reduce((n, r) => n + Buffer.byteLength(String(r.name)), 0);
-        if (version === 3) expect(bulk).toEqual([50 * 32, nameBytes]);
+        if (version >= 3) expect(bulk).toEqual([50 * 32, nameBytes]);
         else expect(Math.max(...bulk)).toBeGreaterThan(1900 * 32);
       }
     }

@@ -65,6 +65,7 @@ const rowArb = fc.record({
     }),
     { nil: null },
   ),
+  candidates: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 70_000 })),
 });
 
 const queryArb = fc.record({
@@ -93,8 +94,9 @@ type RawRow = typeof rowArb extends fc.Arbitrary<infer T> ? T : never;
 
 function rowsOf(raw: RawRow[]): SearchIndexRow[] {
   const byNpi = new Map(raw.map((r) => [r.npi, r]));
-  return [...byNpi.values()].map(({ oig, ...r }) => ({
+  return [...byNpi.values()].map(({ oig, candidates, ...r }) => ({
     ...r,
+    oig_candidate_count: candidates,
     classes: r.codes.map((c) => CLASS_OF[c] as string),
     displays: r.codes.map((c) => DISPLAY_OF[c] ?? null),
     oig_excluded: oig !== null,
@@ -110,7 +112,7 @@ function found(result: SearchResult): { total: number; rows: IdentityRow[] } {
   return { total: result.total, rows: identityRowList(result.rows) };
 }
 
-function expected(rows: SearchIndexRow[], q: SearchQuery) {
+function expected(rows: SearchIndexRow[], q: SearchQuery, version: 6 | 7 = 7) {
   const key = (r: SearchIndexRow) => Buffer.from(searchKey(r.search_name), 'utf8');
   const prefix = q.name === null ? null : Buffer.from(searchKey(q.name), 'utf8');
   const sorted = [...rows].sort((a, b) => Buffer.compare(key(a), key(b)) || (a.npi < b.npi ? -1 : 1));
@@ -145,6 +147,8 @@ function expected(rows: SearchIndexRow[], q: SearchQuery) {
       oig_type: r.oig_excluded ? r.oig_type : null,
       oig_date: r.oig_excluded ? r.oig_date : null,
       oig_checked_at: r.oig_excluded ? r.oig_checked_at : null,
+      // Saturated at 65,535; a version 6 index has no count.
+      oig_candidate_count: version === 7 ? Math.min(r.oig_candidate_count, 65_535) : 0,
     });
   }
   return { total: hits.length, rows: hits.slice(q.offset, q.offset + q.limit) };
@@ -160,6 +164,7 @@ const EXTRA = {
   oig_type: null,
   oig_date: null,
   oig_checked_at: null,
+  oig_candidate_count: 0,
 };
 
 describe('identity search index', () => {
@@ -169,43 +174,47 @@ describe('identity search index', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('answers every name and postal-code search exactly as a brute-force filter, from memory and from a file', () => {
-    let file = 0;
-    fc.assert(
-      fc.property(
-        fc.array(rowArb, { minLength: 0, maxLength: 120 }),
-        fc.array(queryArb, { minLength: 1, maxLength: 12 }),
-        (raw, queries) => {
-          const rows = rowsOf(raw);
-          const writer = new SearchIndexWriter('TX');
-          for (const row of rows) writer.add(row);
-          const bytes = writer.finish();
-          const where = path.join(dir, `${file++}.bin`);
-          writeFileSync(where, bytes);
-          const fromFile = new FileSource(where);
-          try {
-            for (const source of [new BufferSource(bytes), fromFile]) {
-              const reader = SearchIndexReader.open(source);
-              expect(reader.entries).toBe(rows.length);
-              for (const q of queries) {
-                const query = q.name === null && q.postalCode === null ? { ...q, name: 'sm' } : q;
-                const result = reader.search(query);
-                expect(found(result)).toEqual(expected(rows, query));
-                // The page written from the index's bytes is the JSON its row objects give.
-                const objects = identityRowsOf(identityRowList(result.rows));
-                expect(identityProvidersJson(result.rows).toString('utf8')).toBe(
-                  identityProvidersJson(objects).toString('utf8'),
-                );
+  it.each([7, 6] as const)(
+    'answers every name and postal-code search exactly as a brute-force filter, from memory and from a file (version %d)',
+    (version) => {
+      let file = 0;
+      fc.assert(
+        fc.property(
+          fc.array(rowArb, { minLength: 0, maxLength: 120 }),
+          fc.array(queryArb, { minLength: 1, maxLength: 12 }),
+          (raw, queries) => {
+            const rows = rowsOf(raw);
+            const writer = new SearchIndexWriter('TX', version);
+            for (const row of rows) writer.add(row);
+            const bytes = writer.finish();
+            const where = path.join(dir, `${version}-${file++}.bin`);
+            writeFileSync(where, bytes);
+            const fromFile = new FileSource(where);
+            try {
+              for (const source of [new BufferSource(bytes), fromFile]) {
+                const reader = SearchIndexReader.open(source);
+                expect(reader.entries).toBe(rows.length);
+                expect(reader.header.version).toBe(version);
+                for (const q of queries) {
+                  const query = q.name === null && q.postalCode === null ? { ...q, name: 'sm' } : q;
+                  const result = reader.search(query);
+                  expect(found(result)).toEqual(expected(rows, query, version));
+                  // The page written from the index's bytes is the JSON its row objects give.
+                  const objects = identityRowsOf(identityRowList(result.rows));
+                  expect(identityProvidersJson(result.rows).toString('utf8')).toBe(
+                    identityProvidersJson(objects).toString('utf8'),
+                  );
+                }
               }
+            } finally {
+              fromFile.close();
             }
-          } finally {
-            fromFile.close();
-          }
-        },
-      ),
-      { numRuns: 150 },
-    );
-  });
+          },
+        ),
+        { numRuns: 150 },
+      );
+    },
+  );
 
   it('finds the bounds of every range across many fences (thousands of entries), for names and postal codes', () => {
     const letters = 'abcdz';

@@ -130,7 +130,8 @@ describe('GET /changes over three snapshots of the real samples', () => {
     expect(excluded).toMatchObject({ old: null, new: { type: '1128b4', date: '1992-09-03' } });
     expect(excluded.note).toContain('NPI only');
     const removed = one('oig_removed', '1922933878');
-    expect(removed).toMatchObject({ old: { type: '1128b4', date: '1992-09-03' }, new: null });
+    // No supplement reinstated it: it is no longer listed under this NPI, which is never a clearance.
+    expect(removed).toMatchObject({ old: { type: '1128b4', date: '1992-09-03' }, new: { reason: 'not_listed' } });
     expect(removed.note).toContain('not a clearance');
     expect(one('signal_changed', 'glp1-000004', 'certification')).toMatchObject({
       vertical: 'glp1',

@@ -111,6 +111,7 @@ describe('identity list bodies', () => {
       oig_type: i === 5 ? '1128a1' : null,
       oig_date: i === 5 ? '2019-05-20' : null,
       oig_checked_at: i === 5 ? '2026-10-03T00:00:00Z' : null,
+      oig_candidate_count: 0,
     }));
     for (const over of [{}, { usage: { used: 3, quota: 5000 }, plan: 'builder' }, { notice: 'Free tier.' }]) {
       const result = {

@@ -104,6 +104,7 @@ describe('tier masking', () => {
       layer: 'identity',
       source: 'NPPES',
       oig: { npi_match: 'none', note: 'n' },
+      oig_candidate_count: 0,
       price: { range: 'x' } as never,
     });
     expect(masked.price).toEqual(LOCKED_FIELD);

@@ -33,6 +33,7 @@ describe('SearchIndexes', () => {
         oig_type: null,
         oig_date: null,
         oig_checked_at: null,
+        oig_candidate_count: 0,
       });
       files[state] = path.join(dir, `${state}.bin`);
       writeFileSync(files[state] as string, writer.finish());
