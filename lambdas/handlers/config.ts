@@ -98,7 +98,7 @@ function receiptsOf(read: EnvReader, region: string | undefined, required: boole
   if (arn !== undefined) return { receipts: { kind: 'secret', secretId: arn, ...(region ? { region } : {}) } };
   const seed = read.optional(ENV.receiptSeed);
   if (seed !== undefined) return { receipts: { kind: 'seed', seed } };
-  if (required) read.required(ENV.receiptSecretArn, `${ENV.receiptSeed} is unset`);
+  if (required) read.required(ENV.receiptSecretArn, `when ${ENV.receiptSeed} is unset`);
   return {};
 }
 
