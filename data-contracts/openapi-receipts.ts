@@ -124,6 +124,8 @@ export function withReceipt<O extends ReceiptableOperation>(operation: O) {
   const json = ok.content['application/json'] as { schema: Record<string, unknown> } & Record<string, unknown>;
   const csv = ok.content['text/csv'] as ({ schema: Record<string, unknown> } & Record<string, unknown>) | undefined;
   const hasFormat = operation.parameters.some((p) => (p as { name?: string }).name === 'format');
+  const keyAt = operation.parameters.findIndex((p) => (p as { $ref?: string }).$ref === '#/components/parameters/key');
+  if (keyAt < 0) throw new Error(`${String((operation as { operationId?: unknown }).operationId)} takes no key`);
   const formatParameter = {
     name: 'format',
     in: 'query',
@@ -136,10 +138,12 @@ export function withReceipt<O extends ReceiptableOperation>(operation: O) {
   return {
     ...operation,
     description: `${operation.description} ${RECEIPT_RULES}`,
+    // Beside the operation's own parameters, before `key` (and the headers after it).
     parameters: [
+      ...operation.parameters.slice(0, keyAt),
       ...(hasFormat ? [] : [formatParameter]),
       { $ref: '#/components/parameters/receipt' },
-      ...operation.parameters,
+      ...operation.parameters.slice(keyAt),
     ],
     responses: {
       ...operation.responses,

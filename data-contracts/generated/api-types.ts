@@ -972,8 +972,6 @@ export interface operations {
     listProviders: {
         parameters: {
             query?: {
-                /** @description `true` answers a signed receipt of the screen (ReceiptResponse, or receipt lines with `format=csv`); `false` (the default) the usual body. Any other value, or a receipt asked on a shape that has none, is 400 `invalid_parameter`. */
-                receipt?: components["parameters"]["receipt"];
                 /** @description Selects the vertical path (verified vertical layer). A Builder key is bound to one vertical. Verticals that are not live are accepted and return no data. */
                 vertical?: "glp1" | "pet_health" | "medspa" | "ivf" | "dental" | "senior";
                 /** @description Identity path (used when `vertical` is absent): a 10-character NUCC taxonomy code, or a NUCC classification name (case-insensitive, e.g. `Registered Nurse`) that resolves to every code of that classification. An unknown code or classification returns an empty page, not an error. */
@@ -1008,6 +1006,8 @@ export interface operations {
                 format?: "json" | "csv";
                 /** @description `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). */
                 include?: components["parameters"]["include"];
+                /** @description `true` answers a signed receipt of the screen (ReceiptResponse, or receipt lines with `format=csv`); `false` (the default) the usual body. Any other value, or a receipt asked on a shape that has none, is 400 `invalid_parameter`. */
+                receipt?: components["parameters"]["receipt"];
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
@@ -1384,15 +1384,15 @@ export interface operations {
     listNpis: {
         parameters: {
             query: {
-                /** @description `csv` only with `receipt=true`: the receipt as signed lines. */
-                format?: "json" | "csv";
-                /** @description `true` answers a signed receipt of the screen (ReceiptResponse, or receipt lines with `format=csv`); `false` (the default) the usual body. Any other value, or a receipt asked on a shape that has none, is 400 `invalid_parameter`. */
-                receipt?: components["parameters"]["receipt"];
                 /**
                  * @description Comma-separated NPIs, 1 to 100.
                  * @example 1003633876,1114636115,1234567893
                  */
                 numbers: string;
+                /** @description `csv` only with `receipt=true`: the receipt as signed lines. */
+                format?: "json" | "csv";
+                /** @description `true` answers a signed receipt of the screen (ReceiptResponse, or receipt lines with `format=csv`); `false` (the default) the usual body. Any other value, or a receipt asked on a shape that has none, is 400 `invalid_parameter`. */
+                receipt?: components["parameters"]["receipt"];
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
@@ -1654,8 +1654,6 @@ export interface operations {
     listChanges: {
         parameters: {
             query: {
-                /** @description `true` answers a signed receipt of the screen (ReceiptResponse, or receipt lines with `format=csv`); `false` (the default) the usual body. Any other value, or a receipt asked on a shape that has none, is 400 `invalid_parameter`. */
-                receipt?: components["parameters"]["receipt"];
                 /**
                  * @description A snapshot id (`snapshot_id` of an earlier answer: the changes after it) or an ISO 8601 date or date-time in UTC (the changes published after it).
                  * @example 20261001T000000Z-a1b2c3d4
@@ -1678,6 +1676,8 @@ export interface operations {
                 offset?: number;
                 /** @description `csv`: an RFC 4180 attachment, `old` and `new` as JSON text (`locked` for a locked value). */
                 format?: "json" | "csv";
+                /** @description `true` answers a signed receipt of the screen (ReceiptResponse, or receipt lines with `format=csv`); `false` (the default) the usual body. Any other value, or a receipt asked on a shape that has none, is 400 `invalid_parameter`. */
+                receipt?: components["parameters"]["receipt"];
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
