@@ -33,6 +33,16 @@ export const ENV = {
    * it is refused with 403 `cdn_required` before any other work; unset (the local server, tests), nothing is checked.
    */
   originVerifySecret: 'PF_ORIGIN_VERIFY_SECRET',
+  /**
+   * The ARN of the Secrets Manager secret whose string the receipts' Ed25519 key derives from (a deployment's: the
+   * stack creates it). Read once per instance, on the first receipt or public-key request.
+   */
+  receiptSecretArn: 'PF_RECEIPT_SECRET_ARN',
+  /**
+   * The receipts' secret string itself, when no ARN is set (the local server, the rehearsal). Unset locally, the local
+   * server generates one and keeps it in `<PF_LOCAL_DIR>/receipt-seed`, so its receipts verify across restarts.
+   */
+  receiptSeed: 'PF_RECEIPT_SEED',
   /** Local server port. Default 8787. */
   port: 'PORT',
   /** `1` adds the benchmark's routes (tools/bench/api/bench-routes.ts) to the LOCAL server only (never the Lambda). */

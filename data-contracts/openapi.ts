@@ -53,6 +53,7 @@ import {
   ref,
   requestIdHeader,
 } from './openapi-parts';
+import { receiptOperations, receiptParameters, receiptSchemas, withReceipt } from './openapi-receipts';
 import { NPI_LIST_MAX, NPI_PATTERN, PARAMETER_RULES } from './parameter-rules';
 import { type OperationId, ROUTES, TRAILING_SLASH_EXTENSION } from './routes';
 
@@ -347,15 +348,19 @@ const docsScriptOperation = {
 
 /** Every operation of the route table, by operationId. */
 const OPERATIONS = {
-  listProviders: listOperation,
+  listProviders: withReceipt(listOperation),
   getProvider: detailOperation,
   getCoverage: coverageOperation,
   getSample: sampleOperation,
   getOpenApi: openapiOperation,
   ...npiOperations,
   ...changesOperations,
+  // The batch screens can answer a signed receipt (openapi-receipts.ts).
+  listNpis: withReceipt(npiOperations.listNpis),
+  listChanges: withReceipt(changesOperations.listChanges),
   getDocs: docsOperation,
   getDocsScript: docsScriptOperation,
+  ...receiptOperations,
 } as const satisfies Record<OperationId, { operationId: string }>;
 
 /**
@@ -492,7 +497,7 @@ export const openApiDocument = {
     description:
       'Read-only REST API over source-linked, timestamped facts about US regulated-care providers. ' +
       'Every provider and NPI endpoint requires an API key; `/coverage`, `/sample`, this document and its ' +
-      'reference page (`/docs`) are public. ' +
+      'reference page (`/docs`), and the public key of signed receipts (`/receipts/public-key`) are public. ' +
       'Trailing slashes: every path marked `x-trailing-slash: true` (every path but `/openapi.json` and the ' +
       'reference page\u2019s script) also answers with a trailing slash (`/providers/`, `/providers/{id}/`), as the ' +
       'same operation with the same parameters and responses; each is listed once, without the slash. ' +
@@ -551,6 +556,7 @@ export const openApiDocument = {
         description: 'API key as a query parameter (discouraged).',
         schema: { type: 'string' },
       },
+      ...receiptParameters,
       'If-None-Match': {
         name: 'If-None-Match',
         in: 'header',
@@ -864,6 +870,7 @@ export const openApiDocument = {
       ...oigCandidateSchemas,
       ...npiSchemas,
       ...changesSchemas,
+      ...receiptSchemas,
       Error: {
         type: 'object',
         additionalProperties: false,

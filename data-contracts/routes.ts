@@ -25,6 +25,7 @@ export const ROUTES = [
   { method: 'GET', path: '/changes', operation: 'listChanges', slashForm: true },
   { method: 'GET', path: '/docs', operation: 'getDocs', slashForm: true },
   { method: 'GET', path: '/docs/redoc.standalone.js', operation: 'getDocsScript', slashForm: false },
+  { method: 'GET', path: '/receipts/public-key', operation: 'getReceiptPublicKey', slashForm: false },
 ] as const;
 
 export type Route = (typeof ROUTES)[number];

@@ -13,6 +13,7 @@ import { EdgeAcl } from './constructs/edge-acl';
 import { ETL_CONTAINER_NAME, EtlJobs } from './constructs/etl-jobs';
 import { Monitoring } from './constructs/monitoring';
 import { OriginVerify } from './constructs/origin-verify';
+import { ReceiptKey } from './constructs/receipt-key';
 
 /** Names of the stack outputs (the commands of docs/deploy.md read them). */
 export const OUTPUT_NAMES = {
@@ -73,6 +74,8 @@ export class ProviderFactsStack extends Stack {
   readonly edgeAcl: EdgeAcl | null;
   /** The origin-verify secret, unless `originVerify` is off. */
   readonly originVerify: OriginVerify | null;
+  /** The secret the receipts' signing key derives from. */
+  readonly receiptKey: ReceiptKey;
 
   constructor(scope: Construct, id: string, props: ProviderFactsStackProps) {
     super(scope, id, props);
@@ -86,6 +89,7 @@ export class ProviderFactsStack extends Stack {
 
     this.dataStore = new DataStore(this, 'Data', { snapshotRetentionDays: config.snapshotRetentionDays });
     const { bucket, keysTable, usageTable } = this.dataStore;
+    this.receiptKey = new ReceiptKey(this, 'ReceiptKey');
 
     this.api = new Api(this, 'Api', {
       bucket,
@@ -97,6 +101,7 @@ export class ProviderFactsStack extends Stack {
       reservedConcurrency: config.apiReservedConcurrency,
       throttle: { rateLimit: config.apiThrottleRateLimit, burstLimit: config.apiThrottleBurstLimit },
       originVerifySecret,
+      receiptSecret: this.receiptKey.secret,
     });
 
     this.cdn = new Cdn(this, 'Cdn', {

@@ -9,7 +9,7 @@ export type paths = {
         };
         /**
          * List providers (vertical path or identity path)
-         * @description With `vertical`: the verified vertical layer (ProviderListResponse). Without `vertical`: identity rows from NPPES (IdentityListResponse), selected by `taxonomy` (a list), or by an identity search: `npi` (a roster), or `name` or `postal_code` within one `state`. One of these is required (400 `invalid_parameter` otherwise). Identity search rules (every answer stays fast on the national registry of 9 million NPIs): `npi` combines with any identity filter; `name` and `postal_code` need `state` (a search reads that state’s index); `entity_type` only narrows a `name`, `postal_code` or `npi` search; `taxonomy` and `city` narrow any search. Other shapes are refused with 400 `invalid_parameter` and a hint; the search filters do not combine with `vertical`. A search answers one row per NPI: the taxonomy shown is the one the `taxonomy` filter matched, else the NPI’s primary taxonomy. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path), by NPI (taxonomy list and roster) or by the search name then NPI (name and postal-code searches). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. An NPI roster (`npi=`) counts one call per NPI its page can hold, `min(limit, NPIs asked - offset)`, at least 1: walking a roster of n NPIs costs n calls however it is paged, as the same NPIs through `/npi?numbers=` do; it is charged before the query (429 without any work when fewer calls are left) and given back if the query then fails. Calls answered 304, or refused with 400, 401, 403, 404, 429, 500 or 503, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description With `vertical`: the verified vertical layer (ProviderListResponse). Without `vertical`: identity rows from NPPES (IdentityListResponse), selected by `taxonomy` (a list), or by an identity search: `npi` (a roster), or `name` or `postal_code` within one `state`. One of these is required (400 `invalid_parameter` otherwise). Identity search rules (every answer stays fast on the national registry of 9 million NPIs): `npi` combines with any identity filter; `name` and `postal_code` need `state` (a search reads that state’s index); `entity_type` only narrows a `name`, `postal_code` or `npi` search; `taxonomy` and `city` narrow any search. Other shapes are refused with 400 `invalid_parameter` and a hint; the search filters do not combine with `vertical`. A search answers one row per NPI: the taxonomy shown is the one the `taxonomy` filter matched, else the NPI’s primary taxonomy. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path), by NPI (taxonomy list and roster) or by the search name then NPI (name and postal-code searches). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. An NPI roster (`npi=`) counts one call per NPI its page can hold, `min(limit, NPIs asked - offset)`, at least 1: walking a roster of n NPIs costs n calls however it is paged, as the same NPIs through `/npi?numbers=` do; it is charged before the query (429 without any work when fewer calls are left) and given back if the query then fails. Calls answered 304, or refused with 400, 401, 403, 404, 429, 500 or 503, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up. `receipt=true` answers a signed receipt of the screen instead of the usual body: the NPIs asked, each with its NPPES status and the outcome of the OIG screen (`match` by NPI, possible matches by name as `candidates`, `none`, or `not_screened` for an NPI without a record), the snapshot and the LEIE files it was screened with, the time, the key’s id (never the key) and the plan, signed with Ed25519 by the deployment’s key (`GET /receipts/public-key`). JSON: `{ receipt, signature }`, the signature over the UTF-8 bytes of the RFC 8785 (JCS) canonical JSON of `receipt`. CSV (`format=csv`): one line per NPI and candidate, each line signed alone over its bytes before its last comma (the `signature` cell). A receipt is metered exactly as the same call without it, is never answered 304, carries no `ETag` and is never stored (`Cache-Control: no-store`). `none` is not a clearance, and a candidate is not a finding: confirm or dismiss it with the OIG’s own search.
          */
         get: operations["listProviders"];
         put?: never;
@@ -103,7 +103,7 @@ export type paths = {
         };
         /**
          * Up to 100 NPIs in one call
-         * @description One entry per NPI asked, in the order asked (duplicates included), each with its `status`. More than 100 NPIs, or none: 400 `invalid_parameter`. A malformed NPI does not refuse the batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status (the same NPIs cost the same through `/providers?npi=`); the charge is made before the lookup: when the month has fewer calls left than the batch asks, the whole batch is refused with 429, nothing is counted and nothing is read, and if the lookup then fails (500, 503) the calls are given back. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description One entry per NPI asked, in the order asked (duplicates included), each with its `status`. More than 100 NPIs, or none: 400 `invalid_parameter`. A malformed NPI does not refuse the batch: its entry says `invalid`. Quota: one call per NPI asked, whatever its status (the same NPIs cost the same through `/providers?npi=`); the charge is made before the lookup: when the month has fewer calls left than the batch asks, the whole batch is refused with 429, nothing is counted and nothing is read, and if the lookup then fails (500, 503) the calls are given back. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up. `receipt=true` answers a signed receipt of the screen instead of the usual body: the NPIs asked, each with its NPPES status and the outcome of the OIG screen (`match` by NPI, possible matches by name as `candidates`, `none`, or `not_screened` for an NPI without a record), the snapshot and the LEIE files it was screened with, the time, the key’s id (never the key) and the plan, signed with Ed25519 by the deployment’s key (`GET /receipts/public-key`). JSON: `{ receipt, signature }`, the signature over the UTF-8 bytes of the RFC 8785 (JCS) canonical JSON of `receipt`. CSV (`format=csv`): one line per NPI and candidate, each line signed alone over its bytes before its last comma (the `signature` cell). A receipt is metered exactly as the same call without it, is never answered 304, carries no `ETag` and is never stored (`Cache-Control: no-store`). `none` is not a clearance, and a candidate is not a finding: confirm or dismiss it with the OIG’s own search.
          */
         get: operations["listNpis"];
         put?: never;
@@ -143,7 +143,7 @@ export type paths = {
         };
         /**
          * What changed since a snapshot or a date (new exclusions, deactivations, signal changes)
-         * @description Every change between the snapshot `since` names (or the last snapshot at or before the date `since` names) and the current snapshot, oldest step first. A snapshot keeps the changes of the last 13 months; a `since` older than that is refused with 400 `since_too_old`, whose hint names the oldest `since` answered (re-screen the whole roster with `/npi?numbers=` from there), never answered with a partial list. `span` states exactly which snapshots the answer covers. Identity changes (`oig_*`, `npi_*`, `*_changed` of name, primary taxonomy, state) are keyed by NPI; vertical changes (`verified_added`, `verified_removed`, `signal_changed`) by `entity_id`, for verified records only (`internal_only` records never appear). `oig_excluded` and `oig_removed` inherit the NPI-only matching rule: the LEIE carries an NPI for about 10.5% of its records, so `oig_removed` is never a clearance; its `new` says why: `{"reason":"reinstated","date":"YYYY-MM-DD"}` when a monthly supplement reinstated the exclusion, else `{"reason":"not_listed"}`. Exclusions without an NPI appear only as possible matches: `oig_candidate_added` (`new` the OigCandidate) and `oig_candidate_removed` (`old` the OigCandidate); a candidate is not a finding, its removal is not a clearance, and a change of its strength alone is not a change. Paid values: a free key sees a `signal_changed` entry with `old` and `new` locked. A key bound to one vertical sees the identity changes and its own vertical’s changes (another `vertical` is 403). Quota: one call per 200, like a list. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up.
+         * @description Every change between the snapshot `since` names (or the last snapshot at or before the date `since` names) and the current snapshot, oldest step first. A snapshot keeps the changes of the last 13 months; a `since` older than that is refused with 400 `since_too_old`, whose hint names the oldest `since` answered (re-screen the whole roster with `/npi?numbers=` from there), never answered with a partial list. `span` states exactly which snapshots the answer covers. Identity changes (`oig_*`, `npi_*`, `*_changed` of name, primary taxonomy, state) are keyed by NPI; vertical changes (`verified_added`, `verified_removed`, `signal_changed`) by `entity_id`, for verified records only (`internal_only` records never appear). `oig_excluded` and `oig_removed` inherit the NPI-only matching rule: the LEIE carries an NPI for about 10.5% of its records, so `oig_removed` is never a clearance; its `new` says why: `{"reason":"reinstated","date":"YYYY-MM-DD"}` when a monthly supplement reinstated the exclusion, else `{"reason":"not_listed"}`. Exclusions without an NPI appear only as possible matches: `oig_candidate_added` (`new` the OigCandidate) and `oig_candidate_removed` (`old` the OigCandidate); a candidate is not a finding, its removal is not a clearance, and a change of its strength alone is not a change. Paid values: a free key sees a `signal_changed` entry with `old` and `new` locked. A key bound to one vertical sees the identity changes and its own vertical’s changes (another `vertical` is 403). Quota: one call per 200, like a list. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up. `receipt=true` answers a signed receipt of the screen instead of the usual body: the NPIs asked, each with its NPPES status and the outcome of the OIG screen (`match` by NPI, possible matches by name as `candidates`, `none`, or `not_screened` for an NPI without a record), the snapshot and the LEIE files it was screened with, the time, the key’s id (never the key) and the plan, signed with Ed25519 by the deployment’s key (`GET /receipts/public-key`). JSON: `{ receipt, signature }`, the signature over the UTF-8 bytes of the RFC 8785 (JCS) canonical JSON of `receipt`. CSV (`format=csv`): one line per NPI and candidate, each line signed alone over its bytes before its last comma (the `signature` cell). A receipt is metered exactly as the same call without it, is never answered 304, carries no `ETag` and is never stored (`Cache-Control: no-store`). `none` is not a clearance, and a candidate is not a finding: confirm or dismiss it with the OIG’s own search.
          */
         get: operations["listChanges"];
         put?: never;
@@ -186,6 +186,26 @@ export type paths = {
          * @description The standalone bundle of Redoc (the npm package `redoc`), byte for byte, which the reference page loads. Public, cacheable for an hour, br or gzip as the client asks.
          */
         get: operations["getDocsScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/receipts/public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public key that verifies receipts
+         * @description Public, no key. The Ed25519 public key of the deployment’s receipts, in three forms (raw base64, PEM SubjectPublicKeyInfo, JWK), with its `key_id`: the first 16 hex digits of the SHA-256 of the 32 raw key bytes, which every receipt’s signature names. Cacheable for an hour.
+         */
+        get: operations["getReceiptPublicKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -662,6 +682,89 @@ export type components = {
             filters: components["schemas"]["ChangeFilters"];
             data: components["schemas"]["ChangeEntry"][];
         };
+        /** @description One OIG LEIE file the snapshot was screened with, in the order the ETL applied them. */
+        LeieRelease: {
+            /** @description The file’s name. */
+            file: string;
+            /** @enum {string} */
+            kind: "list" | "supplement";
+            /**
+             * Format: date-time
+             * @description The file’s release (as-of) time.
+             */
+            release: string;
+            sha256: string;
+            rows: number;
+        };
+        /** @description One NPI asked, in the order asked. */
+        ReceiptAnswer: {
+            /** @description As asked. */
+            npi: string;
+            /** @enum {string} */
+            status: "active" | "deactivated" | "not_found" | "invalid";
+            /** @enum {string} */
+            outcome: "match" | "candidates" | "none" | "not_screened";
+            oig: components["schemas"]["OigField"] | null;
+            candidates: components["schemas"]["OigCandidate"][];
+        };
+        Receipt: {
+            /** @constant */
+            version: 1;
+            /** Format: uuid */
+            receipt_id: string;
+            /** Format: date-time */
+            issued_at: string;
+            request: {
+                path: string;
+                /** @description The query as sent, without `key` and `receipt`: a parameter sent more than once is a list. */
+                query: {
+                    [key: string]: string | string[];
+                };
+            };
+            /** @description The key’s id, never the key. */
+            api_key_id: string;
+            /** @enum {string} */
+            plan: "free" | "builder" | "developer" | "enterprise";
+            snapshot: {
+                id: string;
+                /** Format: date-time */
+                as_of: string;
+            };
+            leie_files: components["schemas"]["LeieRelease"][];
+            /** @description Change feed pages: this page’s `offset`, and the next page’s (null on the last). */
+            page?: {
+                cursor: string;
+                next_cursor: string | null;
+            };
+            answers: components["schemas"]["ReceiptAnswer"][];
+        };
+        ReceiptSignature: {
+            /** @constant */
+            algorithm: "Ed25519";
+            key_id: string;
+            /** @description Ed25519 over the UTF-8 bytes of the RFC 8785 canonical JSON of `receipt`. */
+            value: string;
+        };
+        ReceiptResponse: {
+            receipt: components["schemas"]["Receipt"];
+            signature: components["schemas"]["ReceiptSignature"];
+        };
+        ReceiptPublicKey: {
+            /** @constant */
+            algorithm: "Ed25519";
+            key_id: string;
+            /** @description The 32 raw key bytes. */
+            public_key: string;
+            /** @description SubjectPublicKeyInfo, PEM. */
+            public_key_pem: string;
+            jwk: {
+                /** @constant */
+                kty: "OKP";
+                /** @constant */
+                crv: "Ed25519";
+                x: string;
+            };
+        };
         Error: {
             /** @description Human message. */
             error: string;
@@ -846,6 +949,8 @@ export type components = {
         include: "tracked";
         /** @description API key as a query parameter (discouraged). */
         key: string;
+        /** @description `true` answers a signed receipt of the screen (ReceiptResponse, or receipt lines with `format=csv`); `false` (the default) the usual body. Any other value, or a receipt asked on a shape that has none, is 400 `invalid_parameter`. */
+        receipt: "true" | "false";
         /** @description ETags of answers already held; the current one gets 304 (`*` is not honoured). */
         "If-None-Match": string;
     };
@@ -921,6 +1026,8 @@ export interface operations {
                 format?: "json" | "csv";
                 /** @description `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). */
                 include?: components["parameters"]["include"];
+                /** @description `true` answers a signed receipt of the screen (ReceiptResponse, or receipt lines with `format=csv`); `false` (the default) the usual body. Any other value, or a receipt asked on a shape that has none, is 400 `invalid_parameter`. */
+                receipt?: components["parameters"]["receipt"];
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
@@ -933,7 +1040,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of providers. */
+            /** @description A page of providers. With `receipt=true`: the signed receipt (no ETag). */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -949,7 +1056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProviderListResponse"] | components["schemas"]["IdentityListResponse"];
+                    "application/json": components["schemas"]["ProviderListResponse"] | components["schemas"]["IdentityListResponse"] | components["schemas"]["ReceiptResponse"];
                     "text/csv": string;
                 };
             };
@@ -1302,6 +1409,10 @@ export interface operations {
                  * @example 1003633876,1114636115,1234567893
                  */
                 numbers: string;
+                /** @description `csv` only with `receipt=true`: the receipt as signed lines. */
+                format?: "json" | "csv";
+                /** @description `true` answers a signed receipt of the screen (ReceiptResponse, or receipt lines with `format=csv`); `false` (the default) the usual body. Any other value, or a receipt asked on a shape that has none, is 400 `invalid_parameter`. */
+                receipt?: components["parameters"]["receipt"];
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
@@ -1314,7 +1425,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One entry per NPI asked. */
+            /** @description One entry per NPI asked. With `receipt=true`: the signed receipt (no ETag). */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1428,7 +1539,12 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["NpiBatchResponse"];
+                    "application/json": components["schemas"]["NpiBatchResponse"] | components["schemas"]["ReceiptResponse"];
+                    /**
+                     * @example receipt_id,issued_at,snapshot_id,snapshot_as_of,api_key_id,leie_files,row,rows,npi,status,outcome,oig_type,oig_date,candidate_strength,candidate_name,candidate_general,candidate_specialty,candidate_city,candidate_state,candidate_exclusion_type,candidate_exclusion_date,candidate_evidence,key_id,signature
+                     *     6f1c2a4e-8b3d-4f5a-9c7e-0d1b2a3c4e5f,2026-11-02T14:03:11.052Z,20261101T000000Z-ez401deg,2026-11-01T00:00:00Z,key_3f1c9a0b7d2e4f65,UPDATED.csv@2026-10-01T00:00:00Z#9f2b…,1,2,1003633876,active,none,,,,,,,,,,,,3b6a27bcceb6a42d,u7Zk3fV0m9QeXo1t4d2cR8pLw6yHnB5sJu7Zk3fV0m9QeXo1t4d2cR8pLw6yHnB5sJAbCdEfGhIjKlMnOpQr==
+                     */
+                    "text/csv": string;
                 };
             };
             304: components["responses"]["NotModified"];
@@ -1638,6 +1754,8 @@ export interface operations {
                 offset?: number;
                 /** @description `csv`: an RFC 4180 attachment, `old` and `new` as JSON text (`locked` for a locked value). */
                 format?: "json" | "csv";
+                /** @description `true` answers a signed receipt of the screen (ReceiptResponse, or receipt lines with `format=csv`); `false` (the default) the usual body. Any other value, or a receipt asked on a shape that has none, is 400 `invalid_parameter`. */
+                receipt?: components["parameters"]["receipt"];
                 /** @description API key as a query parameter (discouraged). */
                 key?: components["parameters"]["key"];
             };
@@ -1650,7 +1768,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The changes, oldest step first. */
+            /** @description The changes, oldest step first. With `receipt=true`: the signed receipt (no ETag). */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1790,7 +1908,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ChangeListResponse"];
+                    "application/json": components["schemas"]["ChangeListResponse"] | components["schemas"]["ReceiptResponse"];
                     /**
                      * @example kind,npi,entity_id,vertical,field,old,new,note,from_snapshot,from_as_of,to_snapshot,to_as_of
                      *     npi_deactivated,1114636115,,,,,"{""deactivation_date"":""2026-10-14""}",,20261001T000000Z-a1b2c3d4,2026-10-01T00:00:00Z,20261101T000000Z-ez401deg,2026-11-01T00:00:00Z
@@ -1878,6 +1996,45 @@ export interface operations {
             403: components["responses"]["EdgeForbidden"];
             429: components["responses"]["EdgeRateLimited"];
             431: components["responses"]["RequestTooLarge"];
+        };
+    };
+    getReceiptPublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public key. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "algorithm": "Ed25519",
+                     *       "key_id": "3b6a27bcceb6a42d",
+                     *       "public_key": "GbzE9bFu1Wcq2H7WXDEZg2dlkX0URpfj3WrGY6Ym2Ms=",
+                     *       "public_key_pem": "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAGbzE9bFu1Wcq2H7WXDEZg2dlkX0URpfj3WrGY6Ym2Ms=\n-----END PUBLIC KEY-----\n",
+                     *       "jwk": {
+                     *         "kty": "OKP",
+                     *         "crv": "Ed25519",
+                     *         "x": "GbzE9bFu1Wcq2H7WXDEZg2dlkX0URpfj3WrGY6Ym2Ms"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReceiptPublicKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["EdgeForbidden"];
+            429: components["responses"]["EdgeRateLimited"];
+            431: components["responses"]["RequestTooLarge"];
+            500: components["responses"]["InternalError"];
         };
     };
 }

@@ -13,6 +13,7 @@ import { LoggingFormat } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ENV } from '../../data-contracts/env';
 import { POINTER_KEY, PUBLIC_KEYS, SNAPSHOTS_PREFIX } from '../../data-contracts/layout';
@@ -39,6 +40,9 @@ export const API_TABLE_ACTIONS = {
   keys: ['dynamodb:GetItem'],
   usage: ['dynamodb:UpdateItem'],
 } as const;
+
+/** The only Secrets Manager action the API may call, on the receipts' secret alone. */
+export const API_SECRET_ACTIONS = ['secretsmanager:GetSecretValue'] as const;
 
 /**
  * The bucket keys the API may read, as IAM resource patterns (relative to the bucket): the current-snapshot pointer,
@@ -83,6 +87,8 @@ export interface ApiResourceNames {
    * the deployment does not check it.
    */
   readonly originVerifySecret?: string;
+  /** The ARN of the secret the receipts' key derives from (the function reads it on its first receipt). */
+  readonly receiptSecretArn: string;
 }
 
 /**
@@ -104,6 +110,7 @@ export function apiEnvironment(names: ApiResourceNames): Record<string, string> 
     // generation of the memory plan (data-contracts/memory-budget.ts) instead of one sized from the VM's memory.
     NODE_OPTIONS: `--enable-source-maps ${heapOption(plan)}`,
     ...(names.originVerifySecret === undefined ? {} : { [ENV.originVerifySecret]: names.originVerifySecret }),
+    [ENV.receiptSecretArn]: names.receiptSecretArn,
   };
 }
 
@@ -121,6 +128,8 @@ export interface ApiProps {
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
   /** The origin-verify secret's dynamic reference, or null (no check). */
   readonly originVerifySecret: string | null;
+  /** The secret the receipts' key derives from: the function may read it, and nothing else of Secrets Manager. */
+  readonly receiptSecret: ISecret;
 }
 
 /** The API Lambda and the HTTP API in front of it. */
@@ -152,6 +161,7 @@ export class Api extends Construct {
         usageTableName: props.usageTable.tableName,
         memoryMb: props.memoryMb,
         ...(props.originVerifySecret === null ? {} : { originVerifySecret: props.originVerifySecret }),
+        receiptSecretArn: props.receiptSecret.secretArn,
       }),
       // The handler writes its own JSON lines to stdout; JSON format makes the runtime's lines (START, REPORT,
       // uncaught errors) JSON too, so one Logs Insights query reads them all.
@@ -197,6 +207,15 @@ export class Api extends Construct {
         effect: Effect.ALLOW,
         actions: [...API_TABLE_ACTIONS.usage],
         resources: [props.usageTable.tableArn],
+      }),
+    );
+
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        sid: 'ReadReceiptSecret',
+        effect: Effect.ALLOW,
+        actions: [...API_SECRET_ACTIONS],
+        resources: [props.receiptSecret.secretArn],
       }),
     );
 

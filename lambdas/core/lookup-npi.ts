@@ -88,8 +88,8 @@ export async function getNpi(input: { credentials: Credentials; npi: string }, d
   });
 }
 
-/** One answer per asked NPI, in the order asked: the malformed ones are not looked up. */
-async function answersOf(asked: readonly string[], data: ProviderData): Promise<NpiBatchAnswer[]> {
+/** One answer per asked NPI, in the order asked: the malformed ones are not looked up (receipts use it too). */
+export async function answersOf(asked: readonly string[], data: ProviderData): Promise<NpiBatchAnswer[]> {
   const problems = asked.map(npiProblem);
   const records = await data.findNpis(asked.filter((_, i) => problems[i] === null));
   let next = 0;

@@ -3,6 +3,7 @@
  * `lambdas/access` (KeyStore, CachedKeyLookup, DynamoMeter) and `lambdas/query` implement them.
  */
 import type { KeyStatus, Plan, Tier, Vertical } from '../../data-contracts/constants';
+import type { ReceiptPublicKey } from '../../data-contracts/types';
 import type { Logger } from '../../platform/logger';
 import type { SnapshotSource } from '../query/types';
 import type { ProviderViews } from './present-provider';
@@ -58,6 +59,24 @@ export interface Meter {
 /** The clock of the use cases. */
 export type Clock = () => Date;
 
+/** The receipts' signing key (lambdas/signing/ed25519-key.ts). */
+export interface ReceiptKey {
+  /** The first 16 hex digits of the SHA-256 of the raw public key (`signature.key_id` of a receipt). */
+  readonly keyId: string;
+  /** The public key, as `GET /receipts/public-key` serves it. */
+  readonly publicKey: ReceiptPublicKey;
+  /** The Ed25519 signature of `message`, base64. */
+  sign(message: Uint8Array): string;
+}
+
+/**
+ * The receipts' key, loaded on its first use (the deployment's is read from Secrets Manager once per instance):
+ * rejects when it cannot be loaded (the call is then answered 500, and nothing is charged).
+ */
+export interface ReceiptKeys {
+  current(): Promise<ReceiptKey>;
+}
+
 /** Every dependency of the use cases, built once per process. */
 export interface CoreDeps {
   snapshots: SnapshotSource;
@@ -67,6 +86,8 @@ export interface CoreDeps {
   logger: Logger;
   /** The memoised provider views: the runtime's, so tests and measuring tools hold their own. */
   views: ProviderViews;
+  /** The key that signs receipts. */
+  receipts: ReceiptKeys;
 }
 
 /** An authenticated caller. */

@@ -10,6 +10,7 @@ import { ConfigError, type Env, type EnvReader, readEnv } from '../../platform/c
 import { LOG_LEVELS, type LogLevel } from '../../platform/logger';
 import { type AccessConfig, loadAccessConfig } from '../access/config';
 import { DEFAULT_NPI_ARENA_BYTES } from '../query/npi-buckets';
+import type { ReceiptKeySource } from '../signing/receipt-keys';
 import { DEFAULT_POINTER_TTL_SECONDS } from '../storage/snapshot-cache';
 
 /** Where snapshots are read from. */
@@ -31,6 +32,8 @@ export interface ApiConfig {
   npiArenaBytes: number;
   /** The CDN's origin secret: when set, calls without it are refused (403 `cdn_required`). */
   originSecret?: string;
+  /** Where the receipts' key comes from; unset, the runtime makes a key of its own (the local server sets one). */
+  receipts?: ReceiptKeySource;
 }
 
 /**
@@ -82,7 +85,21 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): ApiConfig {
     memory: planMemory(readBudgetMb(read)),
     npiArenaBytes: readNpiArenaMb(read) * 1024 * 1024,
     ...originSecretOf(read),
+    ...receiptsOf(read, region, defaults.requireDeployedTables === true),
   };
+}
+
+/**
+ * The receipts' key source: the secret's ARN (`PF_RECEIPT_SECRET_ARN`), else the seed (`PF_RECEIPT_SEED`). A deployed
+ * function needs one of them: a key of its own per instance would sign receipts that the public key does not verify.
+ */
+function receiptsOf(read: EnvReader, region: string | undefined, required: boolean): { receipts?: ReceiptKeySource } {
+  const arn = read.optional(ENV.receiptSecretArn);
+  if (arn !== undefined) return { receipts: { kind: 'secret', secretId: arn, ...(region ? { region } : {}) } };
+  const seed = read.optional(ENV.receiptSeed);
+  if (seed !== undefined) return { receipts: { kind: 'seed', seed } };
+  if (required) read.required(ENV.receiptSecretArn, `when ${ENV.receiptSeed} is unset`);
+  return {};
 }
 
 /** `PF_NPI_ARENA_MB` when set, else the Lambda's or the local default. */

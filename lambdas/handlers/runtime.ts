@@ -26,6 +26,7 @@ import { NpiBuckets } from '../query/npi-buckets';
 import { createSnapshotSource, VerticalMatchCache } from '../query/provider-queries';
 import { SearchIndexes } from '../query/search-indexes';
 import { closeSnapshotTables, openSnapshotTables, type SnapshotTables } from '../query/snapshot-tables';
+import { createReceiptKeys, ephemeralReceiptSource, type ReceiptKeySource } from '../signing/receipt-keys';
 import { SnapshotCache } from '../storage/snapshot-cache';
 import type { ApiConfig, DataStoreConfig } from './config';
 
@@ -59,6 +60,11 @@ export interface RuntimeOptions {
   /** Local disk the NPI arena may take. Default `DEFAULT_NPI_ARENA_BYTES` (lambdas/query/npi-buckets.ts). */
   npiArenaBytes?: number;
   app?: AppOptions;
+  /**
+   * Where the receipts' key comes from (loaded on the first receipt). Default: a random key of this runtime's own,
+   * for tests and measuring tools (its receipts verify only against its own public key).
+   */
+  receipts?: ReceiptKeySource;
   duckdb?: Omit<DuckDbOptions, 'allowedDirectory'>;
   /** Overrides for tests: a clock for the pointer TTL, or other key/meter implementations. */
   nowMs?: () => number;
@@ -119,6 +125,7 @@ export function runtimeOptionsFrom(config: ApiConfig, tables: TablesConfig, logg
     memory: config.memory,
     npiArenaBytes: config.npiArenaBytes,
     ...(config.originSecret ? { app: { originSecret: config.originSecret } } : {}),
+    ...(config.receipts ? { receipts: config.receipts } : {}),
   };
 }
 
@@ -197,6 +204,8 @@ export async function createApiRuntime(options: RuntimeOptions): Promise<ApiRunt
     clock: () => new Date(),
     logger: options.logger,
     views: caches.views,
+    // Loaded on the first receipt, never at start (a deployment's is read from Secrets Manager).
+    receipts: createReceiptKeys(options.receipts ?? ephemeralReceiptSource(), options.logger),
   };
   return {
     app: createApp(deps, { ...options.app, bodies: caches.bodies }),

@@ -10,6 +10,7 @@ import { OPERATION_RULES } from '../../data-contracts/query-parameters';
 import type { OperationId } from '../../data-contracts/routes';
 import { admit, type Credentials } from '../core/authenticate';
 import type { CoreDeps } from '../core/ports';
+import { asksForReceipt } from '../core/receipt-params';
 import { type DataVersion, dataVersionHeaders, entityTag, ifNoneMatchHits } from './data-version';
 import { notModifiedResponse } from './responses';
 import { assertKnownParameters } from './unknown-parameters';
@@ -71,8 +72,11 @@ export function guardOf(operation: OperationId, deps: CoreDeps): MiddlewareHandl
       const version = { snapshotId: data.snapshotId, asOf: data.asOf };
       const etag = entityTag({ version, path: c.req.path, query: values, principal });
       const headers = dataVersionHeaders(version, etag);
+      // A receipt is issued anew on every call (its own id and time): never a 304, and no tag.
+      const receipt = asksForReceipt(query);
+      if (receipt) delete headers.ETag;
       // Not metered: the key was checked, no data is served (docs/api-guide.md, data versions).
-      if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return notModifiedResponse(headers);
+      else if (ifNoneMatchHits(c.req.header('if-none-match'), etag)) return notModifiedResponse(headers);
       c.set('keyed', {
         deps: { ...deps, keys, snapshots: { withSnapshot: (work) => work(data) } },
         version,

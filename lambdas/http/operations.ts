@@ -6,18 +6,22 @@
 import { ServerResponse } from 'node:http';
 import type { Context, Handler } from 'hono';
 import openApiJson from '../../data-contracts/openapi.json';
+import { RECEIPT_PARAMETER, RECEIPT_QUERY_OMITS } from '../../data-contracts/receipts';
 import type { OperationId } from '../../data-contracts/routes';
 import { getProvider } from '../core/get-provider';
+import { getReceiptPublicKey, issueReceipt } from '../core/issue-receipt';
 import { listChanges } from '../core/list-changes';
 import { listProviders } from '../core/list-providers';
 import { getNpi, lookupNpis } from '../core/lookup-npi';
 import type { CoreDeps } from '../core/ports';
 import { getCoverage, getSample } from '../core/public-objects';
+import { assertReceiptShape, parseReceiptFlag, type ReceiptOperation } from '../core/receipt-params';
 import { type BodyPool, leaseUntilClosed } from './body-pool';
 import type { DocsAssets } from './docs-page';
 import { type ApiEnv, type KeyedRequest, keyedRequest } from './guard';
 import type { ListBodyCache } from './list-formats';
 import { presentChanges, presentDetail, presentList, presentNpi, presentNpiBatch, presentPublic } from './presenters';
+import { presentReceipt } from './receipt-format';
 import { DOCUMENT_CACHE, jsonResponse } from './responses';
 
 const OPENAPI_BYTES = Buffer.from(JSON.stringify(openApiJson), 'utf8');
@@ -46,6 +50,36 @@ function keyed<R>(
   };
 }
 
+/** The parameters a receipt's `request.query` never echoes. */
+const NOT_ECHOED = new Set<string>(RECEIPT_QUERY_OMITS);
+
+/**
+ * A batch screen: with `receipt=true` the signed receipt of the call (lambdas/core/issue-receipt.ts), else the call
+ * itself; a receipt's shape and value are checked either way (400 `invalid_parameter`).
+ */
+function screen(operation: ReceiptOperation, call: Handler<ApiEnv>): Handler<ApiEnv> {
+  return async (c, next) => {
+    const { deps, query, credentials } = keyedRequest(c);
+    const receipt = parseReceiptFlag(query[RECEIPT_PARAMETER]);
+    assertReceiptShape(operation, query, receipt);
+    if (!receipt) return call(c, next);
+    const echoed = Object.entries(c.req.queries())
+      .filter(([name]) => !NOT_ECHOED.has(name))
+      .map(([name, values]) => [name, values.length === 1 ? (values[0] as string) : values]);
+    const result = await issueReceipt(
+      {
+        operation,
+        credentials,
+        query,
+        kinds: c.req.queries('kind') ?? [],
+        request: { path: c.req.path, query: Object.fromEntries(echoed) },
+      },
+      deps,
+    );
+    return presentReceipt(result);
+  };
+}
+
 /** The operations, by the contract's operation id. */
 export function operationTable(context: OperationContext): Record<OperationId, Handler<ApiEnv>> {
   const { deps, bodies, docs, bodyPool } = context;
@@ -59,10 +93,13 @@ export function operationTable(context: OperationContext): Record<OperationId, H
     return outgoing === undefined || path !== 'identity' ? undefined : leaseUntilClosed(bodyPool, outgoing);
   };
   return {
-    listProviders: keyed(
-      ({ deps, query, credentials }) => listProviders({ credentials, query }, deps),
-      (result, { version }, c) =>
-        presentList(result, version, bodies, result.format === 'csv' ? undefined : identityLease(c, result.path)),
+    listProviders: screen(
+      'listProviders',
+      keyed(
+        ({ deps, query, credentials }) => listProviders({ credentials, query }, deps),
+        (result, { version }, c) =>
+          presentList(result, version, bodies, result.format === 'csv' ? undefined : identityLease(c, result.path)),
+      ),
     ),
     getProvider: keyed(
       ({ deps, query, credentials }, c) => getProvider({ credentials, id: c.req.param('id') ?? '', query }, deps),
@@ -78,15 +115,24 @@ export function operationTable(context: OperationContext): Record<OperationId, H
       ({ deps, credentials }, c) => getNpi({ credentials, npi: c.req.param('npi') ?? '' }, deps),
       (result, { version }) => presentNpi(result, version),
     ),
-    listNpis: keyed(
-      ({ deps, query, credentials }) => lookupNpis({ credentials, numbers: query.numbers }, deps),
-      (result, { version }) => presentNpiBatch(result, version),
+    listNpis: screen(
+      'listNpis',
+      keyed(
+        ({ deps, query, credentials }) => lookupNpis({ credentials, numbers: query.numbers }, deps),
+        (result, { version }) => presentNpiBatch(result, version),
+      ),
     ),
-    listChanges: keyed(
-      ({ deps, query, credentials }, c) =>
-        listChanges({ credentials, query, kinds: c.req.queries('kind') ?? [] }, deps),
-      (result, { version }) => presentChanges(result, version),
+    listChanges: screen(
+      'listChanges',
+      keyed(
+        ({ deps, query, credentials }, c) =>
+          listChanges({ credentials, query, kinds: c.req.queries('kind') ?? [] }, deps),
+        (result, { version }) => presentChanges(result, version),
+      ),
     ),
+    // Public and cacheable: the key changes only with the deployment's secret.
+    getReceiptPublicKey: async () =>
+      jsonResponse(200, await getReceiptPublicKey(deps), { cacheControl: DOCUMENT_CACHE }),
   };
 }
 

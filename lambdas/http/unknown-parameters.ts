@@ -3,8 +3,11 @@
  * would otherwise answer an unfiltered page and spend quota. The allowed names of each route come from the OpenAPI
  * document (data-contracts/query-parameters.ts); the hint suggests the closest allowed name when one is close.
  */
+
+import { RECEIPT_PARAMETER } from '../../data-contracts/receipts';
 import { ApiError } from '../core/api-error';
 import { closestParameter } from '../core/closest-name';
+import { receiptNotOffered } from '../core/receipt-params';
 
 /**
  * Throws 400 `invalid_parameter` for the first parameter of `names` (in request order) that `allowed` does not
@@ -15,6 +18,8 @@ import { closestParameter } from '../core/closest-name';
 export function assertKnownParameters(names: Iterable<string>, allowed: readonly string[]): void {
   for (const name of names) {
     if (name === '' || allowed.includes(name)) continue;
+    // A receipt asked where there is none: say where receipts are, rather than suggest a close name.
+    if (name === RECEIPT_PARAMETER) throw receiptNotOffered();
     const closest = closestParameter(name, allowed);
     const list = `This route takes: ${allowed.join(', ')}.`;
     throw new ApiError('invalid_parameter', `Unknown query parameter \`${printable(name)}\`.`, {

@@ -11,6 +11,7 @@ import type { ChangesSpan } from '../../data-contracts/changes';
 import { LIVE_VERTICALS, type PublishBoundary, VERTICAL_STATUS } from '../../data-contracts/constants';
 import { type IdentityRows, identityRowsOf } from '../../data-contracts/identity-json';
 import { npiBucketOf, staticKey } from '../../data-contracts/layout';
+import type { LeieRelease } from '../../data-contracts/manifest';
 import { type NpiRecordBytes, npiActiveLineOf, npiRecordText } from '../../data-contracts/npi-record';
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { NpiRecord } from '../../data-contracts/types';
@@ -84,6 +85,7 @@ export class VerticalMatchCache {
 export class SnapshotProviderData implements ProviderData {
   readonly snapshotId: string;
   readonly asOf: string;
+  readonly leieFiles: readonly LeieRelease[];
 
   constructor(
     private readonly tables: SnapshotTables,
@@ -91,6 +93,7 @@ export class SnapshotProviderData implements ProviderData {
   ) {
     this.snapshotId = tables.files.id;
     this.asOf = tables.files.manifest.created_at;
+    this.leieFiles = tables.files.manifest.leie_files ?? [];
   }
 
   async listVertical(query: VerticalListQuery): Promise<Page<VerticalRow>> {

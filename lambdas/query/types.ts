@@ -6,6 +6,7 @@
 import type { ChangeKind, ChangesSpan } from '../../data-contracts/changes';
 import type { BusinessMode, EntityType, PublishBoundary, Vertical } from '../../data-contracts/constants';
 import type { IdentityRows } from '../../data-contracts/identity-json';
+import type { LeieRelease } from '../../data-contracts/manifest';
 import type { NpiRecordBytes } from '../../data-contracts/npi-record';
 import type { VerticalRow } from '../../data-contracts/rows';
 
@@ -104,6 +105,8 @@ export interface ProviderData {
   readonly snapshotId: string;
   /** The snapshot time (the manifest's `created_at`, which is also the coverage's `generated_at`): the data's as-of time. */
   readonly asOf: string;
+  /** The LEIE files the snapshot was screened with (the manifest's `leie_files`; none for an older manifest). */
+  readonly leieFiles: readonly LeieRelease[];
   listVertical(query: VerticalListQuery): Promise<Page<VerticalRow>>;
   /** One record by entity_id (preferred) or slug within the boundary, live verticals only. */
   findVertical(id: string, boundary: PublishBoundary): Promise<VerticalRow | null>;

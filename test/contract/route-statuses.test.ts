@@ -133,6 +133,8 @@ const SCENARIOS: Record<OperationId, Scenario[]> = {
   listProviders: [
     ...keyedBasics('/providers?vertical=glp1', '/providers?vertical=nope'),
     { status: 403, path: '/providers?vertical=dental', key: 'builder' },
+    { status: 200, path: `/providers?npi=${ACTIVE_NPI.npi}&receipt=true&format=csv`, key: 'developer' },
+    { status: 400, path: '/providers?vertical=glp1&receipt=true', key: 'developer' },
   ],
   getProvider: [
     ...keyedBasics('/providers/glp1-0001', '/providers/glp1-0001?include=everything'),
@@ -142,12 +144,28 @@ const SCENARIOS: Record<OperationId, Scenario[]> = {
   getNpi: [
     ...keyedBasics(`/npi/${ACTIVE_NPI.npi}`, '/npi/1234567890'),
     { status: 404, path: '/npi/1234567893', key: 'developer' },
+    { status: 400, path: `/npi/${ACTIVE_NPI.npi}?receipt=true`, key: 'developer' },
     { status: 410, path: `/npi/${DEACTIVATED_NPI.npi}`, key: 'developer' },
   ],
-  listNpis: keyedBasics(`/npi?numbers=${ACTIVE_NPI.npi},1234567893`, '/npi'),
+  listNpis: [
+    ...keyedBasics(`/npi?numbers=${ACTIVE_NPI.npi},1234567893`, '/npi'),
+    // A receipt: 200 (never 304), its bad value and a CSV without it 400, a key that cannot be loaded 500.
+    { status: 200, path: `/npi?numbers=${ACTIVE_NPI.npi},${DEACTIVATED_NPI.npi}&receipt=true`, key: 'developer' },
+    { status: 200, path: `/npi?numbers=${ACTIVE_NPI.npi}&receipt=true`, key: 'developer', conditional: true },
+    { status: 400, path: `/npi?numbers=${ACTIVE_NPI.npi}&receipt=yes`, key: 'developer' },
+    { status: 400, path: `/npi?numbers=${ACTIVE_NPI.npi}&format=csv`, key: 'developer' },
+    {
+      status: 500,
+      path: `/npi?numbers=${ACTIVE_NPI.npi}&receipt=true`,
+      key: 'developer',
+      deps: { receiptsDown: true },
+    },
+  ],
   listChanges: [
     ...keyedBasics('/changes?since=2026-06-15', '/changes?since=2026-06-14'),
     { status: 403, path: '/changes?since=2026-06-15&vertical=dental', key: 'builder' },
+    { status: 200, path: `/changes?since=2026-06-15&npi=${ACTIVE_NPI.npi}&receipt=true`, key: 'developer' },
+    { status: 400, path: '/changes?since=2026-06-15&receipt=true', key: 'developer' },
   ],
   getCoverage: [
     { status: 200, path: '/coverage' },
@@ -173,6 +191,12 @@ const SCENARIOS: Record<OperationId, Scenario[]> = {
     bypass('/docs'),
     { status: 304, path: '/docs', conditional: true },
     { status: 400, path: '/docs?zip=1' },
+  ],
+  getReceiptPublicKey: [
+    { status: 200, path: '/receipts/public-key' },
+    bypass('/receipts/public-key'),
+    { status: 400, path: '/receipts/public-key?receipt=true' },
+    { status: 500, path: '/receipts/public-key', deps: { receiptsDown: true } },
   ],
   getDocsScript: [
     { status: 200, path: '/docs/redoc.standalone.js' },

@@ -6,6 +6,7 @@ import type { CoreDeps, KeyRecord, MeterResult } from '../../lambdas/core/ports'
 import { ProviderViews } from '../../lambdas/core/present-provider';
 import type { DataVersion } from '../../lambdas/http/data-version';
 import type { ProviderData, VerticalListQuery } from '../../lambdas/query/types';
+import { createReceiptKeys } from '../../lambdas/signing/receipt-keys';
 import { silentLogger } from '../../platform/logger';
 
 export interface FakeOptions {
@@ -16,6 +17,8 @@ export interface FakeOptions {
   /** Records the boundary of every vertical query. */
   boundaries?: PublishBoundary[];
   failWith?: Error;
+  /** The receipts' key cannot be loaded (the secret store is down). */
+  receiptsDown?: boolean;
 }
 
 /** Dependencies whose snapshot answers with the given rows (filtered by boundary like the partitions are). */
@@ -26,6 +29,7 @@ export function fakeDeps(options: FakeOptions = {}): CoreDeps {
   const data: ProviderData = {
     snapshotId: '20260615T000000Z-unitfake',
     asOf: '2026-06-15T00:00:00Z',
+    leieFiles: [],
     async listVertical(q: VerticalListQuery) {
       options.boundaries?.push(q.boundary);
       if (options.failWith) throw options.failWith;
@@ -63,8 +67,14 @@ export function fakeDeps(options: FakeOptions = {}): CoreDeps {
     clock: () => new Date('2026-06-15T12:00:00Z'),
     logger: silentLogger,
     views: new ProviderViews(),
+    receipts: options.receiptsDown
+      ? { current: async () => Promise.reject(new Error('the secret store is down')) }
+      : createReceiptKeys({ kind: 'seed', seed: FAKE_RECEIPT_SEED }, silentLogger),
   };
 }
+
+/** The seed of the fakes' receipt key. */
+export const FAKE_RECEIPT_SEED = 'the unit tests\u2019 receipt seed';
 
 /** The data version of the fake snapshot, for body builders called outside the app. */
 export const FAKE_VERSION: DataVersion = { snapshotId: '20260615T000000Z-unitfake', asOf: '2026-06-15T00:00:00Z' };

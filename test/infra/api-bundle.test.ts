@@ -73,6 +73,9 @@ afterAll(() => {
   rmSync(outdir, { recursive: true, force: true });
 });
 
+/** A receipts' secret ARN: never read by these calls (the key is read on the first receipt). */
+const RECEIPT_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:pf-receipts-AbCdEf';
+
 describe('API asset', () => {
   it('holds the bundle, its source map and the DuckDB binding for the target architecture', () => {
     expect(existsSync(join(apiDir, 'index.js'))).toBe(true);
@@ -105,6 +108,7 @@ describe('API asset', () => {
       keysTableName: 'pf-keys',
       usageTableName: 'pf-usage',
       memoryMb: 2048,
+      receiptSecretArn: RECEIPT_SECRET_ARN,
     }),
     [ENV.cacheDir]: join(outdir, cacheFolder),
     AWS_REGION: 'us-east-1',
@@ -216,6 +220,7 @@ describe('the bundled API answering a request', () => {
             keysTableName: 'pf-keys',
             usageTableName: 'pf-usage',
             memoryMb: 2048,
+            receiptSecretArn: RECEIPT_SECRET_ARN,
           }),
           [ENV.cacheDir]: join(outdir, 'answer-cache'),
           [ENV.s3Endpoint]: s3.endpoint,

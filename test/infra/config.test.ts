@@ -136,7 +136,11 @@ type Props = Record<string, unknown>;
 describe('edge variants in the template', () => {
   it('turns the bypass guard off with originVerify=false: no secret, no header, no variable', () => {
     const { template } = synthStack({ originVerify: false }, { bundle: false, outdir: join(outdir, 'no-verify') });
-    template.resourceCountIs('AWS::SecretsManager::Secret', 0);
+    // The receipts' secret stays: it is not the origin check's.
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      Description: Match.stringLikeRegexp('receipts'),
+    });
     const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0];
     for (const origin of (distribution?.Properties.DistributionConfig.Origins ?? []) as Props[]) {
       expect(origin.OriginCustomHeaders).toBeUndefined();

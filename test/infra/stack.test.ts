@@ -13,7 +13,7 @@ import { defaultBudgetMb, planMemory } from '../../data-contracts/memory-budget'
 import { fullPathOf, PAGE_PATHS, ROUTES } from '../../data-contracts/routes';
 import { KEYS_TABLE, USAGE_TABLE } from '../../data-contracts/tables';
 import { DEFAULT_CONFIG } from '../../infra/config';
-import { API_CACHE_DIR, API_READ_PATTERNS, API_TABLE_ACTIONS } from '../../infra/constructs/api';
+import { API_CACHE_DIR, API_READ_PATTERNS, API_SECRET_ACTIONS, API_TABLE_ACTIONS } from '../../infra/constructs/api';
 import { HSTS } from '../../infra/constructs/cdn';
 import { SNAPSHOT_RETENTION_TAG } from '../../infra/constructs/data-store';
 import { COMMON_RULE_SET_COUNTED, EDGE_BLOCK_BODY_KEY, EDGE_RULES } from '../../infra/constructs/edge-acl';
@@ -27,6 +27,7 @@ import {
   METRIC_NAMESPACE,
   STAGE_THROTTLE,
 } from '../../infra/constructs/monitoring';
+import { RECEIPT_SECRET_LENGTH } from '../../infra/constructs/receipt-key';
 import { API_ROUTE_PATHS, CONTRACT_PATHS, DEFAULT_ROUTE_KEY, routeKeyOf, servingRouteKey } from '../../infra/routes';
 import { edgeAclName, OUTPUT_NAMES } from '../../infra/stack';
 import { KEYS_UNAVAILABLE_METRIC } from '../../lambdas/access/cached-key-lookup';
@@ -52,9 +53,12 @@ const roleOf = (functionId: string): string =>
   (propsOf('AWS::Lambda::Function', functionId).Role as GetAtt)['Fn::GetAtt'][0];
 /** The dynamic reference to the origin-verify secret, as CloudFormation resolves it at deploy time. */
 const secretReference = () => {
-  const secretId = logicalIdWhere(template, 'AWS::SecretsManager::Secret', () => true);
+  const secretId = logicalIdWhere(template, 'AWS::SecretsManager::Secret', describes('origin'));
   return { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] };
 };
+
+/** The receipts' secret. */
+const receiptSecretId = () => logicalIdWhere(template, 'AWS::SecretsManager::Secret', describes('receipts'));
 
 let apiFunctionId: string;
 let rebuildFunctionId: string;
@@ -221,6 +225,7 @@ describe('Lambda functions', () => {
         ENV.logLevel,
         ENV.memoryBudgetMb,
         ENV.originVerifySecret,
+        ENV.receiptSecretArn,
         'NODE_OPTIONS',
       ].sort(),
     );
@@ -237,6 +242,27 @@ describe('Lambda functions', () => {
     expect(variables[ENV.logLevel]).toBe('info');
     // The origin-verify secret: a dynamic reference to the generated secret, resolved at deploy time, never a value.
     expect(variables[ENV.originVerifySecret]).toEqual(secretReference());
+    // The receipts' secret: its ARN only (the function reads the value on its first receipt), never a value.
+    expect(variables[ENV.receiptSecretArn]).toEqual({ Ref: receiptSecretId() });
+  });
+
+  it('generates the receipts\u2019 secret, kept when the stack goes, and lets only the API function read it', () => {
+    const id = receiptSecretId();
+    const secret = template.findResources('AWS::SecretsManager::Secret')[id];
+    expect(secret?.Properties.GenerateSecretString).toEqual(
+      expect.objectContaining({ ExcludePunctuation: true, PasswordLength: RECEIPT_SECRET_LENGTH }),
+    );
+    expect(secret?.Properties.SecretString).toBeUndefined();
+    expect(secret?.DeletionPolicy).toBe('Retain');
+    const readers = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+      JSON.stringify(policy.Properties.PolicyDocument).includes(JSON.stringify({ Ref: id })),
+    );
+    expect(readers).toHaveLength(1);
+    expect(readers[0]?.Properties.Roles).toEqual([{ Ref: roleOf(apiFunctionId) }]);
+    const statements = statementsOfRole(template, roleOf(apiFunctionId));
+    const read = statements.find((st) => st.Sid === 'ReadReceiptSecret');
+    expect(read?.Action).toBe('secretsmanager:GetSecretValue');
+    expect(read?.Resource).toEqual({ Ref: id });
   });
 
   it('reserves the API function\u2019s concurrency (the account guard), and no other function\u2019s', () => {
@@ -267,7 +293,13 @@ describe('least privilege', () => {
     const statements = statementsOfRole(template, roleOf(apiFunctionId));
     const actions = actionsOf(statements);
     expect(actions.sort()).toEqual(
-      ['s3:GetObject', 's3:ListBucket', ...API_TABLE_ACTIONS.keys, ...API_TABLE_ACTIONS.usage].sort(),
+      [
+        's3:GetObject',
+        's3:ListBucket',
+        ...API_TABLE_ACTIONS.keys,
+        ...API_TABLE_ACTIONS.usage,
+        ...API_SECRET_ACTIONS,
+      ].sort(),
     );
     // Objects: exactly the keys of API_READ_PATTERNS (test/infra/api-bucket-grants.test.ts checks them against
     // every key the ETL writes); listing: the bucket, only under those same keys (404, not 403, for a missing one).
@@ -537,10 +569,11 @@ describe('CloudFront', () => {
     const s3 = origins.find((o) => o.S3OriginConfig !== undefined);
     expect(s3?.OriginCustomHeaders).toBeUndefined();
     // Secrets Manager generates the value at deploy time: letters and digits, nothing in the template.
-    template.hasResourceProperties('AWS::SecretsManager::Secret', {
-      GenerateSecretString: Match.objectLike({ ExcludePunctuation: true, PasswordLength: 64 }),
-    });
-    expect(propsOf('AWS::SecretsManager::Secret').SecretString).toBeUndefined();
+    const originSecretId = logicalIdWhere(template, 'AWS::SecretsManager::Secret', describes('origin'));
+    expect(propsOf('AWS::SecretsManager::Secret', originSecretId).GenerateSecretString).toEqual(
+      expect.objectContaining({ ExcludePunctuation: true, PasswordLength: 64 }),
+    );
+    expect(propsOf('AWS::SecretsManager::Secret', originSecretId).SecretString).toBeUndefined();
     // The function requires the header only after CloudFront sends it: it is updated after the distribution.
     const distributionId = logicalIdWhere(template, 'AWS::CloudFront::Distribution', () => true);
     expect(template.findResources('AWS::Lambda::Function')[apiFunctionId]?.DependsOn).toContain(distributionId);

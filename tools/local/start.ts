@@ -30,6 +30,7 @@ import { readCurrentSnapshot } from '../../platform/snapshot-protocol';
 import { addBenchRoutes } from '../bench/api/bench-routes';
 import { loadLocalConfig } from './config';
 import { startLocalDynamo } from './dynamo-local';
+import { ensureReceiptSeed } from './receipt-seed';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const HOST = '127.0.0.1';
@@ -69,8 +70,11 @@ async function main(): Promise<void> {
     dynamo = await startLocalDynamo({ dir: localDir });
     tables = { keysTable: dynamo.keysTable, usageTable: dynamo.usageTable, endpoint: dynamo.endpoint };
   }
+  // Receipts are signed with PF_RECEIPT_SEED's key, else with the key of the seed kept in the local folder.
+  const receipts = config.receipts ?? { kind: 'seed' as const, seed: await ensureReceiptSeed(localDir) };
   const runtime = await createApiRuntime({
     ...runtimeOptionsFrom(config, tables, logger),
+    receipts,
     store,
     app: local.benchCeiling ? { extraRoutes: addBenchRoutes } : {},
   });

@@ -17,6 +17,7 @@ describe('the operation rules derived from the OpenAPI document', () => {
       'offset',
       'format',
       'include',
+      'receipt',
       'key',
     ]);
     expect(OPERATION_RULES.getProvider.queryParameters).toEqual(['include', 'key']);
@@ -33,8 +34,11 @@ describe('the operation rules derived from the OpenAPI document', () => {
       'limit',
       'offset',
       'format',
+      'receipt',
       'key',
     ]);
+    expect(OPERATION_RULES.listNpis.queryParameters).toEqual(['numbers', 'format', 'receipt', 'key']);
+    expect(OPERATION_RULES.getReceiptPublicKey.queryParameters).toEqual(['key']);
   });
 
   it('mark the operations without security as public and the others as keyed', () => {

@@ -72,6 +72,7 @@ describe('the route table', () => {
       '/api/v1/changes',
       '/api/v1/docs',
       '/api/v1/docs/redoc.standalone.js',
+      '/api/v1/receipts/public-key',
     ]);
   });
 });

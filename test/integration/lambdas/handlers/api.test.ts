@@ -57,6 +57,8 @@ beforeAll(async () => {
     [ENV.dynamoEndpoint]: dynalite.endpoint,
     [ENV.cacheDir]: cacheDir,
     [ENV.logLevel]: 'error',
+    // A deployed function needs its receipts' key: here a seed (no Secrets Manager).
+    [ENV.receiptSeed]: 'the tests\u2019 receipts',
   });
   jest.isolateModules(() => {
     handler = require('../../../../lambdas/handlers/api').handler as Handler;

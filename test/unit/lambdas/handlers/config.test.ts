@@ -38,6 +38,7 @@ describe('loadConfig (the API process)', () => {
         PF_CACHE_DIR: ' /tmp/cache ',
         PF_POINTER_TTL_SECONDS: ' 0.5 ',
         PF_LOG_LEVEL: ' debug ',
+        PF_RECEIPT_SECRET_ARN: ' arn:aws:secretsmanager:eu-west-1:000000000000:secret:receipts ',
       },
       { ...defaults, requireDeployedTables: true },
     );
@@ -61,6 +62,22 @@ describe('loadConfig (the API process)', () => {
     const message = failure({ PF_ORIGIN_VERIFY_SECRET: 'short-secret' });
     expect(message).toContain('PF_ORIGIN_VERIFY_SECRET');
     expect(message).not.toContain('short-secret');
+  });
+
+  it('reads the receipts\u2019 secret ARN, else a seed, and requires one of them of a deployed function', () => {
+    const arn = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:receipts';
+    expect(loadConfig({ PF_RECEIPT_SECRET_ARN: arn, AWS_REGION: 'eu-west-1' }, defaults).receipts).toEqual({
+      kind: 'secret',
+      secretId: arn,
+      region: 'eu-west-1',
+    });
+    expect(loadConfig({ PF_RECEIPT_SEED: ' s ' }, defaults).receipts).toEqual({ kind: 'seed', seed: 's' });
+    expect(loadConfig({ PF_RECEIPT_SECRET_ARN: arn, PF_RECEIPT_SEED: 's' }, defaults).receipts?.kind).toBe('secret');
+    expect(loadConfig({}, defaults).receipts).toBeUndefined();
+    const deployed = { PF_KEYS_TABLE: 'keys', PF_USAGE_TABLE: 'usage' };
+    expect(failure(deployed, { requireDeployedTables: true })).toBe(
+      'PF_RECEIPT_SECRET_ARN is required when PF_RECEIPT_SEED is unset',
+    );
   });
 
   it('treats blank values as unset', () => {
