@@ -43,10 +43,16 @@ export interface RecordSeen {
   candidates: CandidateSeen[];
 }
 
+/** What a build of the evaluation saw: every NPI record's candidates, and the NPPES rows the ETL rejected. */
+export interface BuildSeen {
+  records: Map<string, RecordSeen>;
+  rejected: number;
+}
+
 /** Builds a snapshot from `nppes` with the demo's NUCC and LEIE files and returns every NPI record's candidates. */
-export async function buildAndReadCandidates(nppes: string[], workDir: string): Promise<Map<string, RecordSeen>> {
+export async function buildAndReadCandidates(nppes: string[], workDir: string): Promise<BuildSeen> {
   const dataDir = path.join(workDir, `store-${path.basename(nppes[0] ?? 'nppes', '.csv')}`);
-  await buildSnapshot({
+  const summary = await buildSnapshot({
     store: new FolderObjectStore(dataDir),
     inputs: { ...demoBuildInputs(REPO_ROOT), nppes, fda: [], feeds: [] },
     snapshotTime: SNAPSHOT_TIME,
@@ -73,7 +79,8 @@ export async function buildAndReadCandidates(nppes: string[], workDir: string): 
       seen.set(record.npi, { status: record.status, candidates: record.oig_candidates ?? [] });
     }
   }
-  return seen;
+  const rejected = summary.sources.filter((x) => x.source === 'nppes').reduce((n, x) => n + x.rejected, 0);
+  return { records: seen, rejected };
 }
 
 export interface Score {
@@ -148,6 +155,8 @@ export function scoreLabelledSet(records: readonly LabelledRecord[], seen: Reado
 
 export interface SampleRate {
   file: string;
+  /** Rows the ETL set aside (the pandas-mangled sample's float ZIPs overrun the postal-code bound): never screened. */
+  rejected: number;
   active: number;
   with_candidates: number;
   candidates: number;
@@ -157,13 +166,14 @@ export interface SampleRate {
 }
 
 /** Candidates per 1,000 active records of one NPPES file. */
-export function sampleRate(file: string, seen: ReadonlyMap<string, RecordSeen>): SampleRate {
-  const active = [...seen.values()].filter((r) => r.status === 'active');
+export function sampleRate(file: string, build: BuildSeen): SampleRate {
+  const active = [...build.records.values()].filter((r) => r.status === 'active');
   const candidates = active.reduce((n, r) => n + r.candidates.length, 0);
   const strong = active.reduce((n, r) => n + r.candidates.filter((c) => c.strength === 'strong').length, 0);
   const per1000 = (n: number) => Math.round((n / Math.max(1, active.length)) * 1_000_000) / 1000;
   return {
     file,
+    rejected: build.rejected,
     active: active.length,
     with_candidates: active.filter((r) => r.candidates.length > 0).length,
     candidates,
@@ -183,7 +193,7 @@ export async function evaluateOig(options: { samples?: boolean } = {}): Promise<
   const work = await mkdtemp(path.join(tmpdir(), 'pf-oig-eval-'));
   try {
     const { nppes, set } = writeLabelledSet(path.join(work, 'labelled'));
-    const labelled = scoreLabelledSet(set.records, await buildAndReadCandidates([nppes], work));
+    const labelled = scoreLabelledSet(set.records, (await buildAndReadCandidates([nppes], work)).records);
     const samples: SampleRate[] = [];
     if (options.samples !== false) {
       for (const name of ['nppes_sample.csv', 'nppes_sample_alt_pandas_mangled.csv']) {
@@ -220,7 +230,7 @@ export function reportLines(e: OigEvaluation): string[] {
     ...e.samples.map(
       (s) =>
         `${s.file}: ${s.candidates_per_1000} candidates per 1,000 active records (${s.strong_per_1000} strong); ` +
-        `${s.candidates} candidates on ${s.with_candidates} of ${s.active} records`,
+        `${s.candidates} candidates on ${s.with_candidates} of ${s.active} active records (${s.rejected} rows rejected)`,
     ),
   ];
 }
