@@ -211,10 +211,8 @@ describe('the change feed over time and on reuse (ETL)', () => {
       {
         nppes: [],
         nucc: '',
-        leie: [
-          path.join(REPO_ROOT, 'test', 'fixtures', 'source-data', 'leie.csv'),
-          path.join(FIXTURES, 'b', 'leie_head.csv'),
-        ],
+        // B's LEIE files: the real list with B's changes, and the fictional case's list and supplement.
+        leie: demoChangedInputs('b', REPO_ROOT).leie,
         leieAsOf: DEMO_CHANGED_LEIE_AS_OF,
         fda: [],
         feeds: [path.join(FIXTURES, 'b', 'glp1')],
