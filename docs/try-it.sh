@@ -76,11 +76,25 @@ curl -s -H "Authorization: Bearer $FREE" "$PF/npi/1234567890"          # 400 inv
 curl -s -H "Authorization: Bearer $DEV" "$PF/npi?numbers=1003633876,1114636115,1234567893,12345"  # batch: 4 entries
 #<<
 
+#>> candidates
+# A possible match (tools/demo/oig: every name there is fictional): an LEIE exclusion without an NPI names this
+# provider. `oig` stays the NPI screen's "no match"; `oig_candidates` lists the candidate, its strength and evidence
+curl -s -H "Authorization: Bearer $FREE" "$PF/npi/1999999919"
+#<<
+
+#>> receipts
+# A signed receipt of a batch screen, JSON then CSV (one signed line per NPI and candidate), and the public key
+curl -s -H "Authorization: Bearer $DEV" "$PF/npi?numbers=1999999919,1003633876,1234567893&receipt=true" > receipt.json
+curl -s -H "Authorization: Bearer $DEV" "$PF/npi?numbers=1999999919,1003633876&receipt=true&format=csv" > receipt.csv
+curl -s "$PF/receipts/public-key" > public-key.json
+#<<
+
 #>> changes
 # Change feed: what changed since the demo's first snapshot (the demo publishes two snapshots)
 SINCE=$(curl -s -H "Authorization: Bearer $ENT" "$PF/changes?since=2100-01-01" | node -p "JSON.parse(require('fs').readFileSync(0,'utf8')).span.oldest_snapshot")
 curl -s -H "Authorization: Bearer $DEV" "$PF/changes?since=$SINCE"                      # every change, with its step
 curl -s -H "Authorization: Bearer $DEV" "$PF/changes?since=$SINCE&kind=oig_excluded,oig_removed"
+curl -s -H "Authorization: Bearer $DEV" "$PF/changes?since=$SINCE&kind=oig_removed,oig_candidate_added"  # a reinstatement, a candidate
 curl -s -H "Authorization: Bearer $FREE" "$PF/changes?since=$SINCE&kind=signal_changed"  # values locked for a free key
 curl -s -OJ -H "Authorization: Bearer $DEV" "$PF/changes?since=$SINCE&format=csv"
 curl -s -H "Authorization: Bearer $DEV" "$PF/changes?since=2000-01-01"                  # 400 since_too_old, names the oldest

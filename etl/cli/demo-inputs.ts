@@ -5,6 +5,9 @@
  * The demo has two snapshots, so that the change feed has a step to show: A from those inputs
  * ({@link demoBuildInputs}), then B from inputs that differ in known ways ({@link demoChangedInputs}: the files of
  * test/fixtures/changes/b, described in its README), at fixed snapshot times ({@link DEMO_SNAPSHOT_TIMES}).
+ * Both carry the fictional OIG case of tools/demo/oig (README there): made-up people in a made-up NPPES file and
+ * made-up LEIE rows, so that the demo shows a possible match and a reinstatement without pinning either on anyone
+ * real.
  */
 import path from 'node:path';
 import type { BuildInputs } from '../build';
@@ -31,7 +34,9 @@ export const DEMO_SNAPSHOTS = ['a', 'b'] as const;
 export type DemoSnapshot = keyof typeof DEMO_SNAPSHOT_TIMES;
 
 /**
- * Inputs for `npm run etl -- build --demo`.
+ * The committed real public samples and the fictional feed: the inputs the API's tests build on. The demo
+ * snapshots (`npm run etl -- build --demo`, `npm start`) are {@link demoChangedInputs}, which add the fictional OIG
+ * case.
  * @param repoRoot the repository root (default: the folder of package.json, above etl/ or dist/etl/).
  */
 export function demoBuildInputs(repoRoot: string = packageRoot()): BuildInputs {
@@ -47,17 +52,25 @@ export function demoBuildInputs(repoRoot: string = packageRoot()): BuildInputs {
 }
 
 /**
- * The inputs of a demo snapshot: `a` is {@link demoBuildInputs}; `b` adds an NPPES update file (deactivations, a
- * rename, a move, a new primary taxonomy, a new NPI), replaces `leie_head.csv` (three NPPES NPIs added, one row
- * removed) and the feed (a provider demoted, one promoted, one flagged); `c` (tests only) adds a second NPPES update
+ * The inputs of a demo snapshot: `a` is {@link demoBuildInputs} with the fictional OIG case (tools/demo/oig: two
+ * made-up NPPES records, one of them excluded by NPI in a made-up LEIE row); `b` adds the fictional supplement (that
+ * exclusion reinstated; a made-up exclusion without an NPI naming the other record: a possible match), an NPPES
+ * update file (deactivations, a rename, a move, a new primary taxonomy, a new NPI), replaces `leie_head.csv` (three
+ * NPPES NPIs added, one row removed) and the feed (a provider demoted, one promoted, one flagged); `c` (tests only) adds a second NPPES update
  * (a reactivation) and a second LEIE list (one of B's additions removed). test/fixtures/changes/README.md lists every
  * change.
  */
 export function demoChangedInputs(snapshot: DemoSnapshot, repoRoot: string = packageRoot()): BuildInputs {
-  const a = demoBuildInputs(repoRoot);
+  const real = demoBuildInputs(repoRoot);
+  const fictional = (name: string) => path.join(repoRoot, 'tools', 'demo', 'oig', name);
+  const a: BuildInputs = {
+    ...real,
+    nppes: [...real.nppes, fictional('nppes_fictional.csv')],
+    leie: [...real.leie, fictional('leie_fictional_list.csv')],
+  };
   if (snapshot === 'a') return a;
   const changed = (step: 'b' | 'c', name: string) => path.join(repoRoot, 'test', 'fixtures', 'changes', step, name);
-  const [leie] = a.leie;
+  const [leie] = real.leie;
   return {
     ...a,
     nppes: [
@@ -65,8 +78,22 @@ export function demoChangedInputs(snapshot: DemoSnapshot, repoRoot: string = pac
       changed('b', 'nppes_update.csv'),
       ...(snapshot === 'c' ? [changed('c', 'nppes_update.csv')] : []),
     ],
-    leie: [leie as string, changed(snapshot, 'leie_head.csv')],
+    leie: [
+      leie as string,
+      changed(snapshot, 'leie_head.csv'),
+      fictional('leie_fictional_list.csv'),
+      fictional('leie_fictional_supplement_2026-11-05.csv'),
+    ],
     leieAsOf: DEMO_CHANGED_LEIE_AS_OF,
     feeds: [changed('b', 'glp1')],
   };
+}
+
+/**
+ * The as-of of each LEIE file of a demo snapshot, in the order of its `leie` list: every file of a snapshot is
+ * given that snapshot's release time (the fictional supplement's name carries the same date).
+ */
+export function demoLeieAsOfs(snapshot: DemoSnapshot, repoRoot: string = packageRoot()): string[] {
+  const asOf = snapshot === 'a' ? DEMO_LEIE_AS_OF : DEMO_CHANGED_LEIE_AS_OF;
+  return demoChangedInputs(snapshot, repoRoot).leie.map(() => asOf);
 }

@@ -8,7 +8,8 @@
  * taxonomy slots with exactly one primary switch `Y`, practice states weighted by population, practice cities
  * skewed like the real ones: each state's real cities hold most rows, and a long tail of synthetic towns makes the
  * distinct (state, city) pairs grow with the row count (about 10,000 at 1,000,000 rows, 25,000 at 9,000,000;
- * see ./practice-cities.ts). The mailing city is the practice city.
+ * see ./practice-cities.ts). The mailing address is the practice address for most rows and in another city of the
+ * state for a tenth; a fifth of the organisations have an other organisation name (./nppes-row.ts).
  *
  * The column layout is in ./nppes-columns.ts, the value tables in ./nppes-tables.ts, one row's fields in
  * ./nppes-row.ts.
@@ -27,7 +28,7 @@ import { createRandom, createWeightedPicker } from '../demo/random';
 import { DEFAULT_SOURCE_DIR } from '../demo/source-facts';
 import { US_STATES } from '../demo/us-geography';
 import { NPPES_COLUMN_COUNT, resolveColumns } from './nppes-columns';
-import { createDateFormatter, DAYS, fillActiveRow } from './nppes-row';
+import { createDateFormatter, DAYS, fillActiveRow, fillSecondaryPlaces } from './nppes-row';
 import { SHARES } from './nppes-tables';
 import { createTaxonomyPickers } from './nppes-taxonomy';
 import { createCityPicker } from './practice-cities';
@@ -69,6 +70,8 @@ export async function generateNppesFile(options: GenerateNppesOptions): Promise<
   const sourceDir = options.sourceDir ?? DEFAULT_SOURCE_DIR;
   const progress = options.progress ?? process.stderr.isTTY === true;
   const rng = createRandom(options.seed ?? 1);
+  const secondary = createRandom(((options.seed ?? 1) ^ 0x5bd1e995) >>> 0);
+  const stateByCode = new Map(US_STATES.map((s) => [s.code, s] as const));
 
   // The header line is copied byte for byte from CMS's header file.
   const headerText = readFileSync(join(sourceDir, 'nppes_fileheader_v2.csv'), 'utf8').replace(/\r?\n$/, '');
@@ -111,6 +114,13 @@ export async function generateNppesFile(options: GenerateNppesOptions): Promise<
       } else {
         const isOrganisation = rng.chance(SHARES.organisation);
         fillActiveRow(rng, f, col, isOrganisation, taxonomy, { statePicker, cityPicker }, formatDay);
+        fillSecondaryPlaces(
+          secondary,
+          f,
+          col,
+          { statePicker, cityPicker },
+          stateByCode.get(f[col.practiceState] ?? ''),
+        );
         if (isOrganisation) result.organisations++;
         else result.individuals++;
         if (roll < SHARES.deactivated + SHARES.reactivated) {

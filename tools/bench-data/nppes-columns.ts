@@ -25,6 +25,8 @@ export function resolveColumns(header: readonly string[]) {
     prefix: at('Provider Name Prefix Text'),
     suffix: at('Provider Name Suffix Text'),
     credential: at('Provider Credential Text'),
+    otherOrgName: at('Provider Other Organization Name'),
+    otherOrgNameType: at('Provider Other Organization Name Type Code'),
     otherLastName: at('Provider Other Last Name'),
     otherFirstName: at('Provider Other First Name'),
     otherLastNameType: at('Provider Other Last Name Type Code'),

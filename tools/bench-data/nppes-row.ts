@@ -187,3 +187,33 @@ export function fillActiveRow(
   f[col.lastUpdate] = formatDay(updated);
   if (updated >= DAYS.certificationFrom && rng.chance(0.75)) f[col.certificationDate] = formatDay(updated);
 }
+
+/** Shares of the fields {@link fillSecondaryPlaces} adds. */
+export const SECONDARY_SHARES = { mailingElsewhere: 0.1, otherOrganisationName: 0.2 } as const;
+
+/**
+ * The fields drawn from a second random source (so that adding them left every other byte of a seed's file as it
+ * was): a mailing address in another city of the state for a tenth of the rows, as NPPES has (a billing office, a
+ * PO box in the county seat), and an organisation's other name (type 3, "doing business as") for a fifth of them.
+ */
+export function fillSecondaryPlaces(
+  rng: Random,
+  f: string[],
+  col: NppesColumns,
+  places: { statePicker: WeightedPicker<UsState>; cityPicker: CityPicker },
+  state: UsState | undefined,
+): void {
+  if (state !== undefined && rng.chance(SECONDARY_SHARES.mailingElsewhere)) {
+    const city = places.cityPicker.pick(rng, state);
+    if (city !== f[col.practiceCity]) {
+      f[col.mail1] = `PO BOX ${rng.int(1, 99999)}`;
+      f[col.mailCity] = city;
+      f[col.mailZip] = zip9(rng, state);
+    }
+  }
+  if (f[col.entityType] === '2' && rng.chance(SECONDARY_SHARES.otherOrganisationName)) {
+    const words = (f[col.orgName] ?? '').split(' ');
+    f[col.otherOrgName] = `${rng.pick(ORG_STEMS)} ${words.slice(1, 3).join(' ')}`.trim().replace(/,$/, '');
+    f[col.otherOrgNameType] = '3';
+  }
+}

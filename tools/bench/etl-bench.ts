@@ -4,8 +4,9 @@
  *
  * Generates an NPPES V2 file (330 columns, CMS form) with `generateNppesFile`, then, each in its own child
  * process so that peak RSS is the process's own (`process.resourceUsage().maxRSS`):
- * 1. the ETL: `buildSnapshot` with that file as the only NPPES input, the real NUCC, LEIE and FDA samples and the
- *    demo feed, into a temporary folder store (identity build, Parquet partitions, coverage, publish), with the
+ * 1. the ETL: `buildSnapshot` with that file as the only NPPES input, a national-size LEIE list drawn beside it
+ *    (../bench-data/generate-leie.ts: about 75,000 rows, 11% with an NPI of that file), the real NUCC and FDA samples
+ *    and the demo feed, into a temporary folder store (identity build, Parquet partitions, coverage, publish), with the
  *    memory budget `--budget` (default the ETL's own, 2GB);
  * 2. bare DuckDB: `COPY (SELECT * FROM read_csv('<file>')) TO '<out>.parquet'` with the same thread count.
  * Each pair runs `--repeat` times (default 2), alternating, and the best time of each is kept; peak RSS is the
@@ -29,6 +30,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MEMORY_BUDGET_MB, parseMemorySizeMb } from '../../platform/duckdb/batch';
 import { deriveChangedNppes } from '../bench-data/derive-changed-nppes';
+import { generateLeieFile, nationalLeiePath } from '../bench-data/generate-leie';
 import { generateNppesFile } from '../bench-data/generate-nppes';
 import { type ChildReport, childBare, childChanges, childEtl } from './etl/children';
 import { bestOf, loadText, mb, pass, sec, stepLines } from './etl/report';
@@ -60,7 +62,8 @@ function runChild(mode: 'etl' | 'bare' | 'changes', args: string[]): Promise<Chi
 /** The change-feed scenario: derives the changed inputs (once per row count and seed) and runs its child. */
 async function runChangesScenario(file: string, childArgs: string[], keep: boolean): Promise<string[]> {
   const changed = file.replace(/\.csv$/, '-changed.csv');
-  const leie = file.replace(/\.csv$/, '-changed-leie.csv');
+  // The date in the name is the supplement's as-of (the ETL reads it from the name when --leie-as-of is given once).
+  const leie = file.replace(/\.csv$/, '-changed-leie-2026-10-20.csv');
   if (!existsSync(changed) || !existsSync(leie)) {
     const derived = await deriveChangedNppes({
       nppesIn: file,
@@ -115,12 +118,17 @@ async function main(): Promise<void> {
   if (!Number.isInteger(rows) || rows <= 0) throw new Error(`--rows must be a positive integer: ${values.rows}`);
   const dir = path.join(tmpdir(), 'pf-etl-bench');
   await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `nppes-${rows}-seed${values.seed}.csv`);
+  // `v2`: the generator's second form (mailing cities, other organisation names); a file of the first is not reused.
+  const file = path.join(dir, `nppes-${rows}-seed${values.seed}-v2.csv`);
   if (!existsSync(file)) {
     process.stderr.write(`generating ${rows.toLocaleString('en-US')} NPPES rows into ${file}\n`);
     const started = Date.now();
     await generateNppesFile({ rows, outFile: file, seed: Number(values.seed) });
     process.stderr.write(`generated in ${sec(Date.now() - started)}\n`);
+  }
+  if (!existsSync(nationalLeiePath(file))) {
+    const leie = await generateLeieFile({ nppesFile: file, outFile: nationalLeiePath(file) });
+    process.stderr.write(`national LEIE list: ${JSON.stringify(leie)}\n`);
   }
   const bytes = (await stat(file)).size;
   process.stderr.write(`file ${mb(bytes)}, ${threads} DuckDB threads, ${availableParallelism()} cores\n`);
@@ -131,7 +139,7 @@ async function main(): Promise<void> {
   const childArgs = ['--threads', String(threads), '--budget', `${budgetMb}MB`, file];
   if (scenario === 'changes') {
     const lines = await runChangesScenario(file, childArgs, values.keep);
-    if (!values.keep) await rm(file, { force: true });
+    if (!values.keep) await Promise.all([file, nationalLeiePath(file)].map((f) => rm(f, { force: true })));
     process.stdout.write(`${lines.join('\n')}\n`);
     return;
   }
@@ -146,7 +154,7 @@ async function main(): Promise<void> {
   }
   if (!bare || !etl) throw new Error('no run');
   const changesLines = scenario === 'all' ? await runChangesScenario(file, childArgs, values.keep) : [];
-  if (!values.keep) await rm(file, { force: true });
+  if (!values.keep) await Promise.all([file, nationalLeiePath(file)].map((f) => rm(f, { force: true })));
 
   const rate = rows / (etl.ms / 1000);
   const ratio = etl.ms / bare.ms;

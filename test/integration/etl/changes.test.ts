@@ -57,9 +57,10 @@ describe('the change feed (ETL)', () => {
       `SELECT count(*) FILTER (status = 'active')::INTEGER AS active, count(*) FILTER (status = 'deactivated')::INTEGER AS deactivated,
          count(DISTINCT npi)::INTEGER AS npis, count(*)::INTEGER AS n FROM read_parquet(${fileOf(basis?.key ?? '')})`,
     );
-    // 914 + 3 active NPIs (nppes_sample.csv, the pristine excerpt) and the sample's 4 deactivated ones.
-    expect(counts[0]).toEqual({ active: a.counts.identity, deactivated: 4, npis: 921, n: 921 });
-    expect(basis?.rows).toBe(921);
+    // 914 + 3 active NPIs (nppes_sample.csv, the pristine excerpt), the 2 fictional ones of tools/demo/oig, and the
+    // sample's 4 deactivated ones.
+    expect(counts[0]).toEqual({ active: a.counts.identity, deactivated: 4, npis: 923, n: 923 });
+    expect(basis?.rows).toBe(923);
   });
 
   it('writes the basis with the contract columns, built as the identity layer builds name, state and primary taxonomy', async () => {
@@ -210,10 +211,8 @@ describe('the change feed over time and on reuse (ETL)', () => {
       {
         nppes: [],
         nucc: '',
-        leie: [
-          path.join(REPO_ROOT, 'test', 'fixtures', 'source-data', 'leie.csv'),
-          path.join(FIXTURES, 'b', 'leie_head.csv'),
-        ],
+        // B's LEIE files: the real list with B's changes, and the fictional case's list and supplement.
+        leie: demoChangedInputs('b', REPO_ROOT).leie,
         leieAsOf: DEMO_CHANGED_LEIE_AS_OF,
         fda: [],
         feeds: [path.join(FIXTURES, 'b', 'glp1')],

@@ -31,7 +31,7 @@ describe('npm run etl', () => {
     expect(lines).toHaveLength(1);
     const summary = JSON.parse(lines[0] ?? '');
     expect(summary.snapshot_id).toMatch(/^\d{8}T\d{6}Z-[a-z0-9]{6,16}$/);
-    expect(summary.counts).toMatchObject({ identity: 917, tracked: expect.any(Number), verified: expect.any(Number) });
+    expect(summary.counts).toMatchObject({ identity: 919, tracked: expect.any(Number), verified: expect.any(Number) });
     // The per-source summary goes to stderr with --json; no progress line when stderr is not a terminal.
     expect(run.stderr).toContain('nppes_sample.csv');
     expect(run.stderr).not.toContain('\r');
@@ -158,15 +158,15 @@ describe('npm run etl', () => {
     const refused = runEtl(['build', '--demo', '--nppes', headerOnly, '--out', out]);
     expect(refused.status).toBe(1);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toMatch(/^error: refusing to publish: identity NPIs would drop from 917 to 0 \(-100%\)/);
-    expect(refused.stderr).toMatch(/identity NPIs +917 -> +0 +-100% +SHRINKS/);
+    expect(refused.stderr).toMatch(/^error: refusing to publish: identity NPIs would drop from 919 to 0 \(-100%\)/);
+    expect(refused.stderr).toMatch(/identity NPIs +919 -> +0 +-100% +SHRINKS/);
     expect(await readFile(path.join(out, 'current.json'), 'utf8')).toBe(pointer);
     // The environment's share is honoured too: a 100% drop is refused even at 99%.
     const env = runEtl(['build', '--demo', '--nppes', headerOnly, '--out', out], { PF_ETL_MAX_SHRINK_SHARE: '0.99' });
     expect(env.status).toBe(1);
     const allowed = runEtl(['build', '--demo', '--nppes', headerOnly, '--out', out, '--allow-shrink']);
     expect(allowed.status).toBe(0);
-    expect(allowed.stdout).toMatch(/identity NPIs +917 -> +0 +-100% +SHRINKS/);
+    expect(allowed.stdout).toMatch(/identity NPIs +919 -> +0 +-100% +SHRINKS/);
     expect(await readFile(path.join(out, 'current.json'), 'utf8')).not.toBe(pointer);
   });
 

@@ -126,6 +126,6 @@ describe('node dist/etl/cli.js', () => {
     await symlink(path.join(REPO_ROOT, 'tools'), path.join(app, 'tools'), 'dir');
     const build = runCompiled(['build', '--demo', '--out', path.join(app, 'demo-data'), '--json']);
     expect(build.status).toBe(0);
-    expect(JSON.parse(build.stdout).counts.identity).toBe(917);
+    expect(JSON.parse(build.stdout).counts.identity).toBe(919);
   });
 });

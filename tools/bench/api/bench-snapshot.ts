@@ -1,6 +1,7 @@
 /**
  * The snapshot `bench:api` runs on: built once per row count with the real ETL from a synthetic NPPES file
- * (deleted once the snapshot is built) and the synthetic glp1 feed, then read back (pointer, manifest, and the
+ * (deleted once the snapshot is built), a national-size LEIE list drawn for it (tools/bench-data/generate-leie.ts)
+ * and the synthetic glp1 feed, then read back (pointer, manifest, and the
  * largest identity partition for the single-partition scenarios).
  */
 
@@ -17,6 +18,7 @@ import { NPI_LOOKUP_BUCKET_VERSION, npiIndexVersionOf, storedNpiBucket } from '.
 import { sqlStringLiteral } from '../../../platform/sql';
 import { deriveChangedNppes } from '../../bench-data/derive-changed-nppes';
 import { generateVerticalFeed } from '../../bench-data/generate-feed';
+import { generateLeieFile } from '../../bench-data/generate-leie';
 import { generateNppesFile } from '../../bench-data/generate-nppes';
 
 /** What a snapshot build took, kept in `build.json` next to the snapshot. */
@@ -33,6 +35,8 @@ export interface BuildInfo {
    * of the NPIs changed (tools/bench-data/derive-changed-nppes.ts). Absent in a cache built before: rebuilt.
    */
   changes?: { first_snapshot_id: string; second_etl_seconds: number; changes: number };
+  /** The national-size LEIE list both builds screened with (tools/bench-data/generate-leie.ts). Absent: rebuilt. */
+  leie?: { rows: number; with_npi: number };
 }
 
 /** The two snapshots' times: a month apart, so the change feed's roster scenario reads a month of changes. */
@@ -81,13 +85,15 @@ export async function ensureSnapshot(
     const stale =
       info?.changes === undefined || !hasRosterIndex
         ? 'has no change feed'
-        : manifest.layout_version !== LAYOUT_VERSION
-          ? `is of layout ${manifest.layout_version}, not ${LAYOUT_VERSION}`
-          : indexVersion !== IDENTITY_INDEX_VERSION
-            ? `has identity indexes of version ${indexVersion}, not ${IDENTITY_INDEX_VERSION}`
-            : npiVersion !== NPI_LOOKUP_BUCKET_VERSION
-              ? `has NPI buckets of version ${npiVersion}, not ${NPI_LOOKUP_BUCKET_VERSION}`
-              : null;
+        : info.leie === undefined
+          ? 'was built without the national-size LEIE list'
+          : manifest.layout_version !== LAYOUT_VERSION
+            ? `is of layout ${manifest.layout_version}, not ${LAYOUT_VERSION}`
+            : indexVersion !== IDENTITY_INDEX_VERSION
+              ? `has identity indexes of version ${indexVersion}, not ${IDENTITY_INDEX_VERSION}`
+              : npiVersion !== NPI_LOOKUP_BUCKET_VERSION
+                ? `has NPI buckets of version ${npiVersion}, not ${NPI_LOOKUP_BUCKET_VERSION}`
+                : null;
     if (stale !== null) {
       say(`the cached snapshot in ${path.relative(repoRoot, dirs.data)} ${stale}: rebuilding it`);
       await rm(dirs.root, { recursive: true, force: true });
@@ -109,12 +115,15 @@ export async function ensureSnapshot(
   await mkdir(inputs, { recursive: true });
   const nppesFile = path.join(inputs, 'nppes.csv');
   const changedFile = path.join(inputs, 'nppes-changed.csv');
-  const changedLeie = path.join(inputs, 'leie-changed.csv');
+  const leieFile = path.join(inputs, 'leie-national.csv');
+  // The date in the name is the supplement's as-of (the ETL reads it from the name when --leie-as-of is given once).
+  const changedLeie = path.join(inputs, 'leie-changed-2026-10-20.csv');
   const feedDir = path.join(inputs, 'feed', 'glp1');
   let generateSeconds = 0;
   let etlSeconds = 0;
   let secondSeconds = 0;
   let nppesBytes = 0;
+  let leie: { rows: number; with_npi: number } = { rows: 0, with_npi: 0 };
   let first: Awaited<ReturnType<typeof buildSnapshot>>;
   let summary: Awaited<ReturnType<typeof buildSnapshot>>;
   try {
@@ -124,13 +133,17 @@ export async function ensureSnapshot(
     generateSeconds = (performance.now() - t) / 1000;
     nppesBytes = (await stat(nppesFile)).size;
     say(`  ${generateSeconds.toFixed(1)} s, ${(nppesBytes / 1024 ** 3).toFixed(2)} GB`);
+    leie = await generateLeieFile({ nppesFile, outFile: leieFile });
+    say(
+      `  national-size LEIE list: ${leie.rows.toLocaleString('en-US')} rows, ${leie.with_npi.toLocaleString('en-US')} with an NPI`,
+    );
     generateVerticalFeed({ providers, outDir: feedDir, seed: 1 });
     t = performance.now();
     say('building the snapshot with the ETL...');
     const demo = demoBuildInputs(repoRoot);
     first = await buildSnapshot({
       store: new FolderObjectStore(dirs.data),
-      inputs: { ...demo, nppes: [nppesFile], feeds: [feedDir] },
+      inputs: { ...demo, nppes: [nppesFile], leie: [leieFile], feeds: [feedDir] },
       snapshotTime: FIRST_SNAPSHOT_TIME,
       workDir: dirs.root,
     });
@@ -149,14 +162,14 @@ export async function ensureSnapshot(
     t = performance.now();
     summary = await buildSnapshot({
       store: new FolderObjectStore(dirs.data),
-      inputs: { ...demo, nppes: [changedFile], leie: [...demo.leie, changedLeie], feeds: [feedDir] },
+      inputs: { ...demo, nppes: [changedFile], leie: [leieFile, changedLeie], feeds: [feedDir] },
       snapshotTime: SECOND_SNAPSHOT_TIME,
       workDir: dirs.root,
     });
     secondSeconds = (performance.now() - t) / 1000;
   } finally {
     // About 1.1 GB per million rows: never left behind, built or not.
-    await Promise.all([nppesFile, changedFile, changedLeie].map((f) => rm(f, { force: true })));
+    await Promise.all([nppesFile, changedFile, leieFile, changedLeie].map((f) => rm(f, { force: true })));
   }
   const info: BuildInfo = {
     rows,
@@ -171,6 +184,7 @@ export async function ensureSnapshot(
       second_etl_seconds: Math.round(secondSeconds * 10) / 10,
       changes: summary.changes.step?.changes ?? 0,
     },
+    leie: { rows: leie.rows, with_npi: leie.with_npi },
   };
   await writeFile(infoFile, `${JSON.stringify(info, null, 2)}\n`);
   say(

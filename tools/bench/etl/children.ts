@@ -11,6 +11,7 @@ import { buildSnapshot } from '../../../etl/build';
 import { demoBuildInputs } from '../../../etl/cli/demo-inputs';
 import { FolderObjectStore } from '../../../platform/folder-store';
 import { type Logger, silentLogger } from '../../../platform/logger';
+import { nationalLeiePath } from '../../bench-data/generate-leie';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const SAMPLE_MS = 100;
@@ -98,7 +99,7 @@ export async function childEtl(file: string, threads: number, memoryBudgetMb: nu
   const demo = demoBuildInputs(REPO_ROOT);
   const summary = await buildSnapshot({
     store: new FolderObjectStore(path.join(work, 'store')),
-    inputs: { ...demo, nppes: [file] },
+    inputs: { ...demo, nppes: [file], leie: [nationalLeiePath(file)] },
     workDir: work,
     logger,
     duckdb: { threads, memoryBudgetMb },
@@ -138,7 +139,7 @@ export async function childChanges(
   const baseStarted = Date.now();
   await buildSnapshot({
     store,
-    inputs: { ...demo, nppes: [file] },
+    inputs: { ...demo, nppes: [file], leie: [nationalLeiePath(file)] },
     workDir: work,
     duckdb: { threads, memoryBudgetMb },
     snapshotTime: new Date(Date.now() - 60_000),
@@ -154,7 +155,7 @@ export async function childChanges(
   const started = Date.now();
   const summary = await buildSnapshot({
     store,
-    inputs: { ...demo, nppes: [changedFile], leie: [...demo.leie, leieFile] },
+    inputs: { ...demo, nppes: [changedFile], leie: [nationalLeiePath(file), leieFile] },
     workDir: work,
     logger,
     duckdb: { threads, memoryBudgetMb },

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Plan } from '../../../../data-contracts/constants';
 import { ENV } from '../../../../data-contracts/env';
+import { DEMO_SNAPSHOT_TIMES, DEMO_SNAPSHOTS, demoChangedInputs } from '../../../../etl/cli/demo-inputs';
 import { createDynamoClient, ensureTables } from '../../../../lambdas/access/dynamo';
 import { KeyStore } from '../../../../lambdas/access/key-store';
 import { S3ObjectStore } from '../../../../platform/s3-store';
@@ -30,10 +31,16 @@ const exampleKeys: Record<string, string> = {};
 const savedEnv = { ...process.env };
 
 const event = apiGatewayEvent;
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
 beforeAll(async () => {
   s3 = await startS3rver();
-  await publishEtlSnapshot(new S3ObjectStore(s3.client, s3.bucket, 'pf'), new Date('2026-10-15T00:00:00Z'));
+  // The demo's two snapshots, as npm start builds them: the examples' change feed has a step, and their lookups find
+  // the fictional OIG case (tools/demo/oig).
+  const data = new S3ObjectStore(s3.client, s3.bucket, 'pf');
+  for (const snapshot of DEMO_SNAPSHOTS) {
+    await publishEtlSnapshot(data, new Date(DEMO_SNAPSHOT_TIMES[snapshot]), demoChangedInputs(snapshot, REPO_ROOT));
+  }
   dynalite = await startDynalite();
   const client = createDynamoClient({ endpoint: dynalite.endpoint });
   await ensureTables(client, { keysTable: 'keys', usageTable: 'usage' });
@@ -110,7 +117,7 @@ describe('the deployed handler over S3', () => {
 
 describe('the examples of docs/try-it.sh', () => {
   it('answers each with the status its comment names (200 otherwise, 304 for a tag held)', async () => {
-    const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
+    const repoRoot = REPO_ROOT;
     const values: Record<string, string> = { ...exampleKeys };
     const got: string[] = [];
     const want: string[] = [];
