@@ -60,11 +60,11 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     if (options.failAfterStep === step) throw new SimulatedFailure(step);
   };
 
-  await checkInputs(inputs);
+  const leieAsOfs = await checkInputs(inputs);
   // Hashed side by side with the build (publish.ts hashInputs): the manifest awaits it.
   const inputHashes = hashInputs(inputs);
   const reused = inputs.reuseIdentityFrom === 'current' ? await openReusedLayers(store) : null;
-  const { ctx, close } = await openBuildRun(options, { snapshotId, snapshotDate, started });
+  const { ctx, close } = await openBuildRun(options, { snapshotId, snapshotDate, started, leieAsOfs });
   try {
     const read = await readSources(ctx, reused);
     await ensureOigCandidateTables(ctx.connection);
@@ -100,7 +100,10 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     const publisher = new SnapshotPublisher(store, snapshotId);
     await uploadObjects(ctx, publisher, files, statics);
     checkpoint('upload');
-    const manifestKey = await writeManifest(ctx, publisher, counts, changes.span, await inputHashes);
+    const manifestKey = await writeManifest(ctx, publisher, counts, changes.span, {
+      inputHashes: await inputHashes,
+      reusedLeieFiles: reused?.leieFiles() ?? null,
+    });
     checkpoint('manifest');
     await publisher.switchPointer(new Date());
     logger.info('etl pointer switched', { snapshot_id: snapshotId });
@@ -117,6 +120,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
       counts,
       shrink,
       ...(reused ? { reused_from: reused.reusedFrom } : {}),
+      ...(read.oigCandidates ? { oig_candidates: read.oigCandidates } : {}),
       changes: { step: changes.step, span: changes.span },
       duration_ms: Date.now() - started,
     };

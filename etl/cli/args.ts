@@ -11,6 +11,7 @@ import { FolderObjectStore } from '../../platform/folder-store';
 import type { ObjectStore } from '../../platform/object-store';
 import { createS3Client, S3ObjectStore } from '../../platform/s3-store';
 import type { BuildInputs, BuildOptions } from '../build';
+import { LeieAsOfError, resolveLeieAsOfs } from '../transforms/leie-as-of';
 import type { EtlCliConfig } from './config';
 import { DEMO_SNAPSHOT_TIMES, type DemoSnapshot, demoChangedInputs } from './demo-inputs';
 import { isS3Uri } from './remote-inputs';
@@ -36,7 +37,7 @@ const OPTIONS = {
   nppes: { type: 'string', multiple: true },
   nucc: { type: 'string' },
   leie: { type: 'string', multiple: true },
-  'leie-as-of': { type: 'string' },
+  'leie-as-of': { type: 'string', multiple: true },
   fda: { type: 'string', multiple: true },
   feed: { type: 'string', multiple: true },
   'reuse-current': { type: 'boolean' },
@@ -126,8 +127,7 @@ export function inputsFrom(values: Values, io: CliIo): BuildInputs {
     nppes: values.nppes?.map(abs) ?? base.nppes,
     nucc: values.nucc ? abs(values.nucc) : base.nucc,
     leie: values.leie?.map(abs) ?? base.leie,
-    // The demo's release date belongs to the demo's LEIE files only: an operator's --leie needs its own.
-    leieAsOf: values['leie-as-of'] ?? (values.leie ? '' : base.leieAsOf),
+    leieAsOf: leieAsOfsFrom(values, base),
     fda: values.fda?.map(abs) ?? base.fda,
     feeds: values.feed?.map(abs) ?? base.feeds,
     ...(values['reuse-current'] ? { reuseIdentityFrom: 'current' as const } : {}),
@@ -136,13 +136,30 @@ export function inputsFrom(values: Values, io: CliIo): BuildInputs {
     if (inputs.nppes.length === 0) throw new UsageError('build needs --nppes FILE (or --demo)');
     if (inputs.nucc === '') throw new UsageError('build needs --nucc FILE (or --demo)');
   }
-  if (inputs.leie.length > 0 && inputs.leieAsOf === '') {
+  return inputs;
+}
+
+/**
+ * One as-of per LEIE file: `--leie-as-of` once per file, or once for the first file with the rest from the files'
+ * names (transforms/leie-as-of.ts). The demo's release date belongs to the demo's LEIE files only: an operator's
+ * `--leie` needs its own.
+ */
+function leieAsOfsFrom(values: Values, base: BuildInputs): string | string[] {
+  const given = values['leie-as-of'] ?? [];
+  if (!values.leie && given.length === 0) return base.leieAsOf as string;
+  const files = values.leie ?? base.leie;
+  if (values.leie && given.length === 0) {
     throw new UsageError(
-      `--leie needs --leie-as-of ISO, the release time of that file${values.demo ? " (--demo's date is for its own LEIE files)" : ''}`,
+      '--leie needs --leie-as-of ISO, the release time of the first file (once per file, or once with the rest ' +
+        `from the files' names)${values.demo ? " (--demo's date is for its own LEIE files)" : ''}`,
     );
   }
-  if (inputs.leieAsOf !== '') parseTime(inputs.leieAsOf, '--leie-as-of');
-  return inputs;
+  try {
+    return resolveLeieAsOfs(files, given);
+  } catch (err) {
+    if (err instanceof LeieAsOfError) throw new UsageError(`--leie-as-of: ${err.message}`);
+    throw err;
+  }
 }
 
 /**

@@ -42,7 +42,9 @@ export async function stageS3Inputs(
   const fetchFile = async (uri: string, name: string): Promise<string> => {
     const { bucket, key } = parseS3Uri(uri);
     n += 1;
-    const file = path.join(dir, `${n}-${name}`);
+    // The file keeps its name in a folder of its own: an LEIE file's as-of may be in its name, and the manifest's
+    // leie_files names it.
+    const file = path.join(dir, String(n), name);
     const got = await new S3ObjectStore(deps.client, bucket).download(key, file);
     if (!got) throw new EtlInputError(uri, 'no such object');
     return file;

@@ -5,7 +5,9 @@
  *
  * Invoked by the data team (not by an S3 trigger: a feed is two files), with the event
  * `{ "prefix": "inputs/glp1/2026-11-21/" }` where `<prefix>providers.csv` and `<prefix>observations.csv` are the
- * feed. Optional: `"leie": ["inputs/leie/UPDATED.csv"], "leie_as_of": "2026-10-03T00:00:00Z"` and
+ * feed. Optional: `"leie": ["inputs/leie/UPDATED.csv", "inputs/leie/2610REIN.csv"]` with `"leie_as_of"`: one ISO
+ * date-time per file, or one for the first file with the rest from the keys' names (`YYYY-MM-DD`, `YYYYMMDD`, OIG's
+ * `YYMMEXCL.csv` / `YYMMREIN.csv`), and
  * `"fda": ["inputs/fda/warning-letters.csv"]` to screen against newer lists; `"snapshot_time"` (ISO) to pin the
  * snapshot time. Keys are relative to the store (bucket and PF_DATA_PREFIX). The safety limits
  * (docs/data-team.md): `"max_reject_share"` and `"max_shrink_share"` (0-1; defaults from PF_ETL_MAX_REJECT_SHARE
@@ -19,12 +21,13 @@ import { createS3Client, S3ObjectStore } from '../../platform/s3-store';
 import { type BuildSummary, buildSnapshot } from '../build';
 import { present } from '../config';
 import { FEED_FILES } from '../sources/feed';
+import { LeieAsOfError, resolveLeieAsOfs } from '../transforms/leie-as-of';
 import { loadEtlLambdaConfig } from './config';
 
 export interface FeedEvent {
   prefix: string;
   leie?: string[];
-  leie_as_of?: string;
+  leie_as_of?: string | string[];
   fda?: string[];
   snapshot_time?: string;
   max_reject_share?: number;
@@ -44,7 +47,17 @@ function assertEvent(event: unknown): FeedEvent {
   const e = event as Partial<FeedEvent> | null;
   if (!e || typeof e.prefix !== 'string' || e.prefix === '')
     throw new Error('event.prefix (the feed folder key) is required');
-  if (e.leie && !e.leie_as_of) throw new Error('event.leie needs event.leie_as_of');
+  if (e.leie !== undefined && (!Array.isArray(e.leie) || !e.leie.every((k) => typeof k === 'string' && k !== ''))) {
+    throw new Error('event.leie must be a list of keys');
+  }
+  const asOf = e.leie_as_of;
+  if (
+    asOf !== undefined &&
+    typeof asOf !== 'string' &&
+    !(Array.isArray(asOf) && asOf.every((a) => typeof a === 'string'))
+  )
+    throw new Error('event.leie_as_of must be an ISO date-time or a list of them');
+  if (e.leie?.length && (asOf === undefined || asOf.length === 0)) throw new Error('event.leie needs event.leie_as_of');
   for (const name of ['max_reject_share', 'max_shrink_share'] as const) {
     const v = e[name];
     if (v !== undefined && (typeof v !== 'number' || !(v >= 0 && v <= 1))) {
@@ -52,6 +65,16 @@ function assertEvent(event: unknown): FeedEvent {
     }
   }
   return { ...e, prefix: e.prefix.endsWith('/') ? e.prefix : `${e.prefix}/` } as FeedEvent;
+}
+
+/** One as-of per LEIE key (transforms/leie-as-of.ts), or an Error naming the problem. */
+function leieAsOfsOf(e: FeedEvent): string[] {
+  try {
+    return resolveLeieAsOfs(e.leie ?? [], e.leie_as_of ?? []);
+  } catch (err) {
+    if (err instanceof LeieAsOfError) throw new Error(`event.leie_as_of: ${err.message}`);
+    throw err;
+  }
 }
 
 async function fetchTo(source: ObjectStore, key: string, file: string): Promise<string> {
@@ -71,8 +94,12 @@ export async function runFeedBuild(
     const feedDir = path.join(local, 'feed');
     for (const name of Object.values(FEED_FILES))
       await fetchTo(deps.store, `${e.prefix}${name}`, path.join(feedDir, name));
+    // Resolved on the keys, before any download; each file keeps its name (the manifest's leie_files says it).
+    const leieAsOfs = leieAsOfsOf(e);
     const leie = await Promise.all(
-      (e.leie ?? []).map((key, i) => fetchTo(deps.store, key, path.join(local, 'leie', `${i}.csv`))),
+      (e.leie ?? []).map((key, i) =>
+        fetchTo(deps.store, key, path.join(local, 'leie', String(i), path.posix.basename(key))),
+      ),
     );
     const fda = await Promise.all(
       (e.fda ?? []).map((key, i) => fetchTo(deps.store, key, path.join(local, 'fda', `${i}.csv`))),
@@ -83,7 +110,7 @@ export async function runFeedBuild(
         nppes: [],
         nucc: '',
         leie,
-        leieAsOf: e.leie_as_of ?? '',
+        leieAsOf: leieAsOfs,
         fda,
         feeds: [feedDir],
         reuseIdentityFrom: 'current',

@@ -29,7 +29,22 @@ import { PARAMETER_RULES } from '../../data-contracts/parameter-rules';
 import type { FieldBounds } from '../transforms/field-bounds';
 
 /** OIG LEIE record layout: the columns `sources/leie.ts` reads. */
-export const LEIE_FIELD_BOUNDS: FieldBounds = { NPI: 10, EXCLTYPE: 9, EXCLDATE: 8 };
+export const LEIE_FIELD_BOUNDS: FieldBounds = {
+  LASTNAME: 20,
+  FIRSTNAME: 15,
+  MIDNAME: 15,
+  BUSNAME: 30,
+  GENERAL: 20,
+  SPECIALTY: 20,
+  NPI: 10,
+  DOB: 8,
+  CITY: 20,
+  STATE: 2,
+  ZIP: 5,
+  EXCLTYPE: 9,
+  EXCLDATE: 8,
+  REINDATE: 8,
+};
 
 /** What the API's `taxonomy` parameter accepts as a classification name (data-contracts/parameter-rules.ts). */
 export const NUCC_NAME_MAX = PARAMETER_RULES.taxonomy.maxLength;

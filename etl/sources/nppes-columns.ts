@@ -32,6 +32,17 @@ export const NPPES_LOOKUP_COLUMNS = {
   enumerationDate: 'Provider Enumeration Date',
 } as const;
 
+/**
+ * Columns read when the file has them, for the OIG possible matches only (NULL when absent): the organisation's
+ * other name and the mailing address, compared with an LEIE row's business name and place.
+ */
+export const NPPES_MATCH_COLUMNS = {
+  otherOrganisationName: 'Provider Other Organization Name',
+  mailingCity: 'Provider Business Mailing Address City Name',
+  mailingState: 'Provider Business Mailing Address State Name',
+  mailingPostalCode: 'Provider Business Mailing Address Postal Code',
+} as const;
+
 export const taxonomyCodeColumn = (slot: number) => `Healthcare Provider Taxonomy Code_${slot}`;
 export const licenseNumberColumn = (slot: number) => `Provider License Number_${slot}`;
 export const licenseStateColumn = (slot: number) => `Provider License Number State Code_${slot}`;
@@ -52,6 +63,7 @@ const slots = (column: (slot: number) => string, bound: number): Record<string, 
 
 const C = NPPES_COLUMNS;
 const L = NPPES_LOOKUP_COLUMNS;
+const M = NPPES_MATCH_COLUMNS;
 /**
  * The widths of the columns above, from the "Max Length" of NPPES V2's readme (Exhibit 2-1; sources/field-bounds.ts
  * says where the readme is).
@@ -69,6 +81,10 @@ export const NPPES_FIELD_BOUNDS: FieldBounds = {
   [C.state]: 40,
   [L.postalCode]: 20,
   [L.enumerationDate]: 10,
+  [M.otherOrganisationName]: 100,
+  [M.mailingCity]: 40,
+  [M.mailingState]: 40,
+  [M.mailingPostalCode]: 20,
   [C.lastUpdate]: 10,
   [C.deactivation]: 10,
   [C.reactivation]: 10,

@@ -18,7 +18,8 @@ export async function createNppesStage(connection: DuckDBConnection): Promise<vo
       ${NPPES_SLOTS.map((s) => `c${s} VARCHAR`).join(', ')},
       entity_type VARCHAR, org_name VARCHAR, last_name VARCHAR, first_name VARCHAR, postal_code VARCHAR,
       enumerated_on VARCHAR, deactivated_on VARCHAR,
-      ${NPPES_SLOTS.map((s) => `l${s} VARCHAR, ls${s} VARCHAR`).join(', ')})`,
+      ${NPPES_SLOTS.map((s) => `l${s} VARCHAR, ls${s} VARCHAR`).join(', ')},
+      middle_name VARCHAR, other_org_name VARCHAR, mail_city VARCHAR, mail_state VARCHAR, mail_postal VARCHAR)`,
   );
 }
 

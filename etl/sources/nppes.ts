@@ -35,6 +35,7 @@ import {
   NPPES_COLUMNS,
   NPPES_FIELD_BOUNDS,
   NPPES_LOOKUP_COLUMNS,
+  NPPES_MATCH_COLUMNS,
   NPPES_REQUIRED_COLUMNS,
   NPPES_SLOTS,
   primarySwitchColumn,
@@ -60,6 +61,8 @@ const col = (name: string) => sqlIdentifier(name);
 function stageSql(scanFile: string, header: readonly string[]): string {
   const present = new Set(header);
   const C = NPPES_COLUMNS;
+  const M = NPPES_MATCH_COLUMNS;
+  const zip5 = (expr: string) => `nullif(substr(regexp_extract(${expr}, '^[0-9]{5}'), 1, 5), '')`;
   const optional = (name: string) => (present.has(name) ? cleanTextSql(col(name)) : 'NULL::VARCHAR');
   const lookups = NPPES_SLOTS.map(
     (s) => `${optional(licenseNumberColumn(s))} AS l${s}, upper(${optional(licenseStateColumn(s))}) AS ls${s}`,
@@ -104,6 +107,11 @@ function stageSql(scanFile: string, header: readonly string[]): string {
         ${cleanTextSql(col(C.lastName))} AS last_name,
         ${cleanTextSql(col(C.firstName))} AS first_name,
         substr(regexp_extract(${optional(NPPES_LOOKUP_COLUMNS.postalCode)}, '^[0-9]{5}'), 1, 5) AS postal_raw,
+        ${cleanTextSql(col(C.middleName))} AS middle_name,
+        ${optional(M.otherOrganisationName)} AS other_org_name,
+        ${optional(M.mailingCity)} AS mail_city,
+        ${optional(M.mailingState)} AS mail_state,
+        ${zip5(optional(M.mailingPostalCode))} AS mail_postal,
         ${optional(NPPES_LOOKUP_COLUMNS.enumerationDate)} AS enum_raw,
         ${lookups}
       FROM ${rowByRowCsvSql(scanFile, header)}
@@ -140,7 +148,8 @@ function stageSql(scanFile: string, header: readonly string[]): string {
       entity_type, org_name, last_name, first_name, nullif(postal_raw, '') AS postal_code,
       strftime(enumerated, '%Y-%m-%d') AS enumerated_on,
       CASE WHEN deactivated THEN strftime(deact, '%Y-%m-%d') END AS deactivated_on,
-      ${NPPES_SLOTS.map((s) => `l${s}, ls${s}`).join(', ')}
+      ${NPPES_SLOTS.map((s) => `l${s}, ls${s}`).join(', ')},
+      middle_name, other_org_name, mail_city, mail_state, mail_postal
     FROM judged`;
 }
 

@@ -5,10 +5,14 @@ import { EtlInputError } from '../errors';
 import { FEED_FILES } from '../sources/feed';
 import { LEIE_COLUMNS } from '../sources/leie';
 import { NPPES_REQUIRED_COLUMNS } from '../sources/nppes-columns';
+import { LeieAsOfError, resolveLeieAsOfs } from '../transforms/leie-as-of';
 import type { BuildInputs } from './context';
 
-/** Fails fast, before any scan, on a missing file or a missing required column. */
-export async function checkInputs(inputs: BuildInputs): Promise<void> {
+/**
+ * Fails fast, before any scan, on a missing file, a missing required column, or LEIE as-ofs that do not fit the
+ * files; returns one as-of per LEIE file.
+ */
+export async function checkInputs(inputs: BuildInputs): Promise<string[]> {
   const reuse = inputs.reuseIdentityFrom === 'current';
   if (!reuse) {
     if (inputs.nppes.length === 0) throw new EtlInputError('(inputs)', 'no NPPES file given');
@@ -20,7 +24,12 @@ export async function checkInputs(inputs: BuildInputs): Promise<void> {
   for (const folder of inputs.feeds) {
     for (const name of Object.values(FEED_FILES)) await readCsvHeader(path.join(folder, name));
   }
-  if (inputs.leie.length > 0 && Number.isNaN(Date.parse(inputs.leieAsOf))) {
-    throw new EtlInputError('(inputs)', `LEIE as-of time is not an ISO date-time: ${JSON.stringify(inputs.leieAsOf)}`);
+  const { leie, leieAsOf } = inputs;
+  try {
+    // One string is every file's release; a list is one per file (already resolved from the operator's input).
+    return resolveLeieAsOfs(leie, typeof leieAsOf === 'string' ? leie.map(() => leieAsOf) : leieAsOf);
+  } catch (err) {
+    if (!(err instanceof LeieAsOfError)) throw err;
+    throw new EtlInputError('(inputs)', err.message);
   }
 }

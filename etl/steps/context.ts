@@ -7,6 +7,7 @@ import type { ManifestObject, SnapshotCounts } from '../../data-contracts/layout
 import type { Logger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
 import type { RejectCollector } from '../csv/rejects';
+import type { OigCandidateCounts } from '../sources/oig-candidates';
 import type { ShrinkCheck } from './shrink-guard';
 
 export const BUILD_STEPS = [
@@ -29,10 +30,18 @@ export interface BuildInputs {
   nppes: string[];
   /** NUCC taxonomy CSV. */
   nucc: string;
-  /** OIG LEIE `UPDATED.csv` files (or slices of it). */
+  /**
+   * OIG LEIE files in order: the full `UPDATED.csv` (or slices of it), then monthly supplements, whose
+   * reinstatements remove the exclusions of earlier files.
+   */
   leie: string[];
-  /** The LEIE release time (ISO date-time): `checked_at` of every OIG match. */
-  leieAsOf: string;
+  /**
+   * The LEIE files' release times (ISO date-times), one per file, non-decreasing; one string is every file's (slices
+   * of one list). The last one is `checked_at` of every OIG match. The CLI and the feed Lambda resolve the
+   * operator's as-ofs (one per file, or one for the first file and the rest from the names:
+   * transforms/leie-as-of.ts) into this list.
+   */
+  leieAsOf: string | readonly string[];
   /** FDA warning-letter lists, in either form. */
   fda: string[];
   /** Curation feed folders, each with providers.csv and observations.csv. */
@@ -96,6 +105,9 @@ export interface SourceCounts {
   accepted: number;
   rejected: number;
   skipped?: number;
+  /** LEIE: accepted reinstatement rows, and those that matched no exclusion of an earlier file. */
+  reinstatements?: number;
+  reinstatements_unmatched?: number;
   /** The most frequent kinds of reject reason, with their row counts (set once the sources are read). */
   top_reasons?: { reason: string; rows: number }[];
 }
@@ -110,6 +122,8 @@ export interface BuildSummary {
   /** The new layer counts against the replaced snapshot's (the shrink guard). */
   shrink: ShrinkCheck;
   reused_from?: string;
+  /** The OIG possible matches computed by this build (absent when it reuses the identity layers). */
+  oig_candidates?: OigCandidateCounts;
   /** The change feed: this build's step (null when the chain starts here) and the steps kept (the manifest's span). */
   changes: { step: ChangesStep | null; span: ChangesSpan };
   duration_ms: number;
@@ -139,6 +153,8 @@ export interface BuildContext {
   snapshotId: string;
   /** The snapshot time, ISO to the second. */
   snapshotTime: string;
+  /** One release time per LEIE file, in file order (ISO to the second; checked by checkInputs). */
+  leieAsOfs: readonly string[];
   /** The run's work folder (removed at the end). */
   work: string;
   /** Rejected rows of every source, flushed to the `rejects` table by the parquet step. */

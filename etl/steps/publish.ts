@@ -8,6 +8,7 @@ import {
   STATIC_FILES,
   staticKey,
 } from '../../data-contracts/layout';
+import type { LeieRelease } from '../../data-contracts/manifest';
 import { queryNumber } from '../../platform/duckdb/statements';
 import { sha256File } from '../../platform/object-store';
 import { CONTENT_TYPES, type SnapshotPublisher } from '../../platform/snapshot-protocol';
@@ -73,26 +74,44 @@ export async function snapshotCounts(
   };
 }
 
-/** Writes the manifest (after every other object of the snapshot) and returns its key. */
+/**
+ * Writes the manifest (after every other object of the snapshot) and returns its key. `leie_files`: the LEIE files
+ * of this build, else (a build that reuses the identity layers and reads no LEIE file) the reused manifest's.
+ */
 export async function writeManifest(
   ctx: BuildContext,
   publisher: SnapshotPublisher,
   counts: SnapshotCounts,
   changes: ChangesSpan,
-  inputHashes: ReadonlyMap<string, string>,
+  provenance: { inputHashes: ReadonlyMap<string, string>; reusedLeieFiles: LeieRelease[] | null },
 ): Promise<string> {
+  const { inputHashes, reusedLeieFiles } = provenance;
   const sources: Record<string, SourceSummary> = {};
+  const leieFiles: LeieRelease[] = [];
   for (const [i, s] of ctx.sources.entries()) {
+    const sha256 = inputHashes.get(s.file) ?? '';
+    const release = s.source === 'leie' ? (ctx.leieAsOfs[leieFiles.length] ?? null) : null;
     sources[`${s.source}#${i}`] = {
       file: s.file,
-      sha256: inputHashes.get(s.file) ?? '',
+      sha256,
       read: s.read,
       accepted: s.accepted,
       rejected: s.rejected,
-      ...(s.source === 'leie' ? { as_of: ctx.inputs.leieAsOf } : {}),
+      ...(release === null ? {} : { as_of: release }),
     };
+    if (release !== null) {
+      const kind = leieFiles.length === 0 ? 'list' : 'supplement';
+      leieFiles.push({ file: path.basename(s.file), kind, release, sha256, rows: s.read });
+    }
   }
-  return publisher.putManifest({ created_at: ctx.snapshotTime, sources, counts, changes });
+  const leie_files = leieFiles.length > 0 ? leieFiles : reusedLeieFiles;
+  return publisher.putManifest({
+    created_at: ctx.snapshotTime,
+    sources,
+    counts,
+    changes,
+    ...(leie_files ? { leie_files } : {}),
+  });
 }
 
 /**

@@ -6,15 +6,16 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ScreenName } from '../../data-contracts/layout';
 import { appendRows, createTable, queryRows } from '../../platform/duckdb/statements';
-import { isoSeconds } from '../../platform/iso-time';
 import { sqlPath } from '../../platform/sql';
 import { displayPath } from '../csv/read';
 import { type FdaLetter, readFdaFile } from '../sources/fda';
 import { type FeedReadResult, readFeeds } from '../sources/feed';
 import { buildOigMatch, createLeieStage, stageLeieFile } from '../sources/leie';
+import { applyLeieReinstatements, buildOigReinstated } from '../sources/leie-reinstatements';
 import { stageNppesFile } from '../sources/nppes';
 import { createNppesStage } from '../sources/nppes-staged';
 import { loadTaxonomyTable, readNucc } from '../sources/nucc';
+import { buildOigCandidates, type OigCandidateCounts } from '../sources/oig-candidates';
 import type { BuildContext } from './context';
 import type { ReusedLayers } from './reuse-layers';
 
@@ -23,6 +24,8 @@ export interface SourcesRead {
   feed: FeedReadResult;
   /** The screening lists built from input files in this run (the others are reused as they are). */
   screensBuilt: ScreenName[];
+  /** The OIG possible matches (`oig_candidate`), computed on a full build only (they need the staged NPPES rows). */
+  oigCandidates: OigCandidateCounts | null;
 }
 
 const FDA_LETTERS_TABLE = {
@@ -42,7 +45,11 @@ export async function readSources(ctx: BuildContext, reused: ReusedLayers | null
   else await loadTaxonomy(ctx);
   const screensBuilt: ScreenName[] = [];
   if (await loadOigMatches(ctx, reused)) screensBuilt.push('oig-leie');
-  if (!reused) await stageNppes(ctx);
+  let oigCandidates: OigCandidateCounts | null = null;
+  if (!reused) {
+    await stageNppes(ctx);
+    oigCandidates = await matchOigCandidates(ctx);
+  }
   const letters = await loadFdaLetters(ctx, reused);
   if (letters.built) screensBuilt.push('fda-letters');
   ctx.progress('feed');
@@ -51,7 +58,7 @@ export async function readSources(ctx: BuildContext, reused: ReusedLayers | null
     ctx.sources.push({ source: 'feed_providers', ...c, file: displayPath(c.file) });
   for (const c of feed.counts.observations)
     ctx.sources.push({ source: 'feed_observations', ...c, file: displayPath(c.file) });
-  return { letters: letters.letters, feed, screensBuilt };
+  return { letters: letters.letters, feed, screensBuilt, oigCandidates };
 }
 
 /** The `taxonomy` table, from the NUCC file. */
@@ -83,13 +90,29 @@ async function stageNppes(ctx: BuildContext): Promise<void> {
   }
 }
 
-/** The `oig_match` table, from the LEIE files or the reused list. True when built from files. */
+/**
+ * The `oig_candidate` table (sources/oig-candidates.ts), after NPPES and LEIE are staged. A build that reuses the
+ * identity layers stages no NPPES and keeps the reused NPI records and identity rows, candidates included.
+ */
+async function matchOigCandidates(ctx: BuildContext): Promise<OigCandidateCounts> {
+  ctx.progress('oig candidates');
+  const started = performance.now();
+  const counts = await buildOigCandidates(ctx.connection);
+  ctx.logger.info('oig candidates matched', { ...counts, elapsed_ms: Math.round(performance.now() - started) });
+  return counts;
+}
+
+/**
+ * The `oig_match` and `oig_reinstated` tables, from the LEIE files (reinstatements applied) or the reused list.
+ * True when built from files.
+ */
 async function loadOigMatches(ctx: BuildContext, reused: ReusedLayers | null): Promise<boolean> {
   const { connection, inputs } = ctx;
   await createLeieStage(connection);
   const list = inputs.leie.length > 0 || !reused ? null : reused.screen('oig-leie');
   if (list !== null) {
     await connection.run(`CREATE OR REPLACE TABLE oig_match AS SELECT * FROM read_parquet(${sqlPath(list)})`);
+    await buildOigReinstated(connection, false);
     return false;
   }
   for (const [i, file] of inputs.leie.entries()) {
@@ -98,9 +121,20 @@ async function loadOigMatches(ctx: BuildContext, reused: ReusedLayers | null): P
       workDir: ctx.work,
       snapshotDate: ctx.snapshotTime.slice(0, 10),
     });
-    ctx.sources.push({ source: 'leie', file: c.file, read: c.read, accepted: c.accepted, rejected: c.rejected });
+    ctx.sources.push({
+      source: 'leie',
+      file: c.file,
+      read: c.read,
+      accepted: c.accepted,
+      rejected: c.rejected,
+      reinstatements: c.reinstatements,
+      reinstatements_unmatched: c.reinstatements_unmatched,
+    });
   }
-  await buildOigMatch(connection, inputs.leie.length > 0 ? isoSeconds(new Date(inputs.leieAsOf)) : null);
+  const removed = await applyLeieReinstatements(connection);
+  await buildOigMatch(connection, ctx.leieAsOfs.at(-1) ?? null);
+  const reinstated = await buildOigReinstated(connection, true);
+  ctx.logger.info('leie reinstatements applied', { exclusions_removed: removed, npis_reinstated: reinstated });
   return true;
 }
 

@@ -12,6 +12,7 @@ import {
   screenKey,
   snapshotPrefix,
 } from '../../data-contracts/layout';
+import type { LeieRelease } from '../../data-contracts/manifest';
 import type { ObjectStore } from '../../platform/object-store';
 import { CONTENT_TYPES, readCurrentSnapshot } from '../../platform/snapshot-protocol';
 import { EtlInputError } from '../errors';
@@ -64,6 +65,11 @@ export class ReusedLayers {
       this.reused.push({ file, object });
       ctx.progress('reuse', { file: object.key, rows: i + 1 });
     }
+  }
+
+  /** The LEIE files the reused snapshot was screened with (its manifest's), or null when it does not say. */
+  leieFiles(): LeieRelease[] | null {
+    return this.current.manifest.leie_files ?? null;
   }
 
   /** The local copy of a screening list to reuse (when the build is given no files of its own). */

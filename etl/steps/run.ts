@@ -21,7 +21,7 @@ export interface BuildRun {
  */
 export async function openBuildRun(
   options: BuildOptions,
-  run: { snapshotId: string; snapshotDate: Date; started: number },
+  run: { snapshotId: string; snapshotDate: Date; started: number; leieAsOfs: readonly string[] },
 ): Promise<BuildRun> {
   const { store, inputs } = options;
   const logger = options.logger ?? silentLogger;
@@ -48,6 +48,7 @@ export async function openBuildRun(
     duckDbMemory: { limitMb: db.memoryLimitMb, writersLimitMb: db.writersMemoryLimitMb },
     snapshotId: run.snapshotId,
     snapshotTime: isoSeconds(run.snapshotDate),
+    leieAsOfs: run.leieAsOfs,
     work,
     rejects: new RejectCollector(),
     sources: [],

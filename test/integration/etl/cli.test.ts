@@ -137,6 +137,36 @@ describe('npm run etl', () => {
     await expect(readFile(path.join(out, 'pointer.json'), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it.each([
+    [
+      'a second LEIE file without an as-of in its name',
+      ['--leie-as-of', '2026-10-03T00:00:00Z'],
+      /^error: --leie-as-of: no LEIE as-of for leie_head\.csv/,
+    ],
+    [
+      'as-ofs that decrease',
+      ['--leie-as-of', '2026-10-03T00:00:00Z', '--leie-as-of', '2026-09-03T00:00:00Z'],
+      /^error: --leie-as-of: LEIE as-ofs must not decrease in file order: leie_head\.csv/,
+    ],
+    [
+      'more as-ofs than files',
+      [
+        '--leie-as-of',
+        '2026-10-03T00:00:00Z',
+        '--leie-as-of',
+        '2026-10-03T00:00:00Z',
+        '--leie-as-of',
+        '2026-10-04T00:00:00Z',
+      ],
+      /^error: --leie-as-of: 3 LEIE as-ofs for 2 LEIE files/,
+    ],
+  ])('refuses %s (exit code 2)', (_what, asOfs, message) => {
+    const leie = ['leie.csv', 'leie_head.csv'].flatMap((f) => ['--leie', `test/fixtures/source-data/${f}`]);
+    const run = runEtl(['build', '--demo', ...leie, ...asOfs, '--out', path.join(dir, 'as-of-refused')]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+
   it('refuses an unknown option with exit code 2', () => {
     const run = runEtl(['build', '--nope']);
     expect(run.status).toBe(2);

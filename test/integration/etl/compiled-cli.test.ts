@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { copyFile, readFile, rm, symlink } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
-import { demoBuildInputs } from '../../../etl/cli/demo-inputs';
+import { DEMO_LEIE_AS_OF, demoBuildInputs } from '../../../etl/cli/demo-inputs';
 import { REPO_ROOT, tempDir } from './helpers';
 
 const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
@@ -106,7 +106,8 @@ describe('node dist/etl/cli.js', () => {
       ...inputs.nppes.flatMap((file) => ['--nppes', file]),
       ...['--nucc', inputs.nucc],
       ...inputs.leie.flatMap((file) => ['--leie', file]),
-      ...['--leie-as-of', inputs.leieAsOf],
+      // Both LEIE files are slices of one release: one --leie-as-of per file.
+      ...inputs.leie.flatMap(() => ['--leie-as-of', DEMO_LEIE_AS_OF]),
       ...inputs.fda.flatMap((file) => ['--fda', file]),
       ...inputs.feeds.flatMap((folder) => ['--feed', folder]),
     ];

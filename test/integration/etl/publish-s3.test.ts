@@ -9,7 +9,7 @@ import {
 } from '../../../data-contracts/layout';
 import { buildSnapshot } from '../../../etl/build';
 import { runCli } from '../../../etl/cli';
-import { demoBuildInputs } from '../../../etl/cli/demo-inputs';
+import { DEMO_LEIE_AS_OF, demoBuildInputs } from '../../../etl/cli/demo-inputs';
 import { rebuildStatic } from '../../../etl/rebuild-static';
 import { S3ObjectStore } from '../../../platform/s3-store';
 import { CONTENT_TYPES, newSnapshotId, SnapshotPublisher } from '../../../platform/snapshot-protocol';
@@ -160,7 +160,7 @@ describe('publishing to S3 (s3rver, real S3 client)', () => {
       '--leie',
       await uri(demo.leie[0] as string, 'inputs/leie.csv'),
       '--leie-as-of',
-      demo.leieAsOf,
+      DEMO_LEIE_AS_OF,
       '--fda',
       await uri(demo.fda[0] as string, 'inputs/fda.csv'),
       '--feed',

@@ -125,6 +125,19 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
     await expect(
       runFeedBuild({ prefix: PREFIX, leie: ['inputs/leie/UPDATED.csv'] }, { store, workDir }),
     ).rejects.toThrow('event.leie needs event.leie_as_of');
+    await expect(
+      runFeedBuild(
+        {
+          prefix: PREFIX,
+          leie: ['inputs/leie/UPDATED.csv', 'inputs/leie/supplement.csv'],
+          leie_as_of: '2026-11-03T00:00:00Z',
+        },
+        { store, workDir },
+      ),
+    ).rejects.toThrow('event.leie_as_of: no LEIE as-of for supplement.csv');
+    await expect(
+      runFeedBuild({ prefix: PREFIX, leie: ['inputs/leie/UPDATED.csv'], leie_as_of: [1] }, { store, workDir }),
+    ).rejects.toThrow('event.leie_as_of must be an ISO date-time or a list of them');
     await expect(runFeedBuild({ prefix: PREFIX, max_reject_share: 5 }, { store, workDir })).rejects.toThrow(
       'event.max_reject_share must be a number between 0 and 1',
     );
@@ -138,6 +151,9 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
     const summary = await runFeedBuild({ prefix: PREFIX, max_reject_share: 1, allow_shrink: true }, { store, workDir });
     expect(summary.reused_from).toBe(pointer.snapshot_id);
     const after = await readJson<SnapshotManifest>(store, summary.manifest_key);
+    // No LEIE file given: the reused identity rows were screened with the reused snapshot's LEIE files.
+    expect(after.leie_files).toEqual(manifest.leie_files);
+    expect(after.leie_files?.map((f) => f.file)).toEqual(['leie.csv', 'leie_head.csv']);
     expect(after.objects.filter((o) => o.kind === 'screen')).toHaveLength(2);
     expect(after.objects.filter((o) => o.key.includes('/screens/') && o.kind !== 'screen')).toEqual([]);
   });

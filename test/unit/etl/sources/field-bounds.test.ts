@@ -23,6 +23,7 @@ import {
   licenseStateColumn,
   NPPES_FIELD_BOUNDS,
   NPPES_LOOKUP_COLUMNS,
+  NPPES_MATCH_COLUMNS,
   NPPES_REQUIRED_COLUMNS,
   TAXONOMY_SLOTS,
 } from '../../../../etl/sources/nppes-columns';
@@ -51,6 +52,7 @@ describe('the sources’ field bounds', () => {
     const read = [
       ...NPPES_REQUIRED_COLUMNS,
       ...Object.values(NPPES_LOOKUP_COLUMNS),
+      ...Object.values(NPPES_MATCH_COLUMNS),
       ...slots.flatMap((s) => [licenseNumberColumn(s), licenseStateColumn(s)]),
     ];
     expect(sorted(Object.keys(NPPES_FIELD_BOUNDS))).toEqual(sorted(new Set(read)));
@@ -67,6 +69,10 @@ describe('the sources’ field bounds', () => {
       'Provider Business Practice Location Address City Name': 40,
       'Provider Business Practice Location Address State Name': 40,
       'Provider Business Practice Location Address Postal Code': 20,
+      'Provider Other Organization Name': 100,
+      'Provider Business Mailing Address City Name': 40,
+      'Provider Business Mailing Address State Name': 40,
+      'Provider Business Mailing Address Postal Code': 20,
       'Last Update Date': 10,
       'Healthcare Provider Taxonomy Code_15': 10,
       'Provider License Number_15': 20,
@@ -77,7 +83,23 @@ describe('the sources’ field bounds', () => {
 
   it('bound exactly the LEIE, NUCC and FDA columns the ETL reads', () => {
     expect(sorted(Object.keys(LEIE_FIELD_BOUNDS))).toEqual(sorted(Object.values(LEIE_COLUMNS)));
-    expect(LEIE_FIELD_BOUNDS).toEqual({ NPI: 10, EXCLTYPE: 9, EXCLDATE: 8 });
+    // The OIG record layout's widths (DOB is read for the reinstatement key only).
+    expect(LEIE_FIELD_BOUNDS).toEqual({
+      LASTNAME: 20,
+      FIRSTNAME: 15,
+      MIDNAME: 15,
+      BUSNAME: 30,
+      GENERAL: 20,
+      SPECIALTY: 20,
+      NPI: 10,
+      DOB: 8,
+      CITY: 20,
+      STATE: 2,
+      ZIP: 5,
+      EXCLTYPE: 9,
+      EXCLDATE: 8,
+      REINDATE: 8,
+    });
     expect(sorted(Object.keys(NUCC_FIELD_BOUNDS))).toEqual(sorted(Object.values(NUCC_COLUMNS)));
     const fda = Object.values(FDA_FORMS).flatMap((form) => Object.values(form).filter((c) => c !== null));
     expect(sorted(Object.keys(FDA_FIELD_BOUNDS))).toEqual(sorted(fda));

@@ -1,0 +1,166 @@
+/**
+ * The OIG possible matches: every active NPPES record against the LEIE exclusions in force that carry no NPI, or an
+ * NPI that no NPPES row of the build has (those can never match by NPI), by name and place. The result is
+ * `oig_candidate (npi, candidates, candidate_count)`: one row per active NPI with at least one candidate,
+ * `candidates` the JSON array of the contract's `OigCandidate` objects (members in the contract's order), strong
+ * first, then the latest exclusion, then by name.
+ *
+ * Rules (the normaliser and the evidence are SQL macros: transforms/oig-names.ts):
+ * - an individual (LEIE BUSNAME empty; NPPES entity 1) is kept when the last names agree (`exact`, or `part`: one
+ *   part of a hyphenated or several-word name) and the first names agree `exact`, or by `initial` with some place
+ *   agreement; `strong` when the first name is `exact`, the city or ZIP agrees (either address) and the middle names
+ *   do not conflict (both present, different first letters);
+ * - an organisation (BUSNAME set; NPPES entity 2) is kept when its business name's key equals the NPPES legal
+ *   business name's (`legal`) or other organisation name's (`other`); `strong` when the city or ZIP agrees too;
+ * - place: the LEIE STATE, CITY and ZIP (5 digits) against NPPES's practice-location and mailing addresses.
+ *
+ * Blocking keeps it cheap at national size: a pair is only looked at when its last-name key (or one part of a
+ * several-part name) and first initial are equal, or its business keys are; each NPPES record is normalised once.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryNumber, queryRows, runBound } from '../../platform/duckdb/statements';
+import { createOigNameMacros } from '../transforms/oig-names';
+import { applyLeieReinstatements } from './leie-reinstatements';
+import { NPPES_STATUS } from './nppes-staged';
+
+export interface OigCandidateCounts {
+  /** Active NPIs with at least one candidate. */
+  npis: number;
+  /** Candidates over every NPI. */
+  candidates: number;
+  strong: number;
+  /** LEIE exclusions in force looked for (no NPI, or an NPI that NPPES lacks). */
+  leie_rows: number;
+}
+
+/** The LEIE exclusions in force that can only be found by name, with their normalised keys. */
+const ELIGIBLE_LEIE_SQL = `
+  CREATE OR REPLACE TEMP TABLE oig_leie AS
+  WITH known AS (
+    SELECT DISTINCT npi FROM nppes_stage WHERE npi IN (SELECT npi FROM leie_in_force WHERE npi IS NOT NULL)
+  ), keyed AS (
+    SELECT row, npi, excl_type, excl_date, last_name, first_name, mid_name, bus_name, general, specialty, city,
+      state, zip,
+      oig_person_tokens(last_name) AS ltoks, oig_first_token(first_name) AS fname,
+      oig_first_token(mid_name) AS mname, oig_org_key(bus_name) AS okey, oig_norm(city) AS ncity
+    FROM leie_in_force WHERE npi IS NULL OR npi NOT IN (SELECT npi FROM known)
+  )
+  SELECT *, nullif(array_to_string(ltoks, ''), '') AS lkey FROM keyed`;
+
+/** The blocking keys of a person's last name: its key, and each part when it has several. */
+const blockKeysSql = (tokens: string) =>
+  `CASE WHEN len(${tokens}) >= 2 THEN list_append(${tokens}, array_to_string(${tokens}, '')) ELSE [array_to_string(${tokens}, '')] END`;
+
+/** The NPPES columns every pair carries (the place and the names the evidence needs). */
+const pairColumnsSql = (alias: string) =>
+  ['srow', 'npi', 'fname', 'mname', 'city', 'state', 'postal_code', 'mail_city', 'mail_state', 'mail_postal']
+    .map((c) => `${alias}.${c}`)
+    .join(', ');
+
+/** Pairs (NPPES row, LEIE row) that share a block: `$1` the active status. */
+const PAIRS_SQL = `
+  CREATE OR REPLACE TEMP TABLE oig_pairs AS
+  WITH person_blocks AS (
+    SELECT DISTINCT row, unnest(${blockKeysSql('ltoks')}) AS bkey, left(fname, 1) AS finit
+    FROM oig_leie WHERE bus_name IS NULL AND lkey IS NOT NULL AND fname IS NOT NULL
+  ), people AS (
+    SELECT rowid AS srow, npi, oig_person_tokens(last_name) AS ltoks, oig_first_token(first_name) AS fname,
+      middle_name, city, state, postal_code, mail_city, mail_state, mail_postal
+    FROM nppes_stage WHERE status = $1 AND entity_type = '1' AND last_name IS NOT NULL AND first_name IS NOT NULL
+  ), people_keyed AS (
+    SELECT *, unnest(${blockKeysSql('ltoks')}) AS bkey, oig_first_token(middle_name) AS mname FROM people
+    WHERE len(ltoks) >= 1 AND fname IS NOT NULL
+  ), orgs AS (
+    SELECT rowid AS srow, npi, NULL::VARCHAR AS fname, NULL::VARCHAR AS mname, city, state, postal_code, mail_city,
+      mail_state, mail_postal, oig_org_key(org_name) AS legal, oig_org_key(other_org_name) AS other
+    FROM nppes_stage WHERE status = $1 AND entity_type = '2'
+  ), orgs_keyed AS (
+    SELECT *, unnest([legal, other]) AS okey FROM orgs WHERE legal IS NOT NULL OR other IS NOT NULL
+  )
+  SELECT DISTINCT ${pairColumnsSql('p')}, l.row, p.ltoks, NULL::VARCHAR AS legal, NULL::VARCHAR AS other
+  FROM people_keyed p JOIN person_blocks l ON p.bkey = l.bkey AND left(p.fname, 1) = l.finit
+  UNION ALL
+  SELECT DISTINCT ${pairColumnsSql('o')}, l.row, NULL::VARCHAR[] AS ltoks, o.legal, o.other
+  FROM orgs_keyed o JOIN oig_leie l ON o.okey = l.okey`;
+
+/** The evidence of each pair whose NPPES row is its NPI's latest (`$1` the rejected status), and whether kept. */
+const EVIDENCE_SQL = `
+  CREATE OR REPLACE TEMP TABLE oig_evidence AS
+  WITH latest AS (
+    SELECT max(rowid) AS srow FROM nppes_stage
+    WHERE status < $1 AND npi IN (SELECT DISTINCT npi FROM oig_pairs) GROUP BY npi
+  ), judged AS (
+    SELECT p.npi AS nppes_npi, l.*,
+      CASE WHEN l.bus_name IS NULL THEN oig_last_agreement(l.lkey, l.ltoks, nullif(array_to_string(p.ltoks, ''), ''), p.ltoks) END AS e_last,
+      CASE WHEN l.bus_name IS NULL THEN oig_name_agreement(l.fname, p.fname) END AS e_first,
+      CASE WHEN l.bus_name IS NULL THEN oig_name_agreement(l.mname, p.mname) END AS e_middle,
+      l.bus_name IS NULL AND oig_middle_conflict(l.mname, p.mname) AS middle_conflict,
+      CASE WHEN l.okey = p.legal THEN 'legal' WHEN l.okey = p.other THEN 'other' END AS e_business,
+      oig_place_agreement(l.state, upper(p.state), upper(p.mail_state)) AS e_state,
+      oig_place_agreement(l.ncity, oig_norm(p.city), oig_norm(p.mail_city)) AS e_city,
+      oig_place_agreement(l.zip, p.postal_code, p.mail_postal) AS e_zip
+    FROM oig_pairs p JOIN latest USING (srow) JOIN oig_leie l USING (row)
+  )
+  SELECT *,
+    CASE WHEN bus_name IS NULL
+      THEN e_last IS NOT NULL AND e_first = 'exact' AND NOT middle_conflict
+      ELSE e_business IS NOT NULL END AND (e_city IS NOT NULL OR e_zip IS NOT NULL) AS strong
+  FROM judged
+  WHERE CASE WHEN bus_name IS NULL
+    THEN e_last IS NOT NULL AND (e_first = 'exact'
+      OR (e_first = 'initial' AND (e_state IS NOT NULL OR e_city IS NOT NULL OR e_zip IS NOT NULL)))
+    ELSE e_business IS NOT NULL END`;
+
+/** The candidates of each NPI as the contract's JSON, each LEIE row once per NPI. */
+const CANDIDATES_SQL = `
+  CREATE OR REPLACE TABLE oig_candidate AS
+  WITH wire AS (
+    SELECT npi, strong, excl_date, bus_name, last_name, first_name, {
+      'strength': CASE WHEN strong THEN 'strong' ELSE 'weak' END,
+      'evidence': {'last_name': e_last, 'first_name': e_first, 'middle_name': e_middle,
+        'business_name': e_business, 'state': e_state, 'city': e_city, 'zip': e_zip},
+      'leie': {'entity': CASE WHEN bus_name IS NULL THEN 'individual' ELSE 'organization' END,
+        'last_name': last_name, 'first_name': first_name, 'middle_name': mid_name, 'business_name': bus_name,
+        'general': general, 'specialty': specialty, 'city': city, 'state': state, 'zip': zip, 'npi': npi_leie,
+        'exclusion_type': excl_type, 'exclusion_date': strftime(excl_date, '%Y-%m-%d')}
+    } AS c
+    FROM (SELECT * EXCLUDE (npi, nppes_npi), nppes_npi AS npi, npi AS npi_leie FROM oig_evidence)
+  ), keyed AS (
+    SELECT *, oig_candidate_key(to_json(c)) AS ckey FROM wire
+    QUALIFY row_number() OVER (PARTITION BY npi, ckey ORDER BY strong DESC) = 1
+  )
+  SELECT npi,
+    to_json(list(c ORDER BY strong DESC, excl_date DESC, bus_name, last_name, first_name, ckey))::VARCHAR AS candidates,
+    count(*)::INTEGER AS candidate_count
+  FROM keyed GROUP BY npi ORDER BY npi`;
+
+/**
+ * Builds `oig_candidate` from the staged `nppes_stage` and `leie_stage` (after every LEIE file; the reinstatements
+ * are applied first when the build has not done it). The working tables are temporary.
+ */
+export async function buildOigCandidates(connection: DuckDBConnection): Promise<OigCandidateCounts> {
+  await createOigNameMacros(connection);
+  const applied = await queryNumber(
+    connection,
+    "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'leie_in_force' AND NOT temporary",
+  );
+  if (applied === 0) await applyLeieReinstatements(connection);
+  await connection.run(ELIGIBLE_LEIE_SQL);
+  await runBound(connection, PAIRS_SQL, [NPPES_STATUS.active]);
+  await runBound(connection, EVIDENCE_SQL, [NPPES_STATUS.rejected]);
+  await connection.run(CANDIDATES_SQL);
+  const [row = {}] = await queryRows(
+    connection,
+    `SELECT (SELECT count(*) FROM oig_candidate)::BIGINT AS npis,
+       (SELECT count(*) FROM (SELECT unnest(from_json(candidates, '["JSON"]')) AS c FROM oig_candidate)
+        WHERE c->>'strength' = 'strong')::BIGINT AS strong, (SELECT count(*) FROM oig_leie)::BIGINT AS leie,
+       (SELECT coalesce(sum(candidate_count), 0) FROM oig_candidate)::BIGINT AS candidates`,
+  );
+  for (const table of ['oig_leie', 'oig_pairs', 'oig_evidence']) await connection.run(`DROP TABLE IF EXISTS ${table}`);
+  return {
+    npis: Number(row.npis ?? 0),
+    candidates: Number(row.candidates ?? 0),
+    strong: Number(row.strong ?? 0),
+    leie_rows: Number(row.leie ?? 0),
+  };
+}
