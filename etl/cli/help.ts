@@ -19,8 +19,12 @@ const BUILD_HELP = `Build inputs:
   --nppes FILE     NPPES dissemination CSV, V2 layout (330 columns), repeatable, oldest first. Accepts CMS's form
                    (every field quoted, MM/DD/YYYY, LF) and re-saved files (M/D/YY, minimal quoting, CRLF).
   --nucc FILE      NUCC taxonomy CSV (Code, Grouping, Classification, Specialization, Display Name, Section).
-  --leie FILE      OIG LEIE UPDATED.csv (NPI, EXCLTYPE, EXCLDATE as YYYYMMDD; 0000000000 = no NPI), repeatable.
-  --leie-as-of ISO The LEIE release time, e.g. 2026-10-03T00:00:00Z (required with --leie): the OIG checked_at.
+  --leie FILE      OIG LEIE files in order, repeatable: the full UPDATED.csv, then monthly supplements (same 18
+                   columns; a row with REINDATE set reinstates the matching exclusion of an earlier file).
+  --leie-as-of ISO The release time of each --leie file, e.g. 2026-10-03T00:00:00Z (required with --leie): once
+                   per file, or once for the first file with the rest from the names (YYYY-MM-DD, YYYYMMDD, or
+                   OIG's YYMMEXCL.csv / YYMMREIN.csv: the first day of the next month). Never decreasing; the
+                   last one is the OIG checked_at.
   --fda FILE       FDA warning letters, repeatable: the fda.gov export (Company Name, Letter Issue Date,
                    Issuing Office) or the scraped listing (url, letter_date, company, issuing_office).
   --feed DIR       Curation feed folder with providers.csv and observations.csv, repeatable

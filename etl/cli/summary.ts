@@ -11,7 +11,11 @@ export function formatSummary(summary: BuildSummary): string {
     String(s.read),
     String(s.accepted),
     String(s.rejected),
-    s.skipped === undefined ? '' : `${s.skipped} deactivated`,
+    s.skipped !== undefined
+      ? `${s.skipped} deactivated`
+      : s.reinstatements
+        ? `${s.reinstatements} reinstatements (${s.reinstatements_unmatched ?? 0} unmatched)`
+        : '',
   ]);
   const head = ['source', 'file', 'read', 'accepted', 'rejected', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -33,6 +37,12 @@ export function formatSummary(summary: BuildSummary): string {
     ...(reasons.length > 0 ? ['top reject reasons:', ...reasons] : []),
     `identity ${c.identity} NPIs, tracked ${c.tracked}, verified ${c.verified}, taxonomies ${c.taxonomies}, rejects ${c.rejects}` +
       ` (${(summary.duration_ms / 1000).toFixed(1)} s)`,
+    ...(summary.oig_candidates
+      ? [
+          `oig possible matches: ${summary.oig_candidates.candidates} candidates (${summary.oig_candidates.strong} strong)` +
+            ` on ${summary.oig_candidates.npis} NPIs, from ${summary.oig_candidates.leie_rows} LEIE rows without a known NPI`,
+        ]
+      : []),
     ...formatShrinkCheck(summary.shrink),
     '',
   ].join('\n');

@@ -35,7 +35,7 @@ export interface OigCandidateCounts {
 
 /** The LEIE exclusions in force that can only be found by name, with their normalised keys. */
 const ELIGIBLE_LEIE_SQL = `
-  CREATE OR REPLACE TEMP TABLE oig_leie AS
+  CREATE OR REPLACE TABLE oig_leie AS
   WITH known AS (
     SELECT DISTINCT npi FROM nppes_stage WHERE npi IN (SELECT npi FROM leie_in_force WHERE npi IS NOT NULL)
   ), keyed AS (
@@ -51,55 +51,54 @@ const ELIGIBLE_LEIE_SQL = `
 const blockKeysSql = (tokens: string) =>
   `CASE WHEN len(${tokens}) >= 2 THEN list_append(${tokens}, array_to_string(${tokens}, '')) ELSE [array_to_string(${tokens}, '')] END`;
 
-/** The NPPES columns every pair carries (the place and the names the evidence needs). */
-const pairColumnsSql = (alias: string) =>
-  ['srow', 'npi', 'fname', 'mname', 'city', 'state', 'postal_code', 'mail_city', 'mail_state', 'mail_postal']
-    .map((c) => `${alias}.${c}`)
-    .join(', ');
-
-/** Pairs (NPPES row, LEIE row) that share a block: `$1` the active status. */
+/**
+ * Pairs (NPPES row, LEIE row) that share a block, narrow (`$1` the active status): people whose last-name key (or a
+ * part) is equal and whose first names can agree (equal, or one an initial of the other); organisations whose
+ * legal or other name's key equals the business name's.
+ */
 const PAIRS_SQL = `
-  CREATE OR REPLACE TEMP TABLE oig_pairs AS
+  CREATE OR REPLACE TABLE oig_pairs AS
   WITH person_blocks AS (
-    SELECT DISTINCT row, unnest(${blockKeysSql('ltoks')}) AS bkey, left(fname, 1) AS finit
+    SELECT DISTINCT row, unnest(${blockKeysSql('ltoks')}) AS bkey, left(fname, 1) AS finit, fname
     FROM oig_leie WHERE bus_name IS NULL AND lkey IS NOT NULL AND fname IS NOT NULL
   ), people AS (
-    SELECT rowid AS srow, npi, oig_person_tokens(last_name) AS ltoks, oig_first_token(first_name) AS fname,
-      middle_name, city, state, postal_code, mail_city, mail_state, mail_postal
+    SELECT rowid AS srow, npi, oig_person_tokens(last_name) AS ltoks, oig_first_token(first_name) AS fname
     FROM nppes_stage WHERE status = $1 AND entity_type = '1' AND last_name IS NOT NULL AND first_name IS NOT NULL
   ), people_keyed AS (
-    SELECT *, unnest(${blockKeysSql('ltoks')}) AS bkey, oig_first_token(middle_name) AS mname FROM people
+    SELECT srow, npi, fname, unnest(${blockKeysSql('ltoks')}) AS bkey FROM people
     WHERE len(ltoks) >= 1 AND fname IS NOT NULL
-  ), orgs AS (
-    SELECT rowid AS srow, npi, NULL::VARCHAR AS fname, NULL::VARCHAR AS mname, city, state, postal_code, mail_city,
-      mail_state, mail_postal, oig_org_key(org_name) AS legal, oig_org_key(other_org_name) AS other
-    FROM nppes_stage WHERE status = $1 AND entity_type = '2'
   ), orgs_keyed AS (
-    SELECT *, unnest([legal, other]) AS okey FROM orgs WHERE legal IS NOT NULL OR other IS NOT NULL
+    SELECT rowid AS srow, npi, unnest([oig_org_key(org_name), oig_org_key(other_org_name)]) AS okey
+    FROM nppes_stage WHERE status = $1 AND entity_type = '2'
   )
-  SELECT DISTINCT ${pairColumnsSql('p')}, l.row, p.ltoks, NULL::VARCHAR AS legal, NULL::VARCHAR AS other
+  SELECT DISTINCT p.srow, p.npi, l.row
   FROM people_keyed p JOIN person_blocks l ON p.bkey = l.bkey AND left(p.fname, 1) = l.finit
-  UNION ALL
-  SELECT DISTINCT ${pairColumnsSql('o')}, l.row, NULL::VARCHAR[] AS ltoks, o.legal, o.other
-  FROM orgs_keyed o JOIN oig_leie l ON o.okey = l.okey`;
+  WHERE p.fname = l.fname OR length(p.fname) = 1 OR length(l.fname) = 1
+  UNION
+  SELECT o.srow, o.npi, l.row FROM orgs_keyed o JOIN oig_leie l ON o.okey = l.okey`;
 
 /** The evidence of each pair whose NPPES row is its NPI's latest (`$1` the rejected status), and whether kept. */
 const EVIDENCE_SQL = `
-  CREATE OR REPLACE TEMP TABLE oig_evidence AS
+  CREATE OR REPLACE TABLE oig_evidence AS
   WITH latest AS (
     SELECT max(rowid) AS srow FROM nppes_stage
     WHERE status < $1 AND npi IN (SELECT DISTINCT npi FROM oig_pairs) GROUP BY npi
+  ), nppes AS (
+    SELECT s.rowid AS srow, s.npi, oig_person_tokens(s.last_name) AS ltoks, oig_first_token(s.first_name) AS fname,
+      oig_first_token(s.middle_name) AS mname, oig_org_key(s.org_name) AS legal, oig_org_key(s.other_org_name) AS other,
+      s.city, s.state, s.postal_code, s.mail_city, s.mail_state, s.mail_postal
+    FROM nppes_stage s WHERE s.rowid IN (SELECT srow FROM latest) AND s.rowid IN (SELECT srow FROM oig_pairs)
   ), judged AS (
     SELECT p.npi AS nppes_npi, l.*,
       CASE WHEN l.bus_name IS NULL THEN oig_last_agreement(l.lkey, l.ltoks, nullif(array_to_string(p.ltoks, ''), ''), p.ltoks) END AS e_last,
       CASE WHEN l.bus_name IS NULL THEN oig_name_agreement(l.fname, p.fname) END AS e_first,
       CASE WHEN l.bus_name IS NULL THEN oig_name_agreement(l.mname, p.mname) END AS e_middle,
       l.bus_name IS NULL AND oig_middle_conflict(l.mname, p.mname) AS middle_conflict,
-      CASE WHEN l.okey = p.legal THEN 'legal' WHEN l.okey = p.other THEN 'other' END AS e_business,
+      CASE WHEN l.bus_name IS NOT NULL THEN CASE WHEN l.okey = p.legal THEN 'legal' WHEN l.okey = p.other THEN 'other' END END AS e_business,
       oig_place_agreement(l.state, upper(p.state), upper(p.mail_state)) AS e_state,
       oig_place_agreement(l.ncity, oig_norm(p.city), oig_norm(p.mail_city)) AS e_city,
       oig_place_agreement(l.zip, p.postal_code, p.mail_postal) AS e_zip
-    FROM oig_pairs p JOIN latest USING (srow) JOIN oig_leie l USING (row)
+    FROM oig_pairs pr JOIN nppes p USING (srow) JOIN oig_leie l ON l.row = pr.row
   )
   SELECT *,
     CASE WHEN bus_name IS NULL
@@ -111,32 +110,48 @@ const EVIDENCE_SQL = `
       OR (e_first = 'initial' AND (e_state IS NOT NULL OR e_city IS NOT NULL OR e_zip IS NOT NULL)))
     ELSE e_business IS NOT NULL END`;
 
-/** The candidates of each NPI as the contract's JSON, each LEIE row once per NPI. */
-const CANDIDATES_SQL = `
-  CREATE OR REPLACE TABLE oig_candidate AS
-  WITH wire AS (
-    SELECT npi, strong, excl_date, bus_name, last_name, first_name, {
+/** Each kept candidate once per NPI (by its key), as the contract's JSON text, with what orders it. */
+const WIRE_SQL = `
+  CREATE OR REPLACE TABLE oig_wire AS
+  SELECT npi, strong, excl_date, bus_name, last_name, first_name, ckey, to_json({
       'strength': CASE WHEN strong THEN 'strong' ELSE 'weak' END,
       'evidence': {'last_name': e_last, 'first_name': e_first, 'middle_name': e_middle,
         'business_name': e_business, 'state': e_state, 'city': e_city, 'zip': e_zip},
-      'leie': {'entity': CASE WHEN bus_name IS NULL THEN 'individual' ELSE 'organization' END,
-        'last_name': last_name, 'first_name': first_name, 'middle_name': mid_name, 'business_name': bus_name,
-        'general': general, 'specialty': specialty, 'city': city, 'state': state, 'zip': zip, 'npi': npi_leie,
-        'exclusion_type': excl_type, 'exclusion_date': strftime(excl_date, '%Y-%m-%d')}
-    } AS c
-    FROM (SELECT * EXCLUDE (npi, nppes_npi), nppes_npi AS npi, npi AS npi_leie FROM oig_evidence)
-  ), keyed AS (
-    SELECT *, oig_candidate_key(to_json(c)) AS ckey FROM wire
-    QUALIFY row_number() OVER (PARTITION BY npi, ckey ORDER BY strong DESC) = 1
+      'leie': {'entity': entity, 'last_name': last_name, 'first_name': first_name, 'middle_name': mid_name,
+        'business_name': bus_name, 'general': general, 'specialty': specialty, 'city': city, 'state': state,
+        'zip': zip, 'npi': npi_leie, 'exclusion_type': excl_type, 'exclusion_date': exclusion_date}
+    })::VARCHAR AS c
+  FROM (
+    SELECT *, oig_leie_key(entity, last_name, first_name, mid_name, bus_name, general, specialty, state, npi_leie,
+      excl_type, exclusion_date) AS ckey
+    FROM (
+      SELECT * EXCLUDE (npi, nppes_npi), nppes_npi AS npi, npi AS npi_leie,
+        CASE WHEN bus_name IS NULL THEN 'individual' ELSE 'organization' END AS entity,
+        strftime(excl_date, '%Y-%m-%d') AS exclusion_date
+      FROM oig_evidence
+    )
   )
+  QUALIFY row_number() OVER (PARTITION BY npi, ckey ORDER BY strong DESC) = 1`;
+
+/**
+ * One row per NPI of one batch (`hash(npi) % $1 = $2`): the JSON array of its candidates (strong first, then the
+ * latest exclusion, then by name; the key breaks ties). An ordered aggregate holds its whole input in memory, so
+ * the NPIs are aggregated in batches of about {@link BATCH_CANDIDATES} candidates.
+ */
+const CANDIDATES_SQL = `
+  INSERT INTO oig_candidate
   SELECT npi,
-    to_json(list(c ORDER BY strong DESC, excl_date DESC, bus_name, last_name, first_name, ckey))::VARCHAR AS candidates,
-    count(*)::INTEGER AS candidate_count
-  FROM keyed GROUP BY npi ORDER BY npi`;
+    '[' || string_agg(c, ',' ORDER BY strong DESC, excl_date DESC, bus_name, last_name, first_name, ckey) || ']',
+    count(*)::INTEGER
+  FROM oig_wire WHERE hash(npi) % $1::UBIGINT = $2::UBIGINT GROUP BY npi`;
+
+const BATCH_CANDIDATES = 100_000;
+/** The working tables (regular tables, so that DuckDB can spill them: national runs hold many candidates). */
+const WORK_TABLES = ['oig_leie', 'oig_pairs', 'oig_evidence', 'oig_wire'] as const;
 
 /**
  * Builds `oig_candidate` from the staged `nppes_stage` and `leie_stage` (after every LEIE file; the reinstatements
- * are applied first when the build has not done it). The working tables are temporary.
+ * are applied first when the build has not done it). The working tables are dropped at the end.
  */
 export async function buildOigCandidates(connection: DuckDBConnection): Promise<OigCandidateCounts> {
   await createOigNameMacros(connection);
@@ -148,15 +163,21 @@ export async function buildOigCandidates(connection: DuckDBConnection): Promise<
   await connection.run(ELIGIBLE_LEIE_SQL);
   await runBound(connection, PAIRS_SQL, [NPPES_STATUS.active]);
   await runBound(connection, EVIDENCE_SQL, [NPPES_STATUS.rejected]);
-  await connection.run(CANDIDATES_SQL);
+  await connection.run(WIRE_SQL);
+  await connection.run(
+    'CREATE OR REPLACE TABLE oig_candidate (npi VARCHAR, candidates VARCHAR, candidate_count INTEGER)',
+  );
+  const batches = Math.max(
+    1,
+    Math.ceil((await queryNumber(connection, 'SELECT count(*) FROM oig_wire')) / BATCH_CANDIDATES),
+  );
+  for (let b = 0; b < batches; b += 1) await runBound(connection, CANDIDATES_SQL, [batches, b]);
   const [row = {}] = await queryRows(
     connection,
-    `SELECT (SELECT count(*) FROM oig_candidate)::BIGINT AS npis,
-       (SELECT count(*) FROM (SELECT unnest(from_json(candidates, '["JSON"]')) AS c FROM oig_candidate)
-        WHERE c->>'strength' = 'strong')::BIGINT AS strong, (SELECT count(*) FROM oig_leie)::BIGINT AS leie,
-       (SELECT coalesce(sum(candidate_count), 0) FROM oig_candidate)::BIGINT AS candidates`,
+    `SELECT (SELECT count(DISTINCT npi) FROM oig_wire)::BIGINT AS npis, (SELECT count(*) FROM oig_wire)::BIGINT AS candidates,
+       (SELECT count(*) FROM oig_wire WHERE strong)::BIGINT AS strong, (SELECT count(*) FROM oig_leie)::BIGINT AS leie`,
   );
-  for (const table of ['oig_leie', 'oig_pairs', 'oig_evidence']) await connection.run(`DROP TABLE IF EXISTS ${table}`);
+  for (const table of WORK_TABLES) await connection.run(`DROP TABLE IF EXISTS ${table}`);
   return {
     npis: Number(row.npis ?? 0),
     candidates: Number(row.candidates ?? 0),

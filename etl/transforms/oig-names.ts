@@ -60,6 +60,21 @@ export const LEGAL_SUFFIX_TOKENS = [
   'PLC',
 ] as const;
 
+/** The wire `leie` members a candidate's key is made of, in key order. */
+const KEY_MEMBERS = [
+  'entity',
+  'last_name',
+  'first_name',
+  'middle_name',
+  'business_name',
+  'general',
+  'specialty',
+  'state',
+  'npi',
+  'exclusion_type',
+  'exclusion_date',
+] as const;
+
 const list = (tokens: readonly string[]) => `[${tokens.map((t) => `'${t}'`).join(', ')}]`;
 
 /** The macros, in dependency order. */
@@ -91,22 +106,25 @@ export const OIG_NAME_MACROS: readonly string[] = [
      WHEN v = practice AND v = mailing THEN 'both'
      WHEN v = practice THEN 'practice'
      WHEN v = mailing THEN 'mailing' END`,
-  // The identity of a candidate (its LEIE row's published fields; never DOB), from its JSON.
-  `oig_candidate_key(c) AS md5(concat_ws('|', ${[
-    'entity',
-    'last_name',
-    'first_name',
-    'middle_name',
-    'business_name',
-    'general',
-    'specialty',
-    'state',
-    'npi',
-    'exclusion_type',
-    'exclusion_date',
-  ]
-    .map((m) => `coalesce(json_extract_string(c, '$.leie.${m}'), '')`)
-    .join(', ')}))`,
+  // The identity of a candidate: its LEIE row's published fields (never DOB), as the wire carries them.
+  `oig_leie_key(entity, last, first, middle, business, general, specialty, state, npi, exclusion_type, exclusion_date)
+     AS md5(concat_ws('|', ${[
+       'entity',
+       'last',
+       'first',
+       'middle',
+       'business',
+       'general',
+       'specialty',
+       'state',
+       'npi',
+       'exclusion_type',
+       'exclusion_date',
+     ]
+       .map((m) => `coalesce(${m}, '')`)
+       .join(', ')}))`,
+  // The same key from a candidate's JSON (the change feed's basis reads the candidates back).
+  `oig_candidate_key(c) AS oig_leie_key(${KEY_MEMBERS.map((m) => `json_extract_string(c, '$.leie.${m}')`).join(', ')})`,
 ];
 
 /** Creates (or replaces) the normaliser's macros on the connection's database. */
