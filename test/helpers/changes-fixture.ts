@@ -65,6 +65,34 @@ const verticalChange = (
 ): ExpectedChange => ({ kind, npi, entity_id, vertical: 'glp1', field, old_value, new_value });
 
 const DEACTIVATED = '{"deactivation_date":"2026-11-02"}';
+const REINSTATED = '{"reason":"reinstated","date":"2026-11-01"}';
+const FICTIONAL_CANDIDATE = JSON.stringify({
+  strength: 'strong',
+  evidence: {
+    last_name: 'exact',
+    first_name: 'exact',
+    middle_name: 'exact',
+    business_name: null,
+    state: 'both',
+    city: 'both',
+    zip: 'both',
+  },
+  leie: {
+    entity: 'individual',
+    last_name: 'SAMPLEFICTIONAL',
+    first_name: 'ALEX',
+    middle_name: 'R',
+    business_name: null,
+    general: 'PHYSICIAN (MD, DO)',
+    specialty: 'FAMILY PRACTICE',
+    city: 'SPRINGFIELD',
+    state: 'IL',
+    zip: '62701',
+    npi: null,
+    exclusion_type: '1128a1',
+    exclusion_date: '2026-10-20',
+  },
+});
 
 /**
  * Every change of the fixture's steps A -> B and B -> C (test/fixtures/changes/README.md), sorted as the partitions
@@ -110,6 +138,10 @@ export const EXPECTED_CHANGES: { b: ExpectedChange[]; c: ExpectedChange[] } = {
     identityChange('oig_excluded', '1750216602', null, '{"type":"1128b5","date":"2023-05-18"}'),
     identityChange('oig_excluded', '1922933878', null, '{"type":"1128b4","date":"1992-09-03"}'),
     identityChange('npi_deactivated', '1962105056', null, DEACTIVATED),
+    // The demo's fictional OIG case (tools/demo/oig): a supplement reinstates one exclusion and adds one without an
+    // NPI that a fictional record matches by name and place.
+    identityChange('oig_removed', '1999999901', '{"type":"1128b4","date":"2025-09-15"}', REINSTATED),
+    identityChange('oig_candidate_added', '1999999919', null, FICTIONAL_CANDIDATE),
   ],
   c: [
     identityChange('npi_reactivated', '1023909249', DEACTIVATED, null),

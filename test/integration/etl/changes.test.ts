@@ -222,7 +222,10 @@ describe('the change feed over time and on reuse (ETL)', () => {
     );
     expect(reuse.reused_from).toBe(a.snapshot_id);
     const manifest = await readJson<SnapshotManifest>(store, reuse.manifest_key);
-    const expected = EXPECTED_CHANGES.b.filter((x) => x.kind === 'oig_excluded' || x.entity_id !== null);
+    // A feed-only build screens with B's LEIE files (its reinstatement included) but stages no NPPES: no candidates.
+    const expected = EXPECTED_CHANGES.b.filter(
+      (x) => x.kind === 'oig_excluded' || x.kind === 'oig_removed' || x.entity_id !== null,
+    );
     expect(manifest.changes?.steps).toEqual([
       {
         from_snapshot: a.snapshot_id,
@@ -237,13 +240,13 @@ describe('the change feed over time and on reuse (ETL)', () => {
       `SELECT ${CHANGE_COLUMNS} FROM read_parquet('${path.join(dir, 'reuse', month?.key ?? '')}')`,
     );
     expect(rows).toEqual(expected);
-    // The basis is A's, NPI for NPI, but for the three NPIs the new LEIE list matches.
+    // The basis is A's, NPI for NPI, but for the three NPIs the new LEIE list matches and the one it reinstates.
     const aBasis = path.join(dir, 'reuse', 'snapshots', a.snapshot_id, 'changes', 'basis.parquet');
     const rBasis = path.join(dir, 'reuse', 'snapshots', reuse.snapshot_id, 'changes', 'basis.parquet');
     const differ = await db.rows(
       `SELECT npi FROM (SELECT * FROM read_parquet('${rBasis}') EXCEPT SELECT * FROM read_parquet('${aBasis}')) ORDER BY npi`,
     );
-    expect(differ.map((r) => r.npi)).toEqual(['1730014689', '1750216602', '1922933878']);
+    expect(differ.map((r) => r.npi)).toEqual(['1730014689', '1750216602', '1922933878', '1999999901']);
     const counts = await db.rows(
       `SELECT (SELECT count(*) FROM read_parquet('${rBasis}'))::INTEGER AS r, (SELECT count(*) FROM read_parquet('${aBasis}'))::INTEGER AS a`,
     );

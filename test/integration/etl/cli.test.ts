@@ -47,7 +47,7 @@ describe('npm run etl', () => {
     const summary = JSON.parse(run.stdout);
     expect(summary.created_at).toBe('2026-11-15T00:00:00Z');
     // The same inputs again: a step without changes, after the A -> B step.
-    expect(summary.changes.span.steps.map((s: { changes: number }) => s.changes)).toEqual([14, 0]);
+    expect(summary.changes.span.steps.map((s: { changes: number }) => s.changes)).toEqual([16, 0]);
   });
 
   it('refuses --demo-snapshot without --demo, or with a name the demo does not have', () => {
