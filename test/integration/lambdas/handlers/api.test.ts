@@ -67,9 +67,11 @@ beforeAll(async () => {
     // A deployed function needs its receipts' key: here a seed (no Secrets Manager).
     [ENV.receiptSeed]: 'the tests\u2019 receipts',
   });
-  jest.isolateModules(() => {
-    handler = require('../../../../lambdas/handlers/api').handler as Handler;
-  });
+  // A fresh registry rather than an isolated one: the handler imports DuckDB lazily, on its first query, and a lazy
+  // import after `isolateModules` returns resolves in the outer registry, whose DuckDB classes are not the ones the
+  // handler's statically imported modules bind with (a list parameter then fails its `instanceof` check).
+  jest.resetModules();
+  handler = require('../../../../lambdas/handlers/api').handler as Handler;
 });
 
 afterAll(async () => {

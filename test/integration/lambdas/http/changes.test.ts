@@ -25,6 +25,9 @@ const STEP_B = [
   ['oig_excluded', '1750216602', null],
   ['oig_excluded', '1922933878', null],
   ['oig_excluded', '1730014689', null],
+  // The demo's fictional OIG case (tools/demo/oig): a reinstatement and a possible match.
+  ['oig_removed', '1999999901', null],
+  ['oig_candidate_added', '1999999919', null],
   ['verified_removed', 'glp1-000002', null],
   ['verified_added', 'glp1-000031', null],
   ['signal_changed', 'glp1-000004', 'certification'],
@@ -97,7 +100,7 @@ describe('GET /changes over three snapshots of the real samples', () => {
     const ofC = body.data.filter((e) => e.to_snapshot === c);
     expect(sorted(ofB.map(keyOf))).toEqual(sorted(STEP_B));
     expect(sorted(ofC.map(keyOf))).toEqual(sorted(STEP_C));
-    expect(body.pagination).toEqual({ total: 16, limit: 1000, offset: 0, returned: 16 });
+    expect(body.pagination).toEqual({ total: 18, limit: 1000, offset: 0, returned: 18 });
     // Oldest step first; each entry names its step.
     expect(body.data.map((e) => e.to_snapshot)).toEqual([...ofB.map(() => b), ...ofC.map(() => c)]);
     for (const e of ofB)
@@ -170,7 +173,7 @@ describe('GET /changes over three snapshots of the real samples', () => {
   it('filters by kind (repeated and comma lists) and by vertical', async () => {
     const oig = await list(`since=${a}&kind=oig_excluded&kind=oig_removed`);
     expect(oig.data.every((e) => e.kind.startsWith('oig_'))).toBe(true);
-    expect(oig.pagination.total).toBe(4);
+    expect(oig.pagination.total).toBe(5);
     expect((await list(`since=${a}&kind=npi_deactivated,npi_reactivated`)).pagination.total).toBe(4);
     const glp1 = await list(`since=${a}&vertical=glp1`);
     expect(sorted(glp1.data.map(keyOf))).toEqual(
@@ -191,7 +194,7 @@ describe('GET /changes over three snapshots of the real samples', () => {
     expect(freeIdentity.data[0]).toMatchObject({ old: 'WA', new: 'OR' });
     // builder is bound to glp1: identity changes and glp1's, never another vertical.
     const builder = await list(`since=${a}&limit=1000`, env.keys.builder);
-    expect(builder.pagination.total).toBe(16);
+    expect(builder.pagination.total).toBe(18);
     expect(builder.usage?.used).toBeGreaterThan(0);
     const forbidden = await refused(`since=${a}&vertical=dental`, 403, env.keys.builder);
     expect(forbidden.code).toBe('vertical_not_permitted');
@@ -210,14 +213,14 @@ describe('GET /changes over three snapshots of the real samples', () => {
     expect(kind.hint).toContain('oig_excluded');
     expect((await refused(`since=${a}&npi=1234567890`, 400)).code).toBe('invalid_npi');
     expect((await refused(`since=${a}&vertical=glp1&kind=oig_excluded`, 400)).code).toBe('invalid_parameter');
-    expect((await refused(`since=${a}&offset=17`, 400)).code).toBe('invalid_offset');
+    expect((await refused(`since=${a}&offset=19`, 400)).code).toBe('invalid_offset');
     expect((await refused(`since=${a}&snce=1`, 400)).code).toBe('invalid_parameter');
   });
 
   it('pages in a stable order and answers CSV with the same rows', async () => {
     const all = await list(`since=${a}&limit=1000`);
     const pages: ChangeEntry[] = [];
-    for (let offset = 0; offset < 16; offset += 5)
+    for (let offset = 0; offset < 18; offset += 5)
       pages.push(...(await list(`since=${a}&limit=5&offset=${offset}`)).data);
     expect(pages).toEqual(all.data);
     const response = await env.get(`/api/v1/changes?since=${a}&format=csv&limit=1000`, bearer(env.keys.developer));
@@ -226,7 +229,7 @@ describe('GET /changes over three snapshots of the real samples', () => {
     expect(response.headers.get('x-snapshot-id')).toBe(c);
     const { header, rows } = parseCsvTable(await response.text());
     expect(header).toEqual([...CHANGE_CSV_COLUMNS]);
-    expect(rows).toHaveLength(16);
+    expect(rows).toHaveLength(18);
     const at = (name: string) => header.indexOf(name);
     const deactivated = rows.find((r) => r[at('kind')] === 'npi_deactivated' && r[at('npi')] === '1962105056');
     expect(deactivated?.[at('new')]).toBe('{"deactivation_date":"2026-11-02"}');
