@@ -18,39 +18,19 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryNumber, queryRows, runBound } from '../../platform/duckdb/statements';
 import { sqlPath } from '../../platform/sql';
 import { latestNppesRowsSql, NPPES_STATUS, slotListSql } from '../sources/nppes-staged';
+import { createOigNameMacros } from '../transforms/oig-names';
 
 /** The run's new basis table (CHANGES_BASIS_TABLE columns). */
 export const BASIS_TABLE = 'changes_basis_new' as const;
 
-/** The fields of a candidate's LEIE row that identify it (never the date of birth, which the wire does not carry). */
-const KEY_FIELDS = [
-  'entity',
-  'last_name',
-  'first_name',
-  'middle_name',
-  'business_name',
-  'general',
-  'specialty',
-  'state',
-  'npi',
-  'exclusion_type',
-  'exclusion_date',
-] as const;
-
 /**
- * The key of candidate `c` (a JSON value): md5 of its LEIE row's identifying fields, trimmed and upper-cased, joined
- * by `|` (an absent field as empty), so that a change of strength or evidence alone keeps the key.
- */
-const candidateKey = (c: string) =>
-  `md5(${KEY_FIELDS.map((f) => `upper(trim(coalesce(${c}->'leie'->>'${f}', '')))`).join(` || '|' || `)})`;
-
-/**
- * Per NPI with candidates: `keyed`, the JSON array of `{"key", "candidate"}` in the wire order of `oig_candidate`
- * (one row per NPI is kept should the table hold more).
+ * Per NPI with candidates: `keyed`, the JSON array of `{"key", "candidate"}` in the wire order of `oig_candidate`;
+ * the key is the matcher's own (`oig_candidate_key`, transforms/oig-names.ts: its LEIE row's published fields), so a
+ * change of strength or evidence alone keeps it (one row per NPI is kept should the table hold more).
  */
 export const KEYED_CANDIDATES_SQL = `
   SELECT npi, to_json(list_transform(from_json(any_value(candidates), '["JSON"]'),
-    c -> json_object('key', ${candidateKey('c')}, 'candidate', c)))::VARCHAR AS keyed
+    c -> json_object('key', oig_candidate_key(c), 'candidate', c)))::VARCHAR AS keyed
   FROM oig_candidate WHERE candidate_count > 0 GROUP BY npi`;
 
 /** Per NPI reinstated by a supplement of the build: the date (the latest, should the table hold more). */
@@ -64,6 +44,7 @@ export async function parquetColumns(connection: DuckDBConnection, file: string)
 
 /** Creates {@link BASIS_TABLE} from the staged NPPES rows and the OIG tables. Returns its rows. */
 export async function buildBasisFromNppes(connection: DuckDBConnection): Promise<number> {
+  await createOigNameMacros(connection);
   const latest = await latestNppesRowsSql(connection);
   await runBound(
     connection,

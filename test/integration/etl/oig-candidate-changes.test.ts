@@ -8,6 +8,7 @@ import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { BASIS_TABLE, buildBasisFromCarried, KEYED_CANDIDATES_SQL, parquetColumns } from '../../../etl/changes/basis';
 import { addIdentityChanges, createStepTable, STEP_TABLE } from '../../../etl/changes/diff';
+import { createOigNameMacros } from '../../../etl/transforms/oig-names';
 import { writeBasisFile } from '../../../etl/writers/changes';
 import { queryRows } from '../../../platform/duckdb/statements';
 import { tempDir } from './helpers';
@@ -56,6 +57,8 @@ describe('the change feed: OIG candidates and reinstatements', () => {
     dir = await tempDir('pf-etl-candidates-');
     instance = await DuckDBInstance.create(':memory:');
     connection = await instance.connect();
+    // The basis keys candidates with the matcher's macros (a full build has made them by then).
+    await createOigNameMacros(connection);
   });
 
   afterAll(async () => {
