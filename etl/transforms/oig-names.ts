@@ -107,22 +107,7 @@ export const OIG_NAME_MACROS: readonly string[] = [
      WHEN v = practice THEN 'practice'
      WHEN v = mailing THEN 'mailing' END`,
   // The identity of a candidate: its LEIE row's published fields (never DOB), as the wire carries them.
-  `oig_leie_key(entity, last, first, middle, business, general, specialty, state, npi, exclusion_type, exclusion_date)
-     AS md5(concat_ws('|', ${[
-       'entity',
-       'last',
-       'first',
-       'middle',
-       'business',
-       'general',
-       'specialty',
-       'state',
-       'npi',
-       'exclusion_type',
-       'exclusion_date',
-     ]
-       .map((m) => `coalesce(${m}, '')`)
-       .join(', ')}))`,
+  `oig_leie_key(${KEY_MEMBERS.join(', ')}) AS md5(concat_ws('|', ${KEY_MEMBERS.map((m) => `coalesce(${m}, '')`).join(', ')}))`,
   // The same key from a candidate's JSON (the change feed's basis reads the candidates back).
   `oig_candidate_key(c) AS oig_leie_key(${KEY_MEMBERS.map((m) => `json_extract_string(c, '$.leie.${m}')`).join(', ')})`,
 ];
