@@ -91,8 +91,10 @@ export const oigCandidateSchemas = {
       middle_name: { type: ['string', 'null'], enum: ['exact', 'initial', null] },
       business_name: {
         type: ['string', 'null'],
-        enum: ['legal', 'other', null],
-        description: 'Which NPPES name matched: the legal business name or the other organisation name.',
+        enum: ['legal', 'other', 'legal_prefix', 'other_prefix', null],
+        description:
+          'Which NPPES name matched: the legal business name or the other organisation name; `*_prefix` when the ' +
+          'LEIE name fills its 30-character field (the LEIE cuts longer names) and is the start of that name.',
       },
       state: PLACE,
       city: PLACE,

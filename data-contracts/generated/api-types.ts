@@ -473,10 +473,10 @@ export type components = {
             /** @enum {string|null} */
             middle_name: "exact" | "initial" | null;
             /**
-             * @description Which NPPES name matched: the legal business name or the other organisation name.
+             * @description Which NPPES name matched: the legal business name or the other organisation name; `*_prefix` when the LEIE name fills its 30-character field (the LEIE cuts longer names) and is the start of that name.
              * @enum {string|null}
              */
-            business_name: "legal" | "other" | null;
+            business_name: "legal" | "other" | "legal_prefix" | "other_prefix" | null;
             /** @enum {string|null} */
             state: "practice" | "mailing" | "both" | null;
             /** @enum {string|null} */

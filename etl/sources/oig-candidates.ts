@@ -11,7 +11,9 @@
  *   agreement; `strong` when the first name is `exact`, the city or ZIP agrees (either address) and the middle names
  *   do not conflict (both present, different first letters);
  * - an organisation (BUSNAME set; NPPES entity 2) is kept when its business name's key equals the NPPES legal
- *   business name's (`legal`) or other organisation name's (`other`); `strong` when the city or ZIP agrees too;
+ *   business name's (`legal`) or other organisation name's (`other`), or, when the LEIE name fills its field (LEIE
+ *   cuts longer names), when it is the start of one of them (`legal_prefix`, `other_prefix`); `strong` when the
+ *   city or ZIP agrees too;
  * - place: the LEIE STATE, CITY and ZIP (5 digits) against NPPES's practice-location and mailing addresses.
  *
  * Blocking keeps it cheap at national size: a pair is only looked at when its last-name key (or one part of a
@@ -20,6 +22,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryNumber, queryRows, runBound } from '../../platform/duckdb/statements';
 import { createOigNameMacros } from '../transforms/oig-names';
+import { LEIE_FIELD_BOUNDS } from './field-bounds';
 import { applyLeieReinstatements } from './leie-reinstatements';
 import { NPPES_STATUS } from './nppes-staged';
 
@@ -34,6 +37,16 @@ export interface OigCandidateCounts {
 }
 
 /** The LEIE exclusions in force that can only be found by name, with their normalised keys. */
+/**
+ * LEIE cuts BUSNAME at its field width: a name that fills it may be the start of a longer one (22 of the 92
+ * organisations of the committed LEIE slice do), so it is also looked for as a prefix of the NPPES names. One
+ * character short of the width counts too: a name cut just after a space is staged trimmed.
+ */
+const LEIE_BUSNAME_WIDTH: number = LEIE_FIELD_BOUNDS.BUSNAME ?? Number.NaN;
+if (!Number.isInteger(LEIE_BUSNAME_WIDTH)) throw new Error('LEIE_FIELD_BOUNDS lacks the BUSNAME width');
+/** The characters of a cut name's normalised form that block its prefix search (a cut name keeps about 25). */
+const PREFIX_BLOCK = 12;
+
 const ELIGIBLE_LEIE_SQL = `
   CREATE OR REPLACE TABLE oig_leie AS
   WITH known AS (
@@ -42,7 +55,8 @@ const ELIGIBLE_LEIE_SQL = `
     SELECT row, npi, excl_type, excl_date, last_name, first_name, mid_name, bus_name, general, specialty, city,
       state, zip,
       oig_person_tokens(last_name) AS ltoks, oig_first_token(first_name) AS fname,
-      oig_first_token(mid_name) AS mname, oig_org_key(bus_name) AS okey, oig_norm(city) AS ncity
+      oig_first_token(mid_name) AS mname, oig_org_key(bus_name) AS okey, oig_norm(city) AS ncity,
+      CASE WHEN length(bus_name) >= ${LEIE_BUSNAME_WIDTH - 1} THEN oig_norm(bus_name) END AS oprefix
     FROM leie_in_force WHERE npi IS NULL OR npi NOT IN (SELECT npi FROM known)
   )
   SELECT *, nullif(array_to_string(ltoks, ''), '') AS lkey FROM keyed`;
@@ -67,15 +81,23 @@ const PAIRS_SQL = `
   ), people_keyed AS (
     SELECT srow, npi, fname, unnest(${blockKeysSql('ltoks')}) AS bkey FROM people
     WHERE len(ltoks) >= 1 AND fname IS NOT NULL
+  ), orgs AS (
+    SELECT rowid AS srow, npi, org_name, other_org_name FROM nppes_stage WHERE status = $1 AND entity_type = '2'
   ), orgs_keyed AS (
-    SELECT rowid AS srow, npi, unnest([oig_org_key(org_name), oig_org_key(other_org_name)]) AS okey
-    FROM nppes_stage WHERE status = $1 AND entity_type = '2'
+    SELECT srow, npi, unnest([oig_org_key(org_name), oig_org_key(other_org_name)]) AS okey FROM orgs
+  ), orgs_named AS (
+    SELECT srow, npi, nname, left(nname, ${PREFIX_BLOCK}) AS nblock
+    FROM (SELECT srow, npi, unnest([oig_norm(org_name), oig_norm(other_org_name)]) AS nname FROM orgs)
+  ), cut AS (
+    SELECT row, oprefix, left(oprefix, ${PREFIX_BLOCK}) AS nblock FROM oig_leie WHERE oprefix IS NOT NULL
   )
   SELECT DISTINCT p.srow, p.npi, l.row
   FROM people_keyed p JOIN person_blocks l ON p.bkey = l.bkey AND left(p.fname, 1) = l.finit
   WHERE p.fname = l.fname OR length(p.fname) = 1 OR length(l.fname) = 1
   UNION
-  SELECT o.srow, o.npi, l.row FROM orgs_keyed o JOIN oig_leie l ON o.okey = l.okey`;
+  SELECT o.srow, o.npi, l.row FROM orgs_keyed o JOIN oig_leie l ON o.okey = l.okey
+  UNION
+  SELECT o.srow, o.npi, c.row FROM orgs_named o JOIN cut c ON o.nblock = c.nblock AND starts_with(o.nname, c.oprefix)`;
 
 /** The evidence of each pair whose NPPES row is its NPI's latest (`$1` the rejected status), and whether kept. */
 const EVIDENCE_SQL = `
@@ -86,6 +108,7 @@ const EVIDENCE_SQL = `
   ), nppes AS (
     SELECT s.rowid AS srow, s.npi, oig_person_tokens(s.last_name) AS ltoks, oig_first_token(s.first_name) AS fname,
       oig_first_token(s.middle_name) AS mname, oig_org_key(s.org_name) AS legal, oig_org_key(s.other_org_name) AS other,
+      oig_norm(s.org_name) AS nlegal, oig_norm(s.other_org_name) AS nother,
       s.city, s.state, s.postal_code, s.mail_city, s.mail_state, s.mail_postal
     FROM nppes_stage s WHERE s.rowid IN (SELECT srow FROM latest) AND s.rowid IN (SELECT srow FROM oig_pairs)
   ), judged AS (
@@ -94,7 +117,9 @@ const EVIDENCE_SQL = `
       CASE WHEN l.bus_name IS NULL THEN oig_name_agreement(l.fname, p.fname) END AS e_first,
       CASE WHEN l.bus_name IS NULL THEN oig_name_agreement(l.mname, p.mname) END AS e_middle,
       l.bus_name IS NULL AND oig_middle_conflict(l.mname, p.mname) AS middle_conflict,
-      CASE WHEN l.bus_name IS NOT NULL THEN CASE WHEN l.okey = p.legal THEN 'legal' WHEN l.okey = p.other THEN 'other' END END AS e_business,
+      CASE WHEN l.bus_name IS NOT NULL THEN CASE WHEN l.okey = p.legal THEN 'legal' WHEN l.okey = p.other THEN 'other'
+        WHEN starts_with(p.nlegal, l.oprefix) THEN 'legal_prefix' WHEN starts_with(p.nother, l.oprefix) THEN 'other_prefix'
+        END END AS e_business,
       oig_place_agreement(l.state, upper(p.state), upper(p.mail_state)) AS e_state,
       oig_place_agreement(l.ncity, oig_norm(p.city), oig_norm(p.mail_city)) AS e_city,
       oig_place_agreement(l.zip, p.postal_code, p.mail_postal) AS e_zip

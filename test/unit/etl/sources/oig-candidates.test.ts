@@ -234,6 +234,24 @@ describe('buildOigCandidates: organisations', () => {
     expect((await only()).evidence.business_name).toBe('legal');
   });
 
+  it('finds a name the LEIE cut at its 30-character field as the start of the NPPES name', async () => {
+    await stage.nppes({ ...org, org: 'A & E MEDICAL EQUIPMENT OF SOUTH FLORIDA, INC.' });
+    // 30 characters, as the LEIE writes it, cut: the NPPES name goes on.
+    await stage.leie({ business: 'A & E MEDICAL EQUIPMENT OF SOU', city: 'MIAMI', state: 'FL', zip: '33101' });
+    expect(await only()).toMatchObject({ strength: 'strong', evidence: { business_name: 'legal_prefix' } });
+  });
+
+  it('looks for a shorter name only as a whole, and a cut name as a prefix of the other name too', async () => {
+    await stage.nppes({ ...org, org: 'SUNSHINE HOME HEALTH CARE AND HOSPICE OF MIAMI' });
+    await stage.leie({ business: 'SUNSHINE HOME HEALTH CARE' });
+    await none();
+    await stage.clear();
+    await stage.nppes({ ...org, org: 'ACME HOLDINGS LLC', otherOrg: 'SUNSHINE HOME HEALTH CARE AND HOSPICE' });
+    // Cut just after a space: staged trimmed, 29 characters.
+    await stage.leie({ business: 'SUNSHINE HOME HEALTH CARE AND ', state: 'GA' });
+    expect(await only()).toMatchObject({ strength: 'weak', evidence: { business_name: 'other_prefix' } });
+  });
+
   it('drops a different business name', async () => {
     await stage.nppes(org);
     await stage.leie({ business: 'SUNSHINE HOME CARE INC' });
