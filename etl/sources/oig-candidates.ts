@@ -59,7 +59,10 @@ const ELIGIBLE_LEIE_SQL = `
       CASE WHEN length(bus_name) >= ${LEIE_BUSNAME_WIDTH - 1} THEN oig_norm(bus_name) END AS oprefix
     FROM leie_in_force WHERE npi IS NULL OR npi NOT IN (SELECT npi FROM known)
   )
-  SELECT *, nullif(array_to_string(ltoks, ''), '') AS lkey FROM keyed`;
+  SELECT *, nullif(array_to_string(ltoks, ''), '') AS lkey,
+    hash(oig_leie_key(CASE WHEN bus_name IS NULL THEN 'individual' ELSE 'organization' END, last_name, first_name,
+      mid_name, bus_name, general, specialty, state, npi, excl_type, strftime(excl_date, '%Y-%m-%d'))) AS khash
+  FROM keyed`;
 
 /** The blocking keys of a person's last name: its key, and each part when it has several. */
 const blockKeysSql = (tokens: string) =>
@@ -70,34 +73,44 @@ const blockKeysSql = (tokens: string) =>
  * part) is equal and whose first names can agree (equal, or one an initial of the other); organisations whose
  * legal or other name's key equals the business name's.
  */
+const NPPES_KEYS_SQL = [
+  `CREATE OR REPLACE TABLE oig_people AS
+   WITH people AS (
+     SELECT rowid AS srow, npi, oig_person_tokens(last_name) AS ltoks, oig_first_token(first_name) AS fname
+     FROM nppes_stage WHERE status = $1 AND entity_type = '1' AND last_name IS NOT NULL AND first_name IS NOT NULL
+   )
+   SELECT srow, npi, fname, left(fname, 1) AS finit, unnest(${blockKeysSql('ltoks')}) AS bkey FROM people
+   WHERE len(ltoks) >= 1 AND fname IS NOT NULL`,
+  `CREATE OR REPLACE TABLE oig_orgs AS
+   WITH orgs AS (
+     SELECT rowid AS srow, npi, org_name, other_org_name FROM nppes_stage WHERE status = $1 AND entity_type = '2'
+   )
+   SELECT srow, npi, unnest([oig_org_key(org_name), oig_org_key(other_org_name)]) AS okey,
+     unnest([oig_norm(org_name), oig_norm(other_org_name)]) AS nname
+   FROM orgs`,
+];
+
+/**
+ * Pairs (NPPES row, LEIE row) of one batch of LEIE rows (`khash % $1 = $2`) that share a block: people whose
+ * last-name key (or a part) is equal and whose first names can agree (equal, or one an initial of the other);
+ * organisations whose legal or other name's key equals the business name's, or starts with a cut name.
+ */
 const PAIRS_SQL = `
   CREATE OR REPLACE TABLE oig_pairs AS
-  WITH person_blocks AS (
+  WITH batch AS (SELECT * FROM oig_leie WHERE khash % $1::UBIGINT = $2::UBIGINT), person_blocks AS (
     SELECT DISTINCT row, unnest(${blockKeysSql('ltoks')}) AS bkey, left(fname, 1) AS finit, fname
-    FROM oig_leie WHERE bus_name IS NULL AND lkey IS NOT NULL AND fname IS NOT NULL
-  ), people AS (
-    SELECT rowid AS srow, npi, oig_person_tokens(last_name) AS ltoks, oig_first_token(first_name) AS fname
-    FROM nppes_stage WHERE status = $1 AND entity_type = '1' AND last_name IS NOT NULL AND first_name IS NOT NULL
-  ), people_keyed AS (
-    SELECT srow, npi, fname, unnest(${blockKeysSql('ltoks')}) AS bkey FROM people
-    WHERE len(ltoks) >= 1 AND fname IS NOT NULL
-  ), orgs AS (
-    SELECT rowid AS srow, npi, org_name, other_org_name FROM nppes_stage WHERE status = $1 AND entity_type = '2'
-  ), orgs_keyed AS (
-    SELECT srow, npi, unnest([oig_org_key(org_name), oig_org_key(other_org_name)]) AS okey FROM orgs
-  ), orgs_named AS (
-    SELECT srow, npi, nname, left(nname, ${PREFIX_BLOCK}) AS nblock
-    FROM (SELECT srow, npi, unnest([oig_norm(org_name), oig_norm(other_org_name)]) AS nname FROM orgs)
+    FROM batch WHERE bus_name IS NULL AND lkey IS NOT NULL AND fname IS NOT NULL
   ), cut AS (
-    SELECT row, oprefix, left(oprefix, ${PREFIX_BLOCK}) AS nblock FROM oig_leie WHERE oprefix IS NOT NULL
+    SELECT row, oprefix, left(oprefix, ${PREFIX_BLOCK}) AS nblock FROM batch WHERE oprefix IS NOT NULL
   )
   SELECT DISTINCT p.srow, p.npi, l.row
-  FROM people_keyed p JOIN person_blocks l ON p.bkey = l.bkey AND left(p.fname, 1) = l.finit
+  FROM oig_people p JOIN person_blocks l ON p.bkey = l.bkey AND p.finit = l.finit
   WHERE p.fname = l.fname OR length(p.fname) = 1 OR length(l.fname) = 1
   UNION
-  SELECT o.srow, o.npi, l.row FROM orgs_keyed o JOIN oig_leie l ON o.okey = l.okey
+  SELECT o.srow, o.npi, l.row FROM oig_orgs o JOIN batch l ON o.okey = l.okey
   UNION
-  SELECT o.srow, o.npi, c.row FROM orgs_named o JOIN cut c ON o.nblock = c.nblock AND starts_with(o.nname, c.oprefix)`;
+  SELECT o.srow, o.npi, c.row FROM oig_orgs o JOIN cut c
+    ON left(o.nname, ${PREFIX_BLOCK}) = c.nblock AND starts_with(o.nname, c.oprefix)`;
 
 /** The evidence of each pair whose NPPES row is its NPI's latest (`$1` the rejected status), and whether kept. */
 const EVIDENCE_SQL = `
@@ -136,8 +149,7 @@ const EVIDENCE_SQL = `
     ELSE e_business IS NOT NULL END`;
 
 /** Each kept candidate once per NPI (by its key), as the contract's JSON text, with what orders it. */
-const WIRE_SQL = `
-  CREATE OR REPLACE TABLE oig_wire AS
+const WIRE_SELECT = `
   SELECT npi, strong, excl_date, bus_name, last_name, first_name, ckey, to_json({
       'strength': CASE WHEN strong THEN 'strong' ELSE 'weak' END,
       'evidence': {'last_name': e_last, 'first_name': e_first, 'middle_name': e_middle,
@@ -172,7 +184,13 @@ const CANDIDATES_SQL = `
 
 const BATCH_CANDIDATES = 100_000;
 /** The working tables (regular tables, so that DuckDB can spill them: national runs hold many candidates). */
-const WORK_TABLES = ['oig_leie', 'oig_pairs', 'oig_evidence', 'oig_wire'] as const;
+const WORK_TABLES = ['oig_leie', 'oig_people', 'oig_orgs', 'oig_pairs', 'oig_evidence', 'oig_wire'] as const;
+/**
+ * LEIE rows matched per pass: the pairs, their evidence and their JSON are built one batch of LEIE rows at a time
+ * (by their key, so that two rows of one key meet in one batch and count once), because a national run's
+ * candidates, wide rows with their JSON, do not fit DuckDB's share of the budget at once.
+ */
+const BATCH_LEIE_ROWS = 5_000;
 
 /**
  * Builds `oig_candidate` from the staged `nppes_stage` and `leie_stage` (after every LEIE file; the reinstatements
@@ -186,9 +204,16 @@ export async function buildOigCandidates(connection: DuckDBConnection): Promise<
   );
   if (applied === 0) await applyLeieReinstatements(connection);
   await connection.run(ELIGIBLE_LEIE_SQL);
-  await runBound(connection, PAIRS_SQL, [NPPES_STATUS.active]);
-  await runBound(connection, EVIDENCE_SQL, [NPPES_STATUS.rejected]);
-  await connection.run(WIRE_SQL);
+  for (const sql of NPPES_KEYS_SQL) await runBound(connection, sql, [NPPES_STATUS.active]);
+  const leieBatches = Math.max(
+    1,
+    Math.ceil((await queryNumber(connection, 'SELECT count(*) FROM oig_leie')) / BATCH_LEIE_ROWS),
+  );
+  for (let b = 0; b < leieBatches; b += 1) {
+    await runBound(connection, PAIRS_SQL, [leieBatches, b]);
+    await runBound(connection, EVIDENCE_SQL, [NPPES_STATUS.rejected]);
+    await connection.run(`${b === 0 ? 'CREATE OR REPLACE TABLE oig_wire AS' : 'INSERT INTO oig_wire'} ${WIRE_SELECT}`);
+  }
   await connection.run(
     'CREATE OR REPLACE TABLE oig_candidate (npi VARCHAR, candidates VARCHAR, candidate_count INTEGER)',
   );

@@ -236,3 +236,45 @@ describe('refusals', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe("the API guide's verification snippet", () => {
+  /** The guide's `js` block that verifies receipts, as an auditor would copy it. */
+  async function snippet(): Promise<string> {
+    const guide = await readFile(path.resolve(__dirname, '../../../../docs/api-guide.md'), 'utf8');
+    const block = /```js\n(\/\/ node verify-receipt\.js[\s\S]*?)```/.exec(guide)?.[1];
+    if (block === undefined) throw new Error('docs/api-guide.md has no verify-receipt.js block');
+    const file = path.join(work, 'verify-receipt.js');
+    await writeFile(file, block);
+    return file;
+  }
+
+  /** Runs the snippet with node on a receipt file and the public key as served. */
+  async function verifyWithSnippet(name: string, body: string): Promise<string[]> {
+    const { execFileSync } = await import('node:child_process');
+    const receipt = path.join(work, name);
+    const key = path.join(work, 'public-key.json');
+    await writeFile(receipt, body);
+    await writeFile(key, JSON.stringify(publicKey));
+    const out = execFileSync(process.execPath, [await snippet(), receipt, key], { encoding: 'utf8' });
+    return out.trim().split('\n');
+  }
+
+  it('says valid for a JSON receipt and INVALID once one byte of it is changed', async () => {
+    const text = await (await get(`/npi?numbers=${ACTIVE},${EXCLUDED},${ABSENT}&receipt=true`)).text();
+    expect(await verifyWithSnippet('receipt.json', text)).toEqual(['valid']);
+    const changed = text.replace(`"npi":"${ABSENT}"`, `"npi":"${ABSENT.slice(0, 9)}4"`);
+    expect(changed).not.toBe(text);
+    expect(await verifyWithSnippet('receipt.json', changed)).toEqual(['INVALID']);
+  });
+
+  it('checks every CSV line alone, and refuses the one line changed', async () => {
+    const text = await (await get(`/npi?numbers=${ACTIVE},${EXCLUDED}&receipt=true&format=csv`)).text();
+    const lines = await verifyWithSnippet('receipt.csv', text);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.every((l) => l.startsWith('valid '))).toBe(true);
+    const changed = text.replace(`,${EXCLUDED},`, `,${EXCLUDED.slice(0, 9)}0,`);
+    expect(changed).not.toBe(text);
+    const verdicts = (await verifyWithSnippet('receipt.csv', changed)).map((l) => l.split(' ')[0]);
+    expect(verdicts.filter((v) => v === 'INVALID')).toHaveLength(1);
+  });
+});
