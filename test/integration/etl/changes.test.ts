@@ -20,11 +20,12 @@ describe('the change feed (ETL)', () => {
   let fixture: ChangesFixture;
   let db: Awaited<ReturnType<typeof checkDb>>;
 
+  // Three full builds (A, B, C): on a busy 2-core machine they can take longer than jest's default minute.
   beforeAll(async () => {
     dir = await tempDir('pf-etl-changes-');
     fixture = await buildChangesFixture(path.join(dir, 'store'), { through: 'c' });
     db = await checkDb();
-  });
+  }, 240_000);
 
   afterAll(async () => {
     db?.close();
