@@ -72,7 +72,8 @@ beforeAll(async () => {
   // handler's statically imported modules bind with (a list parameter then fails its `instanceof` check).
   jest.resetModules();
   handler = require('../../../../lambdas/handlers/api').handler as Handler;
-});
+  // Two demo builds into s3rver: on a busy 2-core machine they can take longer than jest's default minute.
+}, 240_000);
 
 afterAll(async () => {
   process.env = savedEnv;
