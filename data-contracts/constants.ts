@@ -124,6 +124,27 @@ export const OIG_EXCLUDED_NOTE =
 /** The note of an `oig_candidate_added` / `oig_candidate_removed` change: a candidate is never a finding. */
 export const OIG_CANDIDATE_NOTE =
   'A possible match by name and place with an LEIE exclusion that carries no NPI: not a finding, and its removal is not a clearance. Confirm or dismiss it with the OIG online search (https://exclusions.oig.hhs.gov).' as const;
+/** The members of a possible match's `leie` object (OigCandidateLeie), in wire order. */
+export const OIG_CANDIDATE_LEIE_MEMBERS = [
+  'entity',
+  'last_name',
+  'first_name',
+  'middle_name',
+  'business_name',
+  'general',
+  'specialty',
+  'city',
+  'state',
+  'zip',
+  'npi',
+  'exclusion_type',
+  'exclusion_date',
+] as const;
+/**
+ * The `leie` members that identify a possible match (its key, in key order): every member but the city and ZIP, so
+ * that a listing's later address never makes a new candidate.
+ */
+export const OIG_CANDIDATE_KEY_MEMBERS = OIG_CANDIDATE_LEIE_MEMBERS.filter((m) => m !== 'city' && m !== 'zip');
 export const IDENTITY_SOURCE = 'NPPES' as const;
 
 /** NPPES entity types as the identity search's `entity_type` names them (Entity Type Code 1 and 2). */

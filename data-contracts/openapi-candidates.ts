@@ -3,6 +3,7 @@
  * `OigEvidence` and `OigCandidateLeie`, and the texts that say what a candidate is and is not. The ETL computes the
  * candidates (etl/sources/oig-candidates.ts); the wire carries them on NPI records and their count on identity rows.
  */
+import { OIG_CANDIDATE_LEIE_MEMBERS } from './constants';
 import { nullable, ref } from './openapi-parts';
 
 /** What a candidate is, and is not: said wherever candidates or their count appear. */
@@ -106,21 +107,7 @@ export const oigCandidateSchemas = {
     additionalProperties: false,
     description:
       'The LEIE row\u2019s identifying fields, as listed (the date of birth and the street address are never shown).',
-    required: [
-      'entity',
-      'last_name',
-      'first_name',
-      'middle_name',
-      'business_name',
-      'general',
-      'specialty',
-      'city',
-      'state',
-      'zip',
-      'npi',
-      'exclusion_type',
-      'exclusion_date',
-    ],
+    required: [...OIG_CANDIDATE_LEIE_MEMBERS],
     properties: {
       entity: { type: 'string', enum: ['individual', 'organization'] },
       last_name: TEXT,

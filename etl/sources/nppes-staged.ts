@@ -26,17 +26,18 @@ export async function createNppesStage(connection: DuckDBConnection): Promise<vo
 /**
  * The SELECT of the latest non-rejected staged row per NPI (file listed last, then the later row), with `$1` bound
  * to the rejected status: the window only runs when some NPI has two rows (on the national file it is costly).
+ * `columns` is the select list (`rowid AS srow, *` keeps the staged row's id, for a join back).
  */
-export async function latestNppesRowsSql(connection: DuckDBConnection): Promise<string> {
+export async function latestNppesRowsSql(connection: DuckDBConnection, columns = '*'): Promise<string> {
   const duplicates = await queryNumber(
     connection,
     'SELECT count(*) - count(DISTINCT npi) FROM nppes_stage WHERE status < $1',
     [NPPES_STATUS.rejected],
   );
   return duplicates > 0
-    ? `SELECT * FROM nppes_stage WHERE status < $1
+    ? `SELECT ${columns} FROM nppes_stage WHERE status < $1
        QUALIFY row_number() OVER (PARTITION BY npi ORDER BY src DESC, rowid DESC) = 1`
-    : 'SELECT * FROM nppes_stage WHERE status < $1';
+    : `SELECT ${columns} FROM nppes_stage WHERE status < $1`;
 }
 
 /** The staged row's 15 slot columns `<prefix>1` to `<prefix>15` as one list, e.g. `slotListSql('c')` for the codes. */

@@ -24,7 +24,7 @@ import { queryNumber, queryRows, runBound } from '../../platform/duckdb/statemen
 import { createOigNameMacros } from '../transforms/oig-names';
 import { LEIE_FIELD_BOUNDS } from './field-bounds';
 import { applyLeieReinstatements } from './leie-reinstatements';
-import { NPPES_STATUS } from './nppes-staged';
+import { latestNppesRowsSql, NPPES_STATUS } from './nppes-staged';
 
 export interface OigCandidateCounts {
   /** Active NPIs with at least one candidate. */
@@ -69,25 +69,28 @@ const blockKeysSql = (tokens: string) =>
   `CASE WHEN len(${tokens}) >= 2 THEN list_append(${tokens}, array_to_string(${tokens}, '')) ELSE [array_to_string(${tokens}, '')] END`;
 
 /**
- * Pairs (NPPES row, LEIE row) that share a block, narrow (`$1` the active status): people whose last-name key (or a
- * part) is equal and whose first names can agree (equal, or one an initial of the other); organisations whose
- * legal or other name's key equals the business name's.
+ * The NPPES side, normalised once: `oig_nppes` holds each NPI's latest non-rejected staged row when it is active
+ * (`$1` the rejected status, `$2` the active one; a person needs a last and a first name), with the normalised
+ * names the evidence compares; `oig_people` and `oig_orgs` its blocking keys (a person's last-name key and each
+ * part, with the first initial; an organisation's legal and other name keys and normalised names).
  */
-const NPPES_KEYS_SQL = [
+const nppesSql = (latest: string) => `
+  CREATE OR REPLACE TABLE oig_nppes AS
+   WITH latest AS (${latest})
+   SELECT srow, npi, entity_type, oig_person_tokens(last_name) AS ltoks, oig_first_token(first_name) AS fname,
+     oig_first_token(middle_name) AS mname, oig_org_key(org_name) AS legal, oig_org_key(other_org_name) AS other,
+     oig_norm(org_name) AS nlegal, oig_norm(other_org_name) AS nother,
+     city, state, postal_code, mail_city, mail_state, mail_postal
+   FROM latest
+   WHERE status = $2
+     AND ((entity_type = '1' AND last_name IS NOT NULL AND first_name IS NOT NULL) OR entity_type = '2')`;
+const NPPES_BLOCKS_SQL = [
   `CREATE OR REPLACE TABLE oig_people AS
-   WITH people AS (
-     SELECT rowid AS srow, npi, oig_person_tokens(last_name) AS ltoks, oig_first_token(first_name) AS fname
-     FROM nppes_stage WHERE status = $1 AND entity_type = '1' AND last_name IS NOT NULL AND first_name IS NOT NULL
-   )
-   SELECT srow, npi, fname, left(fname, 1) AS finit, unnest(${blockKeysSql('ltoks')}) AS bkey FROM people
-   WHERE len(ltoks) >= 1 AND fname IS NOT NULL`,
+   SELECT srow, npi, fname, left(fname, 1) AS finit, unnest(${blockKeysSql('ltoks')}) AS bkey FROM oig_nppes
+   WHERE entity_type = '1' AND len(ltoks) >= 1 AND fname IS NOT NULL`,
   `CREATE OR REPLACE TABLE oig_orgs AS
-   WITH orgs AS (
-     SELECT rowid AS srow, npi, org_name, other_org_name FROM nppes_stage WHERE status = $1 AND entity_type = '2'
-   )
-   SELECT srow, npi, unnest([oig_org_key(org_name), oig_org_key(other_org_name)]) AS okey,
-     unnest([oig_norm(org_name), oig_norm(other_org_name)]) AS nname
-   FROM orgs`,
+   SELECT srow, npi, unnest([legal, other]) AS okey, unnest([nlegal, nother]) AS nname
+   FROM oig_nppes WHERE entity_type = '2'`,
 ];
 
 /**
@@ -112,18 +115,11 @@ const PAIRS_SQL = `
   SELECT o.srow, o.npi, c.row FROM oig_orgs o JOIN cut c
     ON left(o.nname, ${PREFIX_BLOCK}) = c.nblock AND starts_with(o.nname, c.oprefix)`;
 
-/** The evidence of each pair whose NPPES row is its NPI's latest (`$1` the rejected status), and whether kept. */
+/** The evidence of each pair, and whether it is kept. */
 const EVIDENCE_SQL = `
   CREATE OR REPLACE TABLE oig_evidence AS
-  WITH latest AS (
-    SELECT max(rowid) AS srow FROM nppes_stage
-    WHERE status < $1 AND npi IN (SELECT DISTINCT npi FROM oig_pairs) GROUP BY npi
-  ), nppes AS (
-    SELECT s.rowid AS srow, s.npi, oig_person_tokens(s.last_name) AS ltoks, oig_first_token(s.first_name) AS fname,
-      oig_first_token(s.middle_name) AS mname, oig_org_key(s.org_name) AS legal, oig_org_key(s.other_org_name) AS other,
-      oig_norm(s.org_name) AS nlegal, oig_norm(s.other_org_name) AS nother,
-      s.city, s.state, s.postal_code, s.mail_city, s.mail_state, s.mail_postal
-    FROM nppes_stage s WHERE s.rowid IN (SELECT srow FROM latest) AND s.rowid IN (SELECT srow FROM oig_pairs)
+  WITH nppes AS (
+    SELECT * FROM oig_nppes WHERE srow IN (SELECT srow FROM oig_pairs)
   ), judged AS (
     SELECT p.npi AS nppes_npi, l.*,
       CASE WHEN l.bus_name IS NULL THEN oig_last_agreement(l.lkey, l.ltoks, nullif(array_to_string(p.ltoks, ''), ''), p.ltoks) END AS e_last,
@@ -184,7 +180,15 @@ const CANDIDATES_SQL = `
 
 const BATCH_CANDIDATES = 100_000;
 /** The working tables (regular tables, so that DuckDB can spill them: national runs hold many candidates). */
-const WORK_TABLES = ['oig_leie', 'oig_people', 'oig_orgs', 'oig_pairs', 'oig_evidence', 'oig_wire'] as const;
+const WORK_TABLES = [
+  'oig_leie',
+  'oig_nppes',
+  'oig_people',
+  'oig_orgs',
+  'oig_pairs',
+  'oig_evidence',
+  'oig_wire',
+] as const;
 /**
  * LEIE rows matched per pass: the pairs, their evidence and their JSON are built one batch of LEIE rows at a time
  * (by their key, so that two rows of one key meet in one batch and count once), because a national run's
@@ -204,14 +208,16 @@ export async function buildOigCandidates(connection: DuckDBConnection): Promise<
   );
   if (applied === 0) await applyLeieReinstatements(connection);
   await connection.run(ELIGIBLE_LEIE_SQL);
-  for (const sql of NPPES_KEYS_SQL) await runBound(connection, sql, [NPPES_STATUS.active]);
+  const latest = await latestNppesRowsSql(connection, 'rowid AS srow, *');
+  await runBound(connection, nppesSql(latest), [NPPES_STATUS.rejected, NPPES_STATUS.active]);
+  for (const sql of NPPES_BLOCKS_SQL) await connection.run(sql);
   const leieBatches = Math.max(
     1,
     Math.ceil((await queryNumber(connection, 'SELECT count(*) FROM oig_leie')) / BATCH_LEIE_ROWS),
   );
   for (let b = 0; b < leieBatches; b += 1) {
     await runBound(connection, PAIRS_SQL, [leieBatches, b]);
-    await runBound(connection, EVIDENCE_SQL, [NPPES_STATUS.rejected]);
+    await connection.run(EVIDENCE_SQL);
     await connection.run(`${b === 0 ? 'CREATE OR REPLACE TABLE oig_wire AS' : 'INSERT INTO oig_wire'} ${WIRE_SELECT}`);
   }
   await connection.run(

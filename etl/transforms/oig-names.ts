@@ -15,6 +15,7 @@
  * token (the surname DO, or a first name V) keeps its key instead of becoming empty.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { OIG_CANDIDATE_KEY_MEMBERS } from '../../data-contracts/constants';
 
 /** Name suffixes and degrees dropped from a person's names. */
 export const NAME_SUFFIX_TOKENS = [
@@ -60,21 +61,6 @@ export const LEGAL_SUFFIX_TOKENS = [
   'PLC',
 ] as const;
 
-/** The wire `leie` members a candidate's key is made of, in key order. */
-const KEY_MEMBERS = [
-  'entity',
-  'last_name',
-  'first_name',
-  'middle_name',
-  'business_name',
-  'general',
-  'specialty',
-  'state',
-  'npi',
-  'exclusion_type',
-  'exclusion_date',
-] as const;
-
 const list = (tokens: readonly string[]) => `[${tokens.map((t) => `'${t}'`).join(', ')}]`;
 
 /** The macros, in dependency order. */
@@ -107,9 +93,9 @@ export const OIG_NAME_MACROS: readonly string[] = [
      WHEN v = practice THEN 'practice'
      WHEN v = mailing THEN 'mailing' END`,
   // The identity of a candidate: its LEIE row's published fields (never DOB), as the wire carries them.
-  `oig_leie_key(${KEY_MEMBERS.join(', ')}) AS md5(concat_ws('|', ${KEY_MEMBERS.map((m) => `coalesce(${m}, '')`).join(', ')}))`,
+  `oig_leie_key(${OIG_CANDIDATE_KEY_MEMBERS.join(', ')}) AS md5(concat_ws('|', ${OIG_CANDIDATE_KEY_MEMBERS.map((m) => `coalesce(${m}, '')`).join(', ')}))`,
   // The same key from a candidate's JSON (the change feed's basis reads the candidates back).
-  `oig_candidate_key(c) AS oig_leie_key(${KEY_MEMBERS.map((m) => `json_extract_string(c, '$.leie.${m}')`).join(', ')})`,
+  `oig_candidate_key(c) AS oig_leie_key(${OIG_CANDIDATE_KEY_MEMBERS.map((m) => `json_extract_string(c, '$.leie.${m}')`).join(', ')})`,
 ];
 
 /** Creates (or replaces) the normaliser's macros on the connection's database. */
