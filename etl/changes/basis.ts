@@ -5,8 +5,8 @@
  * - A full build takes it from the staged NPPES rows: the latest non-rejected row per NPI (latestNppesRowsSql, as
  *   for the identity layer and the NPI lookup), the display name the identity layer shows, the primary taxonomy
  *   (the code of the primary slot, else the first non-empty slot), the practice state, the OIG match of the
- *   identity rows (`oig_match`, the same LEIE rule), an active NPI's OIG possible matches (`oig_candidate`, each
- *   with its key) and the reinstatement date of an exclusion a supplement lifted (`oig_reinstated`). A deactivated
+ *   identity rows (`oig_match`, the same LEIE rule), an active NPI's OIG possible matches (`oig_candidate.keyed`,
+ *   each with its key, which the matcher writes) and the reinstatement date of an exclusion a supplement lifted (`oig_reinstated`). A deactivated
  *   NPI has its deactivation date and no name, taxonomy, state or candidates (NPPES blanks them).
  * - A build that reuses the current snapshot's identity layer (the feed Lambda) carries the current basis over, with
  *   the OIG columns recomputed against `oig_match`: the list this build screens with (the reused list, which gives
@@ -18,20 +18,9 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryNumber, queryRows, runBound } from '../../platform/duckdb/statements';
 import { sqlPath } from '../../platform/sql';
 import { latestNppesRowsSql, NPPES_STATUS, slotListSql } from '../sources/nppes-staged';
-import { createOigNameMacros } from '../transforms/oig-names';
 
 /** The run's new basis table (CHANGES_BASIS_TABLE columns). */
 export const BASIS_TABLE = 'changes_basis_new' as const;
-
-/**
- * Per NPI with candidates: `keyed`, the JSON array of `{"key", "candidate"}` in the wire order of `oig_candidate`;
- * the key is the matcher's own (`oig_candidate_key`, transforms/oig-names.ts: its LEIE row's published fields), so a
- * change of strength or evidence alone keeps it (one row per NPI is kept should the table hold more).
- */
-export const KEYED_CANDIDATES_SQL = `
-  SELECT npi, to_json(list_transform(from_json(any_value(candidates), '["JSON"]'),
-    c -> json_object('key', oig_candidate_key(c), 'candidate', c)))::VARCHAR AS keyed
-  FROM oig_candidate WHERE candidate_count > 0 GROUP BY npi`;
 
 /** Per NPI reinstated by a supplement of the build: the date (the latest, should the table hold more). */
 const REINSTATED_SQL = 'SELECT npi, max(rein_date) AS rein_date FROM oig_reinstated GROUP BY npi';
@@ -44,7 +33,6 @@ export async function parquetColumns(connection: DuckDBConnection, file: string)
 
 /** Creates {@link BASIS_TABLE} from the staged NPPES rows and the OIG tables. Returns its rows. */
 export async function buildBasisFromNppes(connection: DuckDBConnection): Promise<number> {
-  await createOigNameMacros(connection);
   const latest = await latestNppesRowsSql(connection);
   await runBound(
     connection,
@@ -61,7 +49,7 @@ export async function buildBasisFromNppes(connection: DuckDBConnection): Promise
        CASE WHEN s.status = $2 THEN k.keyed END AS oig_candidates,
        r.rein_date AS oig_reinstated
      FROM slots s LEFT JOIN oig_match o ON o.npi = s.npi
-       LEFT JOIN (${KEYED_CANDIDATES_SQL}) k ON k.npi = s.npi
+       LEFT JOIN oig_candidate k ON k.npi = s.npi AND k.candidate_count > 0
        LEFT JOIN (${REINSTATED_SQL}) r ON r.npi = s.npi`,
     [NPPES_STATUS.rejected, NPPES_STATUS.active],
   );

@@ -107,11 +107,9 @@ function stageSql(scanFile: string, header: readonly string[]): string {
         ${cleanTextSql(col(C.lastName))} AS last_name,
         ${cleanTextSql(col(C.firstName))} AS first_name,
         substr(regexp_extract(${optional(NPPES_LOOKUP_COLUMNS.postalCode)}, '^[0-9]{5}'), 1, 5) AS postal_raw,
-        ${cleanTextSql(col(C.middleName))} AS middle_name,
-        ${optional(M.otherOrganisationName)} AS other_org_name,
-        ${optional(M.mailingCity)} AS mail_city,
-        ${optional(M.mailingState)} AS mail_state,
-        ${zip5(optional(M.mailingPostalCode))} AS mail_postal,
+        {'middle_name': ${cleanTextSql(col(C.middleName))}, 'other_org_name': ${optional(M.otherOrganisationName)},
+          'mail_city': ${optional(M.mailingCity)}, 'mail_state': ${optional(M.mailingState)},
+          'mail_postal': ${zip5(optional(M.mailingPostalCode))}} AS match_fields,
         ${optional(NPPES_LOOKUP_COLUMNS.enumerationDate)} AS enum_raw,
         ${lookups}
       FROM ${rowByRowCsvSql(scanFile, header)}
@@ -149,7 +147,7 @@ function stageSql(scanFile: string, header: readonly string[]): string {
       strftime(enumerated, '%Y-%m-%d') AS enumerated_on,
       CASE WHEN deactivated THEN strftime(deact, '%Y-%m-%d') END AS deactivated_on,
       ${NPPES_SLOTS.map((s) => `l${s}, ls${s}`).join(', ')},
-      middle_name, other_org_name, mail_city, mail_state, mail_postal
+      match_fields
     FROM judged`;
 }
 

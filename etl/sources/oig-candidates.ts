@@ -78,9 +78,9 @@ const nppesSql = (latest: string) => `
   CREATE OR REPLACE TABLE oig_nppes AS
    WITH latest AS (${latest})
    SELECT srow, npi, entity_type, oig_person_tokens(last_name) AS ltoks, oig_first_token(first_name) AS fname,
-     oig_first_token(middle_name) AS mname, oig_org_key(org_name) AS legal, oig_org_key(other_org_name) AS other,
-     oig_norm(org_name) AS nlegal, oig_norm(other_org_name) AS nother,
-     city, state, postal_code, mail_city, mail_state, mail_postal
+     oig_first_token(match_fields.middle_name) AS mname, oig_org_key(org_name) AS legal,
+     oig_org_key(match_fields.other_org_name) AS other, oig_norm(org_name) AS nlegal, oig_norm(match_fields.other_org_name) AS nother,
+     city, state, postal_code, match_fields.mail_city, match_fields.mail_state, match_fields.mail_postal
    FROM latest
    WHERE status = $2
      AND ((entity_type = '1' AND last_name IS NOT NULL AND first_name IS NOT NULL) OR entity_type = '2')`;
@@ -114,6 +114,19 @@ const PAIRS_SQL = `
   UNION
   SELECT o.srow, o.npi, c.row FROM oig_orgs o JOIN cut c
     ON left(o.nname, ${PREFIX_BLOCK}) = c.nblock AND starts_with(o.nname, c.oprefix)`;
+
+/**
+ * An upper bound of the pairs {@link PAIRS_SQL} forms over every batch: the NPPES people in each LEIE person's blocks
+ * (whatever their first names) and the organisations that share a business key (cut-name prefixes aside: few).
+ */
+const PAIRS_BOUND_SQL = `
+  WITH person_blocks AS (
+    SELECT DISTINCT row, unnest(${blockKeysSql('ltoks')}) AS bkey, left(fname, 1) AS finit
+    FROM oig_leie WHERE bus_name IS NULL AND lkey IS NOT NULL AND fname IS NOT NULL
+  ), people AS (SELECT bkey, finit, count(*) AS n FROM oig_people GROUP BY ALL),
+  orgs AS (SELECT okey, count(*) AS n FROM oig_orgs WHERE okey IS NOT NULL GROUP BY ALL)
+  SELECT (SELECT coalesce(sum(n), 0) FROM person_blocks JOIN people USING (bkey, finit))
+    + (SELECT coalesce(sum(n), 0) FROM oig_leie JOIN orgs USING (okey))`;
 
 /** The evidence of each pair, and whether it is kept. */
 const EVIDENCE_SQL = `
@@ -167,18 +180,25 @@ const WIRE_SELECT = `
   QUALIFY row_number() OVER (PARTITION BY npi, ckey ORDER BY strong DESC) = 1`;
 
 /**
- * One row per NPI of one batch (`hash(npi) % $1 = $2`): the JSON array of its candidates (strong first, then the
+ * The columns of `oig_candidate`: one row per active NPI with candidates; `candidates` the JSON array of the wire's
+ * `OigCandidate` objects; `keyed` the change basis's form (etl/changes/basis.ts), the JSON array of
+ * `{"key","candidate"}` in the same order, the key the candidate's `oig_candidate_key`.
+ */
+export const OIG_CANDIDATE_COLUMNS = 'npi VARCHAR, candidates VARCHAR, candidate_count INTEGER, keyed VARCHAR';
+
+const CANDIDATE_ORDER = 'ORDER BY strong DESC, excl_date DESC, bus_name, last_name, first_name, ckey';
+/**
+ * One row per NPI of one batch (`hash(npi) % $1 = $2`): the JSON arrays of its candidates (strong first, then the
  * latest exclusion, then by name; the key breaks ties). An ordered aggregate holds its whole input in memory, so
  * the NPIs are aggregated in batches of about {@link BATCH_CANDIDATES} candidates.
  */
 const CANDIDATES_SQL = `
   INSERT INTO oig_candidate
-  SELECT npi,
-    '[' || string_agg(c, ',' ORDER BY strong DESC, excl_date DESC, bus_name, last_name, first_name, ckey) || ']',
-    count(*)::INTEGER
+  SELECT npi, '[' || string_agg(c, ',' ${CANDIDATE_ORDER}) || ']', count(*)::INTEGER,
+    '[' || string_agg('{"key":"' || ckey || '","candidate":' || c || '}', ',' ${CANDIDATE_ORDER}) || ']'
   FROM oig_wire WHERE hash(npi) % $1::UBIGINT = $2::UBIGINT GROUP BY npi`;
 
-const BATCH_CANDIDATES = 100_000;
+const BATCH_CANDIDATES = 200_000;
 /** The working tables (regular tables, so that DuckDB can spill them: national runs hold many candidates). */
 const WORK_TABLES = [
   'oig_leie',
@@ -190,17 +210,28 @@ const WORK_TABLES = [
   'oig_wire',
 ] as const;
 /**
- * LEIE rows matched per pass: the pairs, their evidence and their JSON are built one batch of LEIE rows at a time
- * (by their key, so that two rows of one key meet in one batch and count once), because a national run's
- * candidates, wide rows with their JSON, do not fit DuckDB's share of the budget at once.
+ * The pairs judged per pass, at most (by {@link PAIRS_BOUND_SQL}): the pairs, their evidence and their JSON are built
+ * one batch of LEIE rows at a time (by their key, so that two rows of one key meet in one batch and count once),
+ * because where names are common a national run's candidates, wide rows with their JSON, do not fit DuckDB's share
+ * of the budget at once; each pass reads the NPPES blocks once, so the fewer passes the better.
  */
-const BATCH_LEIE_ROWS = 5_000;
+const BATCH_PAIRS = 1_000_000;
 
 /**
  * Builds `oig_candidate` from the staged `nppes_stage` and `leie_stage` (after every LEIE file; the reinstatements
- * are applied first when the build has not done it). The working tables are dropped at the end.
+ * are applied first when the build has not done it). The working tables are dropped at the end. `phaseDone` hears
+ * each phase's time (the build logs them at debug level).
  */
-export async function buildOigCandidates(connection: DuckDBConnection): Promise<OigCandidateCounts> {
+export async function buildOigCandidates(
+  connection: DuckDBConnection,
+  phaseDone: (phase: string, fields: Record<string, number>) => void = () => {},
+): Promise<OigCandidateCounts> {
+  let mark = performance.now();
+  const done = (phase: string, fields: Record<string, number> = {}) => {
+    const now = performance.now();
+    phaseDone(phase, { ...fields, elapsed_ms: Math.round(now - mark) });
+    mark = now;
+  };
   await createOigNameMacros(connection);
   const applied = await queryNumber(
     connection,
@@ -208,26 +239,28 @@ export async function buildOigCandidates(connection: DuckDBConnection): Promise<
   );
   if (applied === 0) await applyLeieReinstatements(connection);
   await connection.run(ELIGIBLE_LEIE_SQL);
+  done('leie keyed');
   const latest = await latestNppesRowsSql(connection, 'rowid AS srow, *');
   await runBound(connection, nppesSql(latest), [NPPES_STATUS.rejected, NPPES_STATUS.active]);
+  done('nppes normalised');
   for (const sql of NPPES_BLOCKS_SQL) await connection.run(sql);
-  const leieBatches = Math.max(
-    1,
-    Math.ceil((await queryNumber(connection, 'SELECT count(*) FROM oig_leie')) / BATCH_LEIE_ROWS),
-  );
+  done('nppes blocked');
+  const leieRows = await queryNumber(connection, 'SELECT count(*) FROM oig_leie');
+  const pairsBound = await queryNumber(connection, PAIRS_BOUND_SQL);
+  const leieBatches = Math.max(1, Math.min(leieRows, Math.ceil(pairsBound / BATCH_PAIRS)));
   for (let b = 0; b < leieBatches; b += 1) {
     await runBound(connection, PAIRS_SQL, [leieBatches, b]);
     await connection.run(EVIDENCE_SQL);
     await connection.run(`${b === 0 ? 'CREATE OR REPLACE TABLE oig_wire AS' : 'INSERT INTO oig_wire'} ${WIRE_SELECT}`);
   }
-  await connection.run(
-    'CREATE OR REPLACE TABLE oig_candidate (npi VARCHAR, candidates VARCHAR, candidate_count INTEGER)',
-  );
+  done('pairs judged', { batches: leieBatches, pairs_bound: pairsBound });
+  await connection.run(`CREATE OR REPLACE TABLE oig_candidate (${OIG_CANDIDATE_COLUMNS})`);
   const batches = Math.max(
     1,
     Math.ceil((await queryNumber(connection, 'SELECT count(*) FROM oig_wire')) / BATCH_CANDIDATES),
   );
   for (let b = 0; b < batches; b += 1) await runBound(connection, CANDIDATES_SQL, [batches, b]);
+  done('candidates aggregated', { batches });
   const [row = {}] = await queryRows(
     connection,
     `SELECT (SELECT count(DISTINCT npi) FROM oig_wire)::BIGINT AS npis, (SELECT count(*) FROM oig_wire)::BIGINT AS candidates,

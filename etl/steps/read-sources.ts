@@ -97,7 +97,9 @@ async function stageNppes(ctx: BuildContext): Promise<void> {
 async function matchOigCandidates(ctx: BuildContext): Promise<OigCandidateCounts> {
   ctx.progress('oig candidates');
   const started = performance.now();
-  const counts = await buildOigCandidates(ctx.connection);
+  const counts = await buildOigCandidates(ctx.connection, (phase, fields) =>
+    ctx.logger.debug('oig candidates phase', { phase, ...fields }),
+  );
   ctx.logger.info('oig candidates matched', { ...counts, elapsed_ms: Math.round(performance.now() - started) });
   return counts;
 }

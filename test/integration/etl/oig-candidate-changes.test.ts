@@ -6,11 +6,13 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { BASIS_TABLE, buildBasisFromCarried, KEYED_CANDIDATES_SQL, parquetColumns } from '../../../etl/changes/basis';
+import { BASIS_TABLE, buildBasisFromCarried, parquetColumns } from '../../../etl/changes/basis';
 import { addIdentityChanges, createStepTable, STEP_TABLE } from '../../../etl/changes/diff';
+import { OIG_CANDIDATE_COLUMNS } from '../../../etl/sources/oig-candidates';
 import { createOigNameMacros } from '../../../etl/transforms/oig-names';
 import { writeBasisFile } from '../../../etl/writers/changes';
 import { queryRows } from '../../../platform/duckdb/statements';
+import { KEYED_OF_CANDIDATES } from '../../helpers/oig-keyed';
 import { tempDir } from './helpers';
 
 /** A wire candidate (OigCandidate) whose LEIE row is `name`, excluded on `date`. */
@@ -70,13 +72,12 @@ describe('the change feed: OIG candidates and reinstatements', () => {
   /** The matcher's tables and an empty `oig_match`, filled from `candidates` and `reinstated`. */
   async function oigTables(candidates: Record<string, unknown[]>, reinstated: Record<string, string>) {
     await connection.run('CREATE OR REPLACE TABLE oig_match (npi VARCHAR, oig_type VARCHAR, oig_date VARCHAR)');
-    await connection.run(
-      'CREATE OR REPLACE TABLE oig_candidate (npi VARCHAR, candidates VARCHAR, candidate_count INTEGER)',
-    );
+    await connection.run(`CREATE OR REPLACE TABLE oig_candidate (${OIG_CANDIDATE_COLUMNS})`);
     await connection.run('CREATE OR REPLACE TABLE oig_reinstated (npi VARCHAR, rein_date VARCHAR)');
     for (const [npi, list] of Object.entries(candidates)) {
-      await connection.run(`INSERT INTO oig_candidate VALUES (${sql(npi)}, ${json(list)}, ${list.length})`);
+      await connection.run(`INSERT INTO oig_candidate VALUES (${sql(npi)}, ${json(list)}, ${list.length}, NULL)`);
     }
+    await connection.run(`UPDATE oig_candidate SET keyed = (${KEYED_OF_CANDIDATES})`);
     for (const [npi, date] of Object.entries(reinstated)) {
       await connection.run(`INSERT INTO oig_reinstated VALUES (${sql(npi)}, ${sql(date)})`);
     }
@@ -112,7 +113,7 @@ describe('the change feed: OIG candidates and reinstatements', () => {
     if (candidates !== null) {
       await connection.run(`ALTER TABLE ${BASIS_TABLE} ADD COLUMN oig_candidates VARCHAR`);
       await connection.run(
-        `UPDATE ${BASIS_TABLE} b SET oig_candidates = k.keyed FROM (${KEYED_CANDIDATES_SQL}) k WHERE k.npi = b.npi`,
+        `UPDATE ${BASIS_TABLE} b SET oig_candidates = k.keyed FROM oig_candidate k WHERE k.npi = b.npi`,
       );
     }
     const file = path.join(dir, `${name}.parquet`);

@@ -199,6 +199,11 @@ describe('buildOigCandidates: individuals', () => {
       ['weak', '2024-01-01'],
     ]);
     expect(rows[0]?.candidate_count).toBe(3);
+    // The change basis's form: the same candidates in the same order, each with its key, as earlier builds wrote it.
+    const keyed = JSON.parse(String(rows[0]?.keyed)) as { key: string; candidate: Candidate }[];
+    expect(keyed.map((k) => k.candidate)).toEqual(list);
+    expect(keyed.every((k) => /^[0-9a-f]{32}$/.test(k.key))).toBe(true);
+    expect(rows[0]?.keyed).toBe(rows[0]?.rederived);
   });
 });
 

@@ -7,6 +7,7 @@ import { createLeieStage } from '../../../../etl/sources/leie';
 import { createNppesStage, NPPES_STATUS } from '../../../../etl/sources/nppes-staged';
 import { buildOigCandidates, type OigCandidateCounts } from '../../../../etl/sources/oig-candidates';
 import { queryRows, runBound } from '../../../../platform/duckdb/statements';
+import { KEYED_OF_CANDIDATES } from '../../../helpers/oig-keyed';
 
 export interface NppesRow {
   npi: string;
@@ -76,8 +77,9 @@ export class OigStage {
     await runBound(
       this.connection,
       `INSERT INTO nppes_stage BY NAME SELECT $1::INTEGER AS src, $2 AS npi, $3::TINYINT AS status, $4 AS entity_type,
-        $5 AS last_name, $6 AS first_name, $7 AS middle_name, $8 AS org_name, $9 AS other_org_name, $10 AS city,
-        $11 AS state, $12 AS postal_code, $13 AS mail_city, $14 AS mail_state, $15 AS mail_postal, 'X' AS name`,
+        $5 AS last_name, $6 AS first_name, $8 AS org_name, $10 AS city, $11 AS state, $12 AS postal_code,
+        {'middle_name': $7, 'other_org_name': $9, 'mail_city': $13, 'mail_state': $14, 'mail_postal': $15} AS match_fields,
+        'X' AS name`,
       [
         row.src ?? 0,
         row.npi,
@@ -129,13 +131,17 @@ export class OigStage {
   async match(): Promise<{
     counts: OigCandidateCounts;
     byNpi: Map<string, Candidate[]>;
-    rows: { npi: string; candidates: string; candidate_count: number }[];
+    rows: { npi: string; candidates: string; candidate_count: number; keyed: string; rederived: string }[];
   }> {
     const counts = await buildOigCandidates(this.connection);
-    const rows = (await queryRows(this.connection, 'SELECT * FROM oig_candidate ORDER BY npi')).map((r) => ({
+    const rows = (
+      await queryRows(this.connection, `SELECT *, ${KEYED_OF_CANDIDATES} AS rederived FROM oig_candidate ORDER BY npi`)
+    ).map((r) => ({
       npi: String(r.npi),
       candidates: String(r.candidates),
       candidate_count: Number(r.candidate_count),
+      keyed: String(r.keyed),
+      rederived: String(r.rederived),
     }));
     const byNpi = new Map(rows.map((r) => [r.npi, JSON.parse(r.candidates) as Candidate[]]));
     return { counts, byNpi, rows };

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { isValidNpi } from '../../../../data-contracts/npi-check';
 import { parseCsvRows } from '../../../../etl/csv/read';
 import { generateLeieFile, SHARES } from '../../../../tools/bench-data/generate-leie';
-import { FEMALE_NAMES, LAST_NAMES, MALE_NAMES } from '../../../../tools/bench-data/nppes-tables';
 import { generateNppesFile } from '../../../../tools/bench-data/generate-nppes';
+import { FEMALE_NAMES, LAST_NAMES, MALE_NAMES } from '../../../../tools/bench-data/nppes-tables';
 import { DEFAULT_SOURCE_DIR } from '../../../../tools/demo/source-facts';
 import { readLeieRows } from '../../../../tools/oig/labelled-set';
 
