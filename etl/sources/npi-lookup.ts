@@ -53,11 +53,12 @@ export async function buildNpiLookupTable(connection: DuckDBConnection): Promise
     `CASE WHEN o.npi IS NULL THEN to_json(struct_pack(${members}, ${provenance}))
           ELSE to_json(struct_pack(${members}, ${provenance}, ${oig})) END`;
   // An active NPI with candidates: its `oig` either way (as JSON, the two shapes being different structs), then the
-  // candidates' JSON text, embedded as JSON rather than quoted.
+  // candidates' JSON text (already the wire's JSON) spliced in as the last member, not parsed again.
   const oigJson = `CASE WHEN o.npi IS NULL THEN to_json(struct_pack(npi_match := 'none', note := $6::VARCHAR))
         ELSE to_json(${oigMatch}) END`;
+  const withOig = `to_json(struct_pack(${active}, ${provenance}, oig := ${oigJson}))::VARCHAR`;
   const activeHead = `CASE WHEN k.npi IS NULL THEN ${head(active)}
-        ELSE to_json(struct_pack(${active}, ${provenance}, oig := ${oigJson}, oig_candidates := k.candidates::JSON)) END`;
+        ELSE left(${withOig}, -1) || ',"oig_candidates":' || k.candidates || '}' END`;
   // The latest non-rejected row per NPI decides (file listed last, then the later row), as for the identity layer.
   const latest = await latestNppesRowsSql(connection);
   await runBound(

@@ -93,6 +93,11 @@ const NPPES_BLOCKS_SQL = [
    FROM oig_nppes WHERE entity_type = '2'`,
 ];
 
+/** The blocks of the LEIE people of `from`: one row per last-name key (or part) with the first name and initial. */
+const leiePersonBlocksSql = (from: string) => `
+  SELECT DISTINCT row, unnest(${blockKeysSql('ltoks')}) AS bkey, left(fname, 1) AS finit, fname
+  FROM ${from} WHERE bus_name IS NULL AND lkey IS NOT NULL AND fname IS NOT NULL`;
+
 /**
  * Pairs (NPPES row, LEIE row) of one batch of LEIE rows (`khash % $1 = $2`) that share a block: people whose
  * last-name key (or a part) is equal and whose first names can agree (equal, or one an initial of the other);
@@ -100,10 +105,8 @@ const NPPES_BLOCKS_SQL = [
  */
 const PAIRS_SQL = `
   CREATE OR REPLACE TABLE oig_pairs AS
-  WITH batch AS (SELECT * FROM oig_leie WHERE khash % $1::UBIGINT = $2::UBIGINT), person_blocks AS (
-    SELECT DISTINCT row, unnest(${blockKeysSql('ltoks')}) AS bkey, left(fname, 1) AS finit, fname
-    FROM batch WHERE bus_name IS NULL AND lkey IS NOT NULL AND fname IS NOT NULL
-  ), cut AS (
+  WITH batch AS (SELECT * FROM oig_leie WHERE khash % $1::UBIGINT = $2::UBIGINT),
+  person_blocks AS (${leiePersonBlocksSql('batch')}), cut AS (
     SELECT row, oprefix, left(oprefix, ${PREFIX_BLOCK}) AS nblock FROM batch WHERE oprefix IS NOT NULL
   )
   SELECT DISTINCT p.srow, p.npi, l.row
@@ -120,10 +123,8 @@ const PAIRS_SQL = `
  * (whatever their first names) and the organisations that share a business key (cut-name prefixes aside: few).
  */
 const PAIRS_BOUND_SQL = `
-  WITH person_blocks AS (
-    SELECT DISTINCT row, unnest(${blockKeysSql('ltoks')}) AS bkey, left(fname, 1) AS finit
-    FROM oig_leie WHERE bus_name IS NULL AND lkey IS NOT NULL AND fname IS NOT NULL
-  ), people AS (SELECT bkey, finit, count(*) AS n FROM oig_people GROUP BY ALL),
+  WITH person_blocks AS (${leiePersonBlocksSql('oig_leie')}),
+  people AS (SELECT bkey, finit, count(*) AS n FROM oig_people GROUP BY ALL),
   orgs AS (SELECT okey, count(*) AS n FROM oig_orgs WHERE okey IS NOT NULL GROUP BY ALL)
   SELECT (SELECT coalesce(sum(n), 0) FROM person_blocks JOIN people USING (bkey, finit))
     + (SELECT coalesce(sum(n), 0) FROM oig_leie JOIN orgs USING (okey))`;
@@ -189,14 +190,18 @@ export const OIG_CANDIDATE_COLUMNS = 'npi VARCHAR, candidates VARCHAR, candidate
 const CANDIDATE_ORDER = 'ORDER BY strong DESC, excl_date DESC, bus_name, last_name, first_name, ckey';
 /**
  * One row per NPI of one batch (`hash(npi) % $1 = $2`): the JSON arrays of its candidates (strong first, then the
- * latest exclusion, then by name; the key breaks ties). An ordered aggregate holds its whole input in memory, so
- * the NPIs are aggregated in batches of about {@link BATCH_CANDIDATES} candidates.
+ * latest exclusion, then by name; the key breaks ties), both from one ordered list (one sort, not one per array).
+ * An ordered aggregate holds its whole input in memory, so the NPIs are aggregated in batches of about
+ * {@link BATCH_CANDIDATES} candidates.
  */
 const CANDIDATES_SQL = `
   INSERT INTO oig_candidate
-  SELECT npi, '[' || string_agg(c, ',' ${CANDIDATE_ORDER}) || ']', count(*)::INTEGER,
-    '[' || string_agg('{"key":"' || ckey || '","candidate":' || c || '}', ',' ${CANDIDATE_ORDER}) || ']'
-  FROM oig_wire WHERE hash(npi) % $1::UBIGINT = $2::UBIGINT GROUP BY npi`;
+  SELECT npi, '[' || array_to_string(list_transform(l, x -> x.c), ',') || ']', len(l)::INTEGER,
+    '[' || array_to_string(list_transform(l, x -> '{"key":"' || x.k || '","candidate":' || x.c || '}'), ',') || ']'
+  FROM (
+    SELECT npi, list({'k': ckey, 'c': c} ${CANDIDATE_ORDER}) AS l
+    FROM oig_wire WHERE hash(npi) % $1::UBIGINT = $2::UBIGINT GROUP BY npi
+  )`;
 
 const BATCH_CANDIDATES = 200_000;
 /** The working tables (regular tables, so that DuckDB can spill them: national runs hold many candidates). */

@@ -65,14 +65,17 @@ const list = (tokens: readonly string[]) => `[${tokens.map((t) => `'${t}'`).join
 
 /** The macros, in dependency order. */
 export const OIG_NAME_MACROS: readonly string[] = [
+  // A value that is one token already in normal form (most NPPES names): it is its own normal form, its one token
+  // and its first, so the normaliser's string work is skipped for it (the result is the same).
+  `oig_plain(x) AS regexp_full_match(x, '[A-Z0-9]+')`,
   // Apostrophes: ASCII, the typographic right and left quotes, the backtick.
-  `oig_norm(x) AS trim(regexp_replace(regexp_replace(replace(upper(strip_accents(x)), '&', ' AND '),
-     '[''’‘\`.]', '', 'g'), '[^A-Z0-9]+', ' ', 'g'))`,
-  `oig_tokens(x) AS list_filter(string_split(oig_norm(x), ' '), t -> t <> '')`,
+  `oig_norm(x) AS CASE WHEN oig_plain(x) THEN x ELSE trim(regexp_replace(regexp_replace(replace(upper(strip_accents(x)), '&', ' AND '),
+     '[''’‘\`.]', '', 'g'), '[^A-Z0-9]+', ' ', 'g')) END`,
+  `oig_tokens(x) AS CASE WHEN oig_plain(x) THEN [x] ELSE list_filter(string_split(oig_norm(x), ' '), t -> t <> '') END`,
   `oig_drop_tokens(ts, dropped) AS list_filter(ts, (t, i) -> i = 1 OR NOT list_contains(dropped, t))`,
-  `oig_person_tokens(x) AS oig_drop_tokens(oig_tokens(x), ${list(NAME_SUFFIX_TOKENS)})`,
+  `oig_person_tokens(x) AS CASE WHEN oig_plain(x) THEN [x] ELSE oig_drop_tokens(oig_tokens(x), ${list(NAME_SUFFIX_TOKENS)}) END`,
   `oig_last_key(x) AS nullif(array_to_string(oig_person_tokens(x), ''), '')`,
-  `oig_first_token(x) AS oig_tokens(x)[1]`,
+  `oig_first_token(x) AS CASE WHEN oig_plain(x) THEN x ELSE oig_tokens(x)[1] END`,
   `oig_without_the(ts) AS CASE WHEN len(ts) > 1 AND ts[1] = 'THE' THEN ts[2:] ELSE ts END`,
   `oig_org_key(x) AS nullif(array_to_string(oig_drop_tokens(oig_without_the(oig_tokens(x)), ${list(LEGAL_SUFFIX_TOKENS)}), ' '), '')`,
   // Last names: `ka`/`kb` the keys, `ta`/`tb` the tokens (oig_person_tokens).
