@@ -1,0 +1,35 @@
+/**
+ * Great-circle distance on a sphere of radius {@link EARTH_RADIUS_MILES} (the haversine formula): the one
+ * definition of "within N miles" for the API, the ETL and the brute-force checks (`greatCircleSql` is the same
+ * formula in DuckDB SQL, for the checks that compute it over Parquet).
+ */
+
+/** The sphere's radius, in statute miles (the mean Earth radius the contract names). */
+export const EARTH_RADIUS_MILES = 3958.8;
+
+const RADIANS = Math.PI / 180;
+
+/**
+ * Miles between two points given in decimal degrees.
+ * @example Math.round(milesBetween(40.75065, -73.997293, 34.052235, -118.243683)) === 2450
+ */
+export function milesBetween(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const dLat = (lat2 - lat1) * RADIANS;
+  const dLon = (lon2 - lon1) * RADIANS;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RADIANS) * Math.cos(lat2 * RADIANS) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/**
+ * The same formula as {@link milesBetween} in DuckDB SQL, over four numeric SQL expressions (column names or bound
+ * parameters: never request values spliced in).
+ * @example greatCircleSql('$1', '$2', 'z.lat', 'z.lon')
+ */
+export function greatCircleSql(lat1: string, lon1: string, lat2: string, lon2: string): string {
+  const r = `${RADIANS}`;
+  return (
+    `2 * ${EARTH_RADIUS_MILES} * asin(least(1, sqrt(` +
+    `pow(sin((${lat2} - ${lat1}) * ${r} / 2), 2) + ` +
+    `cos(${lat1} * ${r}) * cos(${lat2} * ${r}) * pow(sin((${lon2} - ${lon1}) * ${r} / 2), 2))))`
+  );
+}
