@@ -74,6 +74,14 @@ export const ERROR_STATUS = {
   invalid_offset: 400,
   invalid_parameter: 400,
   invalid_npi: 400,
+  /** `near` is neither a 5-digit ZIP code nor `lat,lon` within the US and its territories. */
+  invalid_near: 400,
+  /** `near` is a 5-digit ZIP code the snapshot's ZIP table has no centroid for. */
+  unknown_zip: 400,
+  /** `radius_miles` is not a number from 1 to 100. */
+  invalid_radius: 400,
+  /** `near` with `state`, `city`, `postal_code` or `npi`, or without a taxonomy or name on the identity path. */
+  near_conflict: 400,
   /** `GET /changes`: `since` is older than the changes the current snapshot keeps (the hint names the oldest). */
   since_too_old: 400,
   /** Refused by the HTTP server before routing: a request it cannot parse (bad method, header bytes, framing). */
@@ -92,6 +100,8 @@ export const ERROR_STATUS = {
   internal_error: 500,
   /** The keys table cannot be read and the key has no recent answer in the process: retry (`Retry-After`). */
   service_unavailable: 503,
+  /** `near` on a snapshot built before radius search (no ZIP table or radius lists): retry after the next build. */
+  radius_unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];

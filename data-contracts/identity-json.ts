@@ -9,6 +9,7 @@
  * (a request that lives through two young-generation collections would otherwise move its garbage to the old one).
  */
 import { IDENTITY_SOURCE } from './constants';
+import { roundedMiles } from './near';
 import { candidateCount, type IdentityRow, LOCKED_MEMBERS_JSON, NO_MATCH_OIG_MEMBER_JSON, oigFromRow } from './rows';
 
 /** The `oig_*` cells of a row that is not plain "no match" (an NPI match, or possible matches to count). */
@@ -124,12 +125,20 @@ export class IdentityJsonWriter implements IdentityRowSink {
   private length = 0;
   private rows = 0;
   private readonly taxonomy = new PartMemo();
+  /** A radius answer's distances (row i's at i), written as each row's last member; null for other answers. */
+  private readonly miles: ArrayLike<number> | null;
 
   /**
    * `allocate` gives the first buffer, of at least the bytes asked (a whole pooled block: lambdas/http/body-pool.ts);
    * growth past it allocates anew.
    */
-  constructor(before: string, expectedRows: number, allocate: (bytes: number) => Buffer = Buffer.allocUnsafe) {
+  constructor(
+    before: string,
+    expectedRows: number,
+    allocate: (bytes: number) => Buffer = Buffer.allocUnsafe,
+    miles: ArrayLike<number> | null = null,
+  ) {
+    this.miles = miles;
     this.buffer = allocate(Math.max(1024, expectedRows * ROW_BYTES_ESTIMATE + before.length * 3 + 16));
     this.text(before);
     this.byte(0x5b);
@@ -194,12 +203,17 @@ export class IdentityJsonWriter implements IdentityRowSink {
     const excluded = oig !== null && oig.oig_excluded === true;
     if (!excluded && count === 0) {
       this.part(JSON_PARTS.noMatchTail);
-      return;
+    } else {
+      if (excluded) this.text(`,"oig":${JSON.stringify(oigFromRow(oig))}`);
+      else this.part(JSON_PARTS.noMatchOig);
+      this.text(`${JSON_PARTS.candidateCount}${count}`);
+      this.part(JSON_PARTS.tail);
     }
-    if (excluded) this.text(`,"oig":${JSON.stringify(oigFromRow(oig))}`);
-    else this.part(JSON_PARTS.noMatchOig);
-    this.text(`${JSON_PARTS.candidateCount}${count}`);
-    this.part(JSON_PARTS.tail);
+    if (this.miles !== null) {
+      // The row's closing brace makes way for its distance, the last member.
+      this.length -= 1;
+      this.text(`,"distance_miles":${roundedMiles(this.miles[this.rows - 1] as number)}}`);
+    }
   }
 
   private nullableString(value: string | null): void {
@@ -283,8 +297,9 @@ export function identityProvidersJson(
   before = '',
   after = '',
   allocate?: (bytes: number) => Buffer,
+  miles: ArrayLike<number> | null = null,
 ): Buffer {
-  const writer = new IdentityJsonWriter(before, rows.length, allocate);
+  const writer = new IdentityJsonWriter(before, rows.length, allocate, miles);
   rows.writeTo(writer);
   return writer.finish(after);
 }

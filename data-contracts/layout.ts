@@ -16,6 +16,8 @@
  * snapshots/<id>/identity-index/classification=<key>/index.bin   the partition's serving index (below)
  * snapshots/<id>/search/state=<ST>/index.bin                     the state's identity search index (below)
  * snapshots/<id>/taxonomy/taxonomy.parquet
+ * snapshots/<id>/geo/zip-centroids.bin                        the ZIP table the build placed identity rows with
+ *                                                           (platform/geo/zip-table.ts; layout 5)
  * snapshots/<id>/static/coverage.json | coverage.html | sample.json | sample.csv | openapi.json
  * snapshots/<id>/rejects/rejects.csv
  * snapshots/<id>/screens/oig-leie.parquet | fda-letters.parquet   the screening lists the build used (below)
@@ -159,6 +161,11 @@ export function identityIndexKey(snapshotId: string, classificationKeyValue: str
 export function searchIndexKey(snapshotId: string, state: string): string {
   const st = assertSegment(state, STATE_PATTERN, 'state');
   return `${snapshotPrefix(snapshotId)}search/state=${st}/index.bin`;
+}
+
+/** The snapshot's ZIP table: each ZIP's centroid and state, as the radius lists were built with (layout 5). */
+export function zipTableKey(snapshotId: string): string {
+  return `${snapshotPrefix(snapshotId)}geo/zip-centroids.bin`;
 }
 
 export function taxonomyKey(snapshotId: string): string {

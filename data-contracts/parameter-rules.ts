@@ -13,6 +13,20 @@ export const NPI_PATTERN = '^[0-9]{10}$';
 /** How many NPIs one call may name: the batch's `numbers` and a roster's `npi` (both a comma-separated list). */
 export const NPI_LIST_MAX = NPI_BATCH_MAX;
 
+/**
+ * Boxes (south, west, north, east, in degrees) that hold the US states and territories: a `near` point outside all
+ * of them is refused (400 `invalid_near`). The Aleutians cross the antimeridian: two boxes.
+ */
+export const US_AREAS: readonly (readonly [number, number, number, number])[] = [
+  [24.3, -125.0, 49.5, -66.8], // the 48 states and DC
+  [51.0, -180.0, 71.6, -129.9], // Alaska
+  [51.0, 172.0, 53.1, 180.0], // Alaska, the western Aleutians
+  [18.8, -160.4, 22.4, -154.7], // Hawaii
+  [17.8, -67.4, 18.6, -64.5], // Puerto Rico and the US Virgin Islands
+  [13.2, 144.5, 20.6, 146.1], // Guam and the Northern Mariana Islands
+  [-14.6, -171.2, -11.0, -168.1], // American Samoa
+];
+
 /** The bounds a parameter's schema may carry. */
 export interface ParameterRule {
   readonly minLength?: number;
@@ -38,6 +52,13 @@ export const PARAMETER_RULES = {
   state: { pattern: '^[A-Za-z]{2}$' },
   /** `city`: any text (surrounding spaces dropped). */
   city: { minLength: 1, maxLength: 100 },
+  /**
+   * `near`: a 5-digit ZIP code, or `lat,lon` in decimal degrees (within {@link US_AREAS}). The pattern is the
+   * shape; the areas and the ZIP's centroid are checked apart.
+   */
+  near: { pattern: '^([0-9]{5}|-?[0-9]{1,2}(\\.[0-9]+)?,-?[0-9]{1,3}(\\.[0-9]+)?)$' },
+  /** `radius_miles`: a number from 1 to 100, decimals allowed. */
+  radius_miles: { minimum: 1, maximum: 100, default: 25 },
   /** `limit` of every list. */
   limit: { minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default },
   /** `offset` of every list (whether it lies beyond the result is checked after the query). */

@@ -65,6 +65,10 @@ export const IDENTITY_TABLE = {
   ...OIG_COLUMNS,
   /** The NPI's OIG possible matches (0 when none; `/npi/{npi}` lists them). */
   oig_candidate_count: 'INTEGER',
+  /** The first 5 digits of the practice location's postal code (the row's place for radius search; layout 5). */
+  postal_code: 'VARCHAR',
+  /** `individual` or `organization` (layout 5). */
+  entity_type: 'VARCHAR',
 } as const;
 export type IdentityColumn = keyof typeof IDENTITY_TABLE;
 

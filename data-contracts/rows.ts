@@ -23,7 +23,11 @@ type Cell = string | number | boolean | null;
 /** A row of a vertical partition as DuckDB returns it (`getRowObjectsJson`). */
 export type VerticalRow = { [K in VerticalColumn]: Cell };
 /** A row of an identity partition. */
-export type IdentityRow = { [K in IdentityColumn]: Cell };
+/**
+ * An identity row as the API answers it: the partition's columns but the place (`postal_code`) and `entity_type`,
+ * which the ETL keeps for the radius lists and the Parquet, not for the wire.
+ */
+export type IdentityRow = { [K in Exclude<IdentityColumn, 'postal_code' | 'entity_type'>]: Cell };
 
 /** The placeholder a free key sees in place of every paid field. It never claims the provider is verified. */
 export const LOCKED_FIELD: Readonly<LockedField> = Object.freeze({

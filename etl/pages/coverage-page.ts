@@ -8,7 +8,8 @@
  * links a reader follows, to the API's own public paths.
  *
  * Every figure of coverage.json is on the page once in an element carrying `data-figure="<path>"` (`verified.total`,
- * `tracked.signals.npi_present`, `verified.by_state.TX`, `identity_layer.total`, `generated_at`, ...), and every
+ * `tracked.signals.npi_present`, `verified.by_state.TX`, `identity_layer.total`,
+ * `identity_layer.placement.zip_table.source`, `generated_at`, ...), and every
  * state shape carries `data-state` and `data-verified`, so tests compare the page with coverage.json mechanically.
  * The output depends on its input alone: the same coverage gives the same bytes.
  */
@@ -51,10 +52,41 @@ function readableTime(iso: string): string {
   return m ? `${m[1]} ${m[2]} UTC` : iso;
 }
 
+/** A text figure (a source name, a date): escaped, in an element that names its path in coverage.json. */
+function textFigure(path: string, value: string): string {
+  return `<span data-figure="${escapeHtml(path)}">${escapeHtml(value)}</span>`;
+}
+
+const card = (label: string, body: string) =>
+  `<div class="card"><div class="label">${escapeHtml(label)}</div>${body}</div>`;
+const big = (path: string, value: number) => `<div class="value">${figure(path, value)}</div>`;
+
+/**
+ * The identity layer's placement for radius search: placed, not placed and without a postal code, each with its
+ * share of the layer's NPIs, and the ZIP table they were placed with.
+ */
+function renderPlacementCard(identity: NonNullable<CoverageStats['identity_layer']>): string | null {
+  const placement = identity.placement;
+  if (placement === undefined) return null;
+  const at = 'identity_layer.placement';
+  const whole = placement.placed + placement.not_placed + placement.no_postal_code;
+  const share = (n: number) => escapeHtml(formatShare(n, whole));
+  const { zip_table: table } = placement;
+  return card(
+    'Placed for radius search',
+    `${big(`${at}.placed`, placement.placed)}<div class="sub">NPIs (${share(placement.placed)}) at the centroid ` +
+      'of their practice ZIP</div>' +
+      `<div class="sub">${figure(`${at}.not_placed`, placement.not_placed)} (${share(placement.not_placed)}) ` +
+      'not placed: their ZIP has no centroid (PO boxes, single buildings)</div>' +
+      `<div class="sub">${figure(`${at}.no_postal_code`, placement.no_postal_code)} ` +
+      `(${share(placement.no_postal_code)}) not placed: no postal code</div>` +
+      `<div class="sub">ZIP table ${textFigure(`${at}.zip_table.source`, table.source)} as of ` +
+      `${textFigure(`${at}.zip_table.as_of`, table.as_of)}, ${figure(`${at}.zip_table.zips`, table.zips)} ZIPs. ` +
+      'A ZIP centroid is not an address.</div>',
+  );
+}
+
 function renderSliceCards(coverage: CoverageStats): string {
-  const card = (label: string, body: string) =>
-    `<div class="card"><div class="label">${escapeHtml(label)}</div>${body}</div>`;
-  const big = (path: string, value: number) => `<div class="value">${figure(path, value)}</div>`;
   const cards = [
     card('Verified providers', big('verified.total', coverage.verified.total)),
     card(
@@ -82,6 +114,8 @@ function renderSliceCards(coverage: CoverageStats): string {
             `${figure('identity_layer.taxonomies', identity.taxonomies)} taxonomy codes</div>`,
         ),
   );
+  const placement = identity === undefined ? null : renderPlacementCard(identity);
+  if (placement !== null) cards.push(placement);
   return `<div class="cards">${cards.join('\n')}</div>`;
 }
 

@@ -28,12 +28,12 @@ export async function buildIdentityTable(connection: DuckDBConnection): Promise<
     `
     CREATE OR REPLACE TABLE identity AS
     WITH nucc AS (${NUCC_MAPS_SQL}), active AS (
-      SELECT npi, name, city, state, checked_at, primary_slot, ${codeList} AS codes,
+      SELECT npi, name, city, state, checked_at, postal_code, entity_type, primary_slot, ${codeList} AS codes,
         ${slotClassesSql('$3')} AS classes,
         list_transform(${codeList}, c -> map_extract_value(nucc.display_of, c)) AS displays
       FROM (${latest}) CROSS JOIN nucc WHERE status = $2
     ), slots AS (
-      SELECT npi, name, city, state, checked_at, primary_slot, codes, classes,
+      SELECT npi, name, city, state, checked_at, postal_code, entity_type, primary_slot, codes, classes,
         codes[primary_slot] AS primary_code,
         unnest(range(1, ${TAXONOMY_SLOTS + 1})) AS slot, unnest(codes) AS code,
         unnest(classes) AS classification_key, unnest(displays) AS taxonomy_display
@@ -56,7 +56,7 @@ export async function buildIdentityTable(connection: DuckDBConnection): Promise<
     SELECT r.npi, r.name, r.code AS taxonomy_code, r.taxonomy_display, r.classification_key, r.is_primary,
       r.class_rep, r.city, r.state, r.checked_at,
       o.npi IS NOT NULL AS oig_excluded, o.oig_type, o.oig_date, o.oig_checked_at,
-      coalesce(k.candidate_count, 0)::INTEGER AS oig_candidate_count
+      coalesce(k.candidate_count, 0)::INTEGER AS oig_candidate_count, r.postal_code, r.entity_type
     FROM ranked r LEFT JOIN oig_match o ON o.npi = r.npi LEFT JOIN oig_candidate k ON k.npi = r.npi
     ORDER BY r.classification_key, r.code, r.state NULLS LAST, r.npi`,
     [NPPES_STATUS.rejected, NPPES_STATUS.active, UNMAPPED_CLASSIFICATION_KEY],

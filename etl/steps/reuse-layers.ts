@@ -1,6 +1,6 @@
 /**
  * A build that reuses the current snapshot's base layers instead of NPPES and NUCC (the feed Lambda): its identity
- * partitions, serving indexes, NPI buckets, search indexes, taxonomy map and screening lists are copied byte for byte
+ * partitions, serving indexes, NPI buckets, search indexes, taxonomy map, ZIP table and screening lists are copied byte for byte
  * into the new snapshot, so that a feed-only build needs no NPPES and every snapshot stays self-contained.
  */
 import path from 'node:path';
@@ -57,6 +57,7 @@ export class ReusedLayers {
         o.kind === 'taxonomy' ||
         o.kind === 'vertical' ||
         o.kind === 'screen' ||
+        o.kind === 'zip_table' ||
         this.screenOf(o) !== undefined,
     );
     for (const [i, object] of wanted.entries()) {
@@ -83,18 +84,24 @@ export class ReusedLayers {
   layerFiles(ctx: BuildContext): BaseLayerFiles {
     const uploads: PendingUpload[] = [];
     const identityFiles: string[] = [];
+    let zipTableFile: string | null = null;
     for (const { file, object } of this.reused) {
       if (object.kind === 'vertical') continue;
       const key = object.key.replace(snapshotPrefix(this.reusedFrom), snapshotPrefix(ctx.snapshotId));
       const { key: _old, bytes: _b, sha256: _s, ...meta } = object;
       if (this.screenOf(object) !== undefined) meta.kind = 'screen';
-      const binary = object.kind === 'identity_index' || object.kind === 'npi' || object.kind === 'search';
+      const binary =
+        object.kind === 'identity_index' ||
+        object.kind === 'npi' ||
+        object.kind === 'search' ||
+        object.kind === 'zip_table';
       const contentType = binary ? CONTENT_TYPES.binary : CONTENT_TYPES.parquet;
       uploads.push({ key, file, contentType, meta });
       if (object.kind === 'identity') identityFiles.push(file);
+      if (object.kind === 'zip_table') zipTableFile = file;
     }
     const { counts } = this.current.manifest;
-    return { uploads, identityFiles, identityNpis: counts.identity, taxonomyRows: counts.taxonomies };
+    return { uploads, identityFiles, identityNpis: counts.identity, taxonomyRows: counts.taxonomies, zipTableFile };
   }
 
   /** Vertical partitions carried over into the new snapshot: those of verticals the feed lacks. */

@@ -1,6 +1,6 @@
 /**
  * A full build's base layers, written by the parquet step from the tables the identity step built: the identity
- * partitions, their serving indexes, the NPI lookup buckets, the search indexes and the taxonomy map.
+ * partitions, their serving indexes, the NPI lookup buckets, the search indexes, the taxonomy map and the ZIP table.
  */
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -10,6 +10,7 @@ import {
   npiBucketKey,
   searchIndexKey,
   taxonomyKey,
+  zipTableKey,
 } from '../../data-contracts/layout';
 import { setDuckDbMemoryLimit } from '../../platform/duckdb/batch';
 import { allOrFirstError } from '../../platform/settle';
@@ -30,6 +31,8 @@ export interface BaseLayerFiles {
   identityFiles: string[];
   identityNpis: number;
   taxonomyRows: number;
+  /** The local ZIP table the identity rows were placed with (for the coverage's placement figures), if any. */
+  zipTableFile: string | null;
 }
 
 type Meta = PendingUpload['meta'];
@@ -115,12 +118,19 @@ export async function writeFreshLayers(
       () => taxonomyKey(snapshotId),
       (w): Meta => ({ kind: 'taxonomy', rows: w.rows }),
     ),
+    ...uploadsOf(
+      [{ file: identity.zipTableFile }],
+      binary,
+      () => zipTableKey(snapshotId),
+      (): Meta => ({ kind: 'zip_table' }),
+    ),
   ];
   return {
     uploads,
     identityFiles: written.map((w) => w.file),
     identityNpis: identity.npis,
     taxonomyRows: taxonomy.rows,
+    zipTableFile: identity.zipTableFile,
   };
 }
 

@@ -17,6 +17,8 @@ export interface SnapshotFiles {
   /** Every Parquet and index object, in upload order. */
   uploads: PendingUpload[];
   identityFiles: string[];
+  /** The local ZIP table of the snapshot (null when a reused snapshot has none). */
+  zipTableFile: string | null;
   verticalFiles: VerticalFile[];
   identityNpis: number;
   taxonomyRows: number;
@@ -69,6 +71,7 @@ export async function writeSnapshotFiles(
   return {
     uploads,
     identityFiles: layers.identityFiles,
+    zipTableFile: layers.zipTableFile,
     verticalFiles,
     identityNpis: layers.identityNpis,
     taxonomyRows: layers.taxonomyRows,

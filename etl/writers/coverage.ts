@@ -10,6 +10,8 @@
  *   fda_screened = fda status `clear` or `flagged`; npi_present = npi set; price_published = price range or monthly
  *   minimum set.
  * - identity_layer: total = distinct NPIs, states = distinct practice states, taxonomies = distinct taxonomy codes;
+ *   placement (when the snapshot has a ZIP table): its NPIs split by their 5-digit practice ZIP into placed (a
+ *   centroid in the table), not_placed (a ZIP without one) and no_postal_code, which add up to total;
  * - verticals_live = verticals with at least one verified record; generated_at = the snapshot time.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -18,6 +20,7 @@ import { flattenProvider, PAID_PROVIDER_CSV_COLUMNS, toCsv } from '../../data-co
 import { providerFromRow, type VerticalRow } from '../../data-contracts/rows';
 import type { CoverageSlice, CoverageStats, SampleResponse } from '../../data-contracts/types';
 import { queryRows } from '../../platform/duckdb/statements';
+import type { ZipTable } from '../../platform/geo/zip-table';
 import { sqlPath } from '../../platform/sql';
 
 const scanOf = (files: readonly string[]) => `read_parquet([${files.map(sqlPath).join(', ')}])`;
@@ -73,19 +76,63 @@ export async function computeSlice(connection: DuckDBConnection, files: readonly
 }
 
 export type IdentityLayerStats = NonNullable<CoverageStats['identity_layer']>;
+export type IdentityPlacement = NonNullable<IdentityLayerStats['placement']>;
 
-/** Identity-layer figures from the identity partitions. */
+/**
+ * Identity-layer figures from the identity partitions, with the placement of their NPIs when `zipTable` (the ZIP
+ * table of the snapshot) is given; without one (a snapshot built before the ZIP table) `placement` is left out.
+ */
 export async function computeIdentityLayer(
   connection: DuckDBConnection,
   files: readonly string[],
+  zipTable: ZipTable | null = null,
 ): Promise<IdentityLayerStats> {
-  if (files.length === 0) return { total: 0, states: 0, taxonomies: 0 };
+  const placement = zipTable === null ? {} : { placement: await computePlacement(connection, files, zipTable) };
+  if (files.length === 0) return { total: 0, states: 0, taxonomies: 0, ...placement };
   const [f] = await queryRows(
     connection,
     `SELECT count(DISTINCT npi)::INTEGER AS total, count(DISTINCT state)::INTEGER AS states,
        count(DISTINCT taxonomy_code)::INTEGER AS taxonomies FROM ${scanOf(files)}`,
   );
-  return { total: Number(f?.total ?? 0), states: Number(f?.states ?? 0), taxonomies: Number(f?.taxonomies ?? 0) };
+  return {
+    total: Number(f?.total ?? 0),
+    states: Number(f?.states ?? 0),
+    taxonomies: Number(f?.taxonomies ?? 0),
+    ...placement,
+  };
+}
+
+/**
+ * The identity layer's distinct NPIs by place: `placed` when the 5-digit practice ZIP (`postal_code`) has a centroid
+ * in `zipTable`, `not_placed` when it has none (PO-box and single-building ZIPs), `no_postal_code` when the NPI has
+ * no ZIP. An NPI's rows all carry the same `postal_code` (its latest NPPES record's), so each NPI is counted once.
+ */
+export async function computePlacement(
+  connection: DuckDBConnection,
+  files: readonly string[],
+  zipTable: ZipTable,
+): Promise<IdentityPlacement> {
+  const { source, as_of } = zipTable.header;
+  const zip_table = { source, as_of, zips: zipTable.size };
+  if (files.length === 0) return { placed: 0, not_placed: 0, no_postal_code: 0, zip_table };
+  // The table's ZIPs are bound as one list parameter and joined as a relation.
+  const zips = Array.from({ length: zipTable.size }, (_, rank) => zipTable.at(rank).zip);
+  const [f] = await queryRows(
+    connection,
+    `WITH npis AS (SELECT npi, min(postal_code) AS postal_code FROM ${scanOf(files)} GROUP BY npi),
+       zips AS (SELECT DISTINCT unnest($1::VARCHAR[]) AS zip)
+     SELECT count(*) FILTER (z.zip IS NOT NULL)::INTEGER AS placed,
+       count(*) FILTER (z.zip IS NULL AND n.postal_code IS NOT NULL)::INTEGER AS not_placed,
+       count(*) FILTER (n.postal_code IS NULL)::INTEGER AS no_postal_code
+     FROM npis n LEFT JOIN zips z ON z.zip = n.postal_code`,
+    [zips],
+  );
+  return {
+    placed: Number(f?.placed ?? 0),
+    not_placed: Number(f?.not_placed ?? 0),
+    no_postal_code: Number(f?.no_postal_code ?? 0),
+    zip_table,
+  };
 }
 
 export interface CoverageInput {

@@ -1,7 +1,8 @@
 /**
  * The identity serving indexes (platform/identity-index): one file per classification key, from the same
  * `identity` table as the Parquet partitions, so both hold the same rows. Each partition's rows stream out of
- * DuckDB chunk by chunk in (taxonomy_code, npi) order into the writer; only one partition is in JS memory at a time.
+ * DuckDB chunk by chunk in (taxonomy_code, npi) order into the writer, each with its practice ZIP's rank in the
+ * `zip_rank` table (the radius lists); only one partition is in JS memory at a time.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,6 +24,7 @@ const COLUMNS = [
   'oig_date',
   'oig_checked_at',
   'oig_candidate_count',
+  'entity_type',
 ] as const satisfies readonly (keyof IdentityIndexRow)[];
 
 export interface WrittenIndex {
@@ -39,12 +41,13 @@ export async function writeIdentityIndexFiles(
   onFile?: (done: number, total: number) => void,
 ): Promise<WrittenIndex[]> {
   await mkdir(outDir, { recursive: true });
-  const select = COLUMNS.map(sqlIdentifier).join(', ');
+  const select = COLUMNS.map((c) => `i.${sqlIdentifier(c)}`).join(', ');
   const out: WrittenIndex[] = [];
   for (const [i, key] of keys.entries()) {
     const writer = new IdentityIndexWriter(key);
     const prepared = await connection.prepare(
-      `SELECT ${select} FROM identity WHERE classification_key = $1 ORDER BY taxonomy_code, npi`,
+      `SELECT ${select}, z.rank FROM identity i LEFT JOIN zip_rank z ON z.zip = i.postal_code
+       WHERE i.classification_key = $1 ORDER BY i.taxonomy_code, i.npi`,
     );
     let rows = 0;
     let lastCode: string | null = null;
@@ -54,7 +57,7 @@ export async function writeIdentityIndexFiles(
       for (;;) {
         const chunk = await result.fetchChunk();
         if (chunk === null || chunk.rowCount === 0) break;
-        const { value, text, flag } = chunkCells(chunk, COLUMNS.length);
+        const { value, text, flag } = chunkCells(chunk, COLUMNS.length + 1);
         for (let r = 0; r < chunk.rowCount; r += 1) {
           const code = String(value(2, r));
           // The writer takes a code's display from its first row: the others' are not read out of DuckDB (a long
@@ -76,6 +79,8 @@ export async function writeIdentityIndexFiles(
             oig_date: text(11, r),
             oig_checked_at: text(12, r),
             oig_candidate_count: Number(value(13, r) ?? 0),
+            entity_type: text(14, r),
+            zip_rank: value(15, r) === null ? null : Number(value(15, r)),
           });
           rows += 1;
         }

@@ -10,10 +10,19 @@ import { type Plan, type PublishBoundary, type Tier, VERTICAL_STATUS } from '../
 import type { IdentityRows } from '../../data-contracts/identity-json';
 import type { Filters, Pagination, Provider, Usage } from '../../data-contracts/types';
 import { carriesPublishTier, resolveBoundary } from '../masking/publication-boundary';
+import type { NearCircle, ProviderData } from '../query/types';
+import { ApiError } from './api-error';
 import { admit, authoriseVertical, type Credentials } from './authenticate';
 import { chargeCall, chargeUpFront } from './charge-call';
 import { freeTierNotice, notLiveNotice } from './notices';
-import { assertOffsetWithin, type Format, type ListRequest, parseListRequest, type RawQuery } from './params';
+import {
+  assertOffsetWithin,
+  type Format,
+  type ListRequest,
+  type NearRequest,
+  parseListRequest,
+  type RawQuery,
+} from './params';
 import type { CoreDeps, RateLimitState } from './ports';
 
 /** The input of {@link listProviders}. */
@@ -31,6 +40,16 @@ interface ListCommon {
   pagination: Pagination;
   filters: Filters;
   rateLimit?: RateLimitState;
+  /** A radius query's resolved circle (the answer's `near`) and each row's unrounded distance, in page order. */
+  near?: { circle: NearEcho; miles: Float64Array };
+}
+
+/** The circle a radius answer echoes. */
+export interface NearEcho {
+  latitude: number;
+  longitude: number;
+  zip: string | null;
+  radius_miles: number;
 }
 
 /**
@@ -52,13 +71,14 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
   if (request.path === 'vertical') authoriseVertical(principal, request.vertical);
 
   return deps.snapshots.withSnapshot(async (data) => {
+    const circle = request.near === null ? null : await resolveCircle(data, request.near);
     if (request.path === 'vertical') {
       const boundary = resolveBoundary({
         tier: principal.tier,
         format: request.format,
         includeTracked: request.includeTracked,
       });
-      const page = await data.listVertical({
+      const verticalQuery = {
         vertical: request.vertical,
         state: request.state,
         city: request.city,
@@ -66,7 +86,11 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
         boundary,
         limit: request.limit,
         offset: request.offset,
-      });
+      };
+      const page =
+        circle === null
+          ? { ...(await data.listVertical(verticalQuery)), miles: null }
+          : await data.listVerticalNear(verticalQuery, circle);
       assertOffsetWithin(request.offset, page.total);
       const charge = await chargeCall(principal, deps);
       const withPublishTier = carriesPublishTier(boundary);
@@ -86,11 +110,25 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
         ...(notice ? { notice } : {}),
         pagination: pagination(request, page.total, rows.length),
         filters: filtersOf(request),
+        ...nearOf(circle, page.miles),
         data: rows,
       };
     }
     const { search, taxonomy } = request;
-    const query = async () => {
+    const query = async (): Promise<{ total: number; rows: ListProvidersIdentityRows; miles: Float64Array | null }> => {
+      if (circle !== null) {
+        const page = await data.listIdentityNear({
+          taxonomy,
+          name: search?.name ?? null,
+          entityType: search?.entityType ?? null,
+          circle,
+          limit: request.limit,
+          offset: request.offset,
+        });
+        if (page === null) throw radiusUnavailable();
+        assertOffsetWithin(request.offset, page.total);
+        return page;
+      }
       const page =
         search === null && taxonomy !== null
           ? await data.listIdentity({
@@ -112,7 +150,7 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
               offset: request.offset,
             });
       assertOffsetWithin(request.offset, page.total);
-      return page;
+      return { ...page, miles: null };
     };
     // An NPI roster costs one call per NPI asked, as the same NPIs through /npi?numbers= do, however it is paged:
     // known before the query, so charged first and given back if the query fails (an offset past the end included).
@@ -132,9 +170,53 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
       ...(notice ? { notice } : {}),
       pagination: pagination(request, page.total, page.rows.length),
       filters: filtersOf(request),
+      ...nearOf(circle, page.miles),
       rows: page.rows,
     };
   });
+}
+
+type ListProvidersIdentityRows = IdentityRows;
+
+/** 503 `radius_unavailable`: the snapshot was built before radius search. */
+function radiusUnavailable(): ApiError {
+  return new ApiError(
+    'radius_unavailable',
+    'Radius search is not available on the current snapshot (built before radius search).',
+    { hint: 'Retry after the next hourly build, or filter by state, city or postal_code.', retryAfterSeconds: 3600 },
+  );
+}
+
+/** The circle of a `near`: 400 `unknown_zip` for a ZIP without a centroid, 503 without a ZIP table. */
+async function resolveCircle(data: ProviderData, near: NearRequest): Promise<NearCircle> {
+  const resolved = await data.resolveNear(near);
+  if (resolved.kind === 'unavailable') throw radiusUnavailable();
+  if (resolved.kind === 'unknown_zip') {
+    throw new ApiError(
+      'unknown_zip',
+      `ZIP code ${near.zip} has no centroid in the ZIP table this snapshot was built with.`,
+      {
+        hint: 'PO-box and single-building ZIPs have none: give a nearby ZIP, or near=lat,lon.',
+      },
+    );
+  }
+  return resolved.circle;
+}
+
+/** The `near` part of a result: the circle and the rows' distances (none without a circle). */
+function nearOf(circle: NearCircle | null, miles: Float64Array | null): Pick<ListCommon, 'near'> {
+  if (circle === null || miles === null) return {};
+  return {
+    near: {
+      circle: {
+        latitude: circle.latitude,
+        longitude: circle.longitude,
+        zip: circle.zip,
+        radius_miles: circle.radiusMiles,
+      },
+      miles,
+    },
+  };
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   VERTICALS,
   type Vertical,
 } from '../../data-contracts/constants';
-import { PARAMETER_RULES } from '../../data-contracts/parameter-rules';
+import { PARAMETER_RULES, US_AREAS } from '../../data-contracts/parameter-rules';
 import { ApiError } from './api-error';
 import { parseNpiRoster } from './npi-params';
 
@@ -39,6 +39,7 @@ export type ListRequest =
       offset: number;
       format: Format;
       includeTracked: boolean;
+      near: NearRequest | null;
     }
   | {
       path: 'identity';
@@ -52,7 +53,17 @@ export type ListRequest =
       offset: number;
       format: Format;
       includeTracked: boolean;
+      near: NearRequest | null;
     };
+
+/** A radius filter: a ZIP code (its centroid, from the snapshot's ZIP table) or a point, and a radius. */
+export interface NearRequest {
+  zip: string | null;
+  /** The point when `near` was `lat,lon` (null for a ZIP: resolved against the snapshot). */
+  latitude: number | null;
+  longitude: number | null;
+  radiusMiles: number;
+}
 
 /** The identity search filters (lambdas/query/identity-search.ts): a roster, or a name or postal code in a state. */
 export interface IdentitySearch {
@@ -69,6 +80,10 @@ const NAME = PARAMETER_RULES.name;
 const MAX_TAXONOMY = PARAMETER_RULES.taxonomy.maxLength;
 const MAX_CITY = PARAMETER_RULES.city.maxLength;
 const LIMIT = PARAMETER_RULES.limit;
+const RADIUS = PARAMETER_RULES.radius_miles;
+const NEAR_ZIP = /^[0-9]{5}$/;
+const NEAR_POINT = /^(-?[0-9]{1,3}(?:\.[0-9]+)?),(-?[0-9]{1,3}(?:\.[0-9]+)?)$/;
+const DECIMAL_NUMBER = /^[0-9]{1,3}(\.[0-9]+)?$/;
 
 function value(query: RawQuery, name: string): string | undefined {
   const raw = query[name];
@@ -152,6 +167,75 @@ export function parseBusinessMode(raw: string | undefined): BusinessMode | null 
   return raw as BusinessMode;
 }
 
+/** Whether a point lies in one of the US areas (data-contracts/parameter-rules.ts). */
+function inUsArea(latitude: number, longitude: number): boolean {
+  return US_AREAS.some(([s, w, n, e]) => latitude >= s && latitude <= n && longitude >= w && longitude <= e);
+}
+
+/**
+ * `near` and `radius_miles`: null when `near` is absent (400 `invalid_radius` for a `radius_miles` alone). Spaces
+ * around the value and after the comma are dropped.
+ */
+export function parseNear(rawNear: string | undefined, rawRadius: string | undefined): NearRequest | null {
+  let radiusMiles: number = RADIUS.default;
+  if (rawRadius !== undefined) {
+    const n = DECIMAL_NUMBER.test(rawRadius.trim()) ? Number(rawRadius.trim()) : Number.NaN;
+    if (!(n >= RADIUS.minimum && n <= RADIUS.maximum)) {
+      throw new ApiError(
+        'invalid_radius',
+        `radius_miles must be a number from ${RADIUS.minimum} to ${RADIUS.maximum}.`,
+        { hint: `Omit it for the default of ${RADIUS.default} miles.` },
+      );
+    }
+    radiusMiles = n;
+  }
+  if (rawNear === undefined) {
+    if (rawRadius !== undefined) {
+      throw new ApiError('invalid_radius', 'radius_miles needs near.', { hint: 'e.g. near=10001&radius_miles=10' });
+    }
+    return null;
+  }
+  const near = rawNear.trim().replace(/,\s+/, ',');
+  if (NEAR_ZIP.test(near)) return { zip: near, latitude: null, longitude: null, radiusMiles };
+  const point = NEAR_POINT.exec(near);
+  const latitude = point ? Number(point[1]) : Number.NaN;
+  const longitude = point ? Number(point[2]) : Number.NaN;
+  if (!(Number.isFinite(latitude) && Number.isFinite(longitude) && inUsArea(latitude, longitude))) {
+    throw new ApiError(
+      'invalid_near',
+      'near must be a 5-digit ZIP code or lat,lon in decimal degrees within the US and its territories.',
+      { hint: 'e.g. near=10001 or near=40.7506,-73.9973' },
+    );
+  }
+  return { zip: null, latitude, longitude, radiusMiles };
+}
+
+/**
+ * What `near` does not combine with: the place filters (the circle replaces them) and a roster; on the identity
+ * path it needs a taxonomy or a name.
+ */
+function checkNearShape(
+  place: { state: string | null; city: string | null; search: IdentitySearch | null },
+  identity: { taxonomy: string | null } | null,
+): void {
+  const conflicting = [
+    place.state !== null ? 'state' : null,
+    place.city !== null ? 'city' : null,
+    place.search?.postalCode != null ? 'postal_code' : null,
+    place.search?.npis != null ? 'npi' : null,
+  ].filter((name): name is string => name !== null);
+  if (conflicting.length > 0) {
+    throw new ApiError('near_conflict', `near does not combine with ${conflicting.join(', ')}.`, {
+      hint: 'A circle replaces the place filters: e.g. taxonomy=363L00000X&near=10001&radius_miles=10',
+    });
+  }
+  if (identity !== null && identity.taxonomy === null && place.search?.name == null) {
+    throw new ApiError('near_conflict', 'near on the identity layer needs taxonomy or name.', {
+      hint: 'e.g. taxonomy=363L00000X&near=10001, or name=smith&near=10001',
+    });
+  }
+}
+
 /** The identity search filters of a query, or null when it has none. 400 on a malformed one. */
 export function parseIdentitySearch(query: RawQuery): IdentitySearch | null {
   const rawName = value(query, 'name');
@@ -195,8 +279,10 @@ export function parseIdentitySearch(query: RawQuery): IdentitySearch | null {
  * a roster (`npi`) with any other filter; a `name` prefix or a `postal_code` within one `state`; `entity_type` only
  * to narrow one of those. Throws 400 `invalid_parameter` with a hint for the others.
  */
-function checkSearchShape(search: IdentitySearch, state: string | null): void {
+function checkSearchShape(search: IdentitySearch, state: string | null, near: NearRequest | null): void {
   if (search.npis !== null) return;
+  // With near, the circle bounds the search (checkNearShape): entity_type narrows a taxonomy, a name needs no state.
+  if (near !== null) return;
   if (search.name === null && search.postalCode === null) {
     throw new ApiError('invalid_parameter', 'entity_type narrows a name, postal_code or npi search.', {
       hint: 'e.g. name=smith&state=TX&entity_type=individual, or taxonomy=363L00000X&state=TX for a list',
@@ -213,7 +299,8 @@ function checkSearchShape(search: IdentitySearch, state: string | null): void {
 
 /**
  * The whole list request. Checks run in a fixed order so that one request always gets the same error:
- * vertical, business_mode, limit, offset, format, include, state, city, then the path choice.
+ * vertical, business_mode, limit, offset, format, include, state, city, the search filters, radius_miles and near,
+ * then the path choice and what near combines with.
  */
 export function parseListRequest(query: RawQuery): ListRequest {
   const vertical = parseVertical(value(query, 'vertical'));
@@ -225,6 +312,7 @@ export function parseListRequest(query: RawQuery): ListRequest {
   const state = parseState(value(query, 'state'));
   const city = parseCity(value(query, 'city'));
   const search = parseIdentitySearch(query);
+  const near = parseNear(value(query, 'near'), value(query, 'radius_miles'));
   if (vertical !== null) {
     if (search !== null) {
       throw new ApiError(
@@ -235,7 +323,8 @@ export function parseListRequest(query: RawQuery): ListRequest {
         },
       );
     }
-    return { path: 'vertical', vertical, state, city, businessMode, limit, offset, format, includeTracked };
+    if (near !== null) checkNearShape({ state, city, search: null }, null);
+    return { path: 'vertical', vertical, state, city, businessMode, limit, offset, format, includeTracked, near };
   }
   const rawTaxonomy = value(query, 'taxonomy')?.trim();
   const taxonomy = rawTaxonomy === undefined || rawTaxonomy === '' ? null : rawTaxonomy;
@@ -251,8 +340,9 @@ export function parseListRequest(query: RawQuery): ListRequest {
   if (taxonomy !== null && taxonomy.length > MAX_TAXONOMY) {
     throw new ApiError('invalid_parameter', `taxonomy must be at most ${MAX_TAXONOMY} characters.`);
   }
-  if (search !== null) checkSearchShape(search, state);
-  return { path: 'identity', taxonomy, search, state, city, limit, offset, format, includeTracked };
+  if (near !== null) checkNearShape({ state, city, search }, { taxonomy });
+  if (search !== null) checkSearchShape(search, state, near);
+  return { path: 'identity', taxonomy, search, state, city, limit, offset, format, includeTracked, near };
 }
 
 /** The detail request's only parameter. */

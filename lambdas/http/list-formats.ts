@@ -12,6 +12,7 @@ import {
   toCsv,
 } from '../../data-contracts/csv';
 import { identityProvidersJson, identityRowList, identityRowsOf } from '../../data-contracts/identity-json';
+import { roundedMiles } from '../../data-contracts/near';
 import { identityProviderFromRow } from '../../data-contracts/rows';
 import type {
   IdentityListResponse,
@@ -37,17 +38,29 @@ export function listBody(
     ...(result.notice ? { notice: result.notice } : {}),
     ...dataVersionFields(version),
   };
+  const near = result.near ? { near: result.near.circle } : {};
+  const miles = result.near?.miles ?? null;
   if (result.path === 'vertical') {
     return {
       ...common,
       publish_boundary: result.publishBoundary,
       pagination: result.pagination,
       filters: result.filters,
-      data: result.data,
+      ...near,
+      data: miles === null ? result.data : withDistances(result.data, miles),
     };
   }
-  const data = identityRowList(result.rows).map((row) => maskIdentityProvider(identityProviderFromRow(row)));
-  return { ...common, layer: 'identity', pagination: result.pagination, filters: result.filters, data };
+  const rows = identityRowList(result.rows).map((row) => maskIdentityProvider(identityProviderFromRow(row)));
+  const data = miles === null ? rows : withDistances(rows, miles);
+  return { ...common, layer: 'identity', pagination: result.pagination, filters: result.filters, ...near, data };
+}
+
+/** Rows with their rounded distance as the last member (a radius answer). */
+function withDistances<T extends object>(
+  rows: readonly T[],
+  miles: ArrayLike<number>,
+): (T & { distance_miles: number })[] {
+  return rows.map((row, i) => ({ ...row, distance_miles: roundedMiles(miles[i] as number) }));
 }
 
 /** Bytes of the page cache at most. */
@@ -169,11 +182,30 @@ export function listJsonBytes(
 ): Buffer {
   if (result.path === 'identity') {
     // The envelope without its rows, then the rows' bytes written straight from the rows (`data` is last).
-    const head = JSON.stringify(listBody({ ...result, rows: identityRowsOf([]) }, version));
-    return identityProvidersJson(result.rows, head.slice(0, -'[]}'.length), '}', lease?.allocate);
+    const head = JSON.stringify(
+      listBody(
+        {
+          ...result,
+          rows: identityRowsOf([]),
+          ...(result.near ? { near: { ...result.near, miles: new Float64Array(0) } } : {}),
+        },
+        version,
+      ),
+    );
+    return identityProvidersJson(
+      result.rows,
+      head.slice(0, -'[]}'.length),
+      '}',
+      lease?.allocate,
+      result.near?.miles ?? null,
+    );
   }
   const { data, ...envelope } = listBody(result, version) as ProviderListResponse;
   const head = JSON.stringify(envelope);
+  if (result.near) {
+    // A radius page: its rows carry their distance, so neither rows nor the page are cached.
+    return Buffer.from(`${head.slice(0, -1)},"data":${JSON.stringify(data)}}`, 'utf8');
+  }
   return cache.page(data, `json ${head}`, () => {
     // `data` is the envelope's last key, so it goes just before the closing brace.
     const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"data":[`, 'utf8')];
@@ -193,11 +225,19 @@ export function listJson(result: ListProvidersResult, cache: ListBodyCache, vers
 
 /** The CSV bytes of a list page, in the caller's tier's column set. */
 export function listCsvBytes(result: ListProvidersResult, cache: ListBodyCache): Buffer {
+  const miles = result.near?.miles ?? null;
   if (result.path === 'identity') {
     const rows = identityRowList(result.rows).map((row) => flattenIdentityProvider(identityProviderFromRow(row)));
+    if (miles !== null)
+      return Buffer.from(toCsv([...IDENTITY_CSV_COLUMNS, 'distance_miles'], withDistances(rows, miles)), 'utf8');
     return Buffer.from(toCsv(IDENTITY_CSV_COLUMNS, rows), 'utf8');
   }
   const columns = result.tier === 'paid' ? PAID_PROVIDER_CSV_COLUMNS : FREE_PROVIDER_CSV_COLUMNS;
+  if (miles !== null) {
+    // A radius page: the distance is the last column.
+    const flat = withDistances(result.data.map(flattenProvider), miles);
+    return Buffer.from(toCsv([...columns, 'distance_miles'], flat), 'utf8');
+  }
   const lines = cache.csvMemo(columns);
   return cache.page(result.data, `csv ${result.tier === 'paid' ? 'paid' : 'free'}`, () => {
     const parts: Buffer[] = [Buffer.from(toCsv(columns, []), 'utf8')];

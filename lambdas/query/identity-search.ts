@@ -14,7 +14,7 @@ import type { NpiActiveLine } from '../../data-contracts/layout';
 import type { IdentityRow } from '../../data-contracts/rows';
 import { searchCityKey, searchKey } from '../../platform/search-index/format';
 import type { SearchQuery, SearchResult, SearchTaxonomy } from '../../platform/search-index/reader';
-import type { IdentitySearchQuery, TaxonomyResolution } from './types';
+import type { IdentityNearQuery, IdentitySearchQuery, NearPage, TaxonomyResolution } from './types';
 
 /** What a search needs from a snapshot. */
 export interface SearchSource {
@@ -137,4 +137,49 @@ async function searchRoster(
     rows.push(identityRowOf(line, code));
   }
   return { total: rows.length, rows: identityRowsOf(rows.slice(query.offset, query.offset + query.limit)) };
+}
+
+/**
+ * A page of a name search within a circle: every state the circle's ZIPs lie in is searched (its search index, the
+ * name prefix's range narrowed to the circle's ZIPs), the matches merged nearest first, then by NPI.
+ */
+export async function searchIdentityNear(
+  query: IdentityNearQuery,
+  resolution: TaxonomyResolution | null,
+  searchState: (state: string, query: SearchQuery) => Promise<SearchResult | null>,
+): Promise<NearPage<IdentityRows>> {
+  const filter = taxonomyFilter(resolution);
+  const empty = { total: 0, rows: identityRowsOf([]), miles: new Float64Array(0) };
+  if (filter === undefined || query.name === null) return empty;
+  const { circle } = query;
+  const near = new Map<string, number>();
+  circle.zipCodes.forEach((zip, i) => {
+    near.set(zip, circle.zips.miles[i] as number);
+  });
+  const q: SearchQuery = {
+    name: query.name,
+    postalCode: null,
+    entityType: query.entityType,
+    city: null,
+    taxonomy: filter,
+    limit: Number.MAX_SAFE_INTEGER,
+    offset: 0,
+    near,
+  };
+  const found = await Promise.all(circle.states.map((state) => searchState(state, q)));
+  const all: { row: IdentityRow; miles: number }[] = [];
+  for (const result of found) {
+    if (result === null) continue;
+    for (let i = 0; i < result.rows.length; i += 1) {
+      all.push({ row: result.rows.row(i), miles: result.miles?.[i] as number });
+    }
+  }
+  const npi = (r: { row: IdentityRow }) => String(r.row.npi);
+  all.sort((a, b) => a.miles - b.miles || (npi(a) < npi(b) ? -1 : npi(a) > npi(b) ? 1 : 0));
+  const page = all.slice(query.offset, query.offset + query.limit);
+  return {
+    total: all.length,
+    rows: identityRowsOf(page.map((p) => p.row)),
+    miles: Float64Array.from(page, (p) => p.miles),
+  };
 }

@@ -15,15 +15,21 @@ import type { LeieRelease } from '../../data-contracts/manifest';
 import { type NpiRecordBytes, npiActiveLineOf, npiRecordText } from '../../data-contracts/npi-record';
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { NpiRecord } from '../../data-contracts/types';
+import { milesBetween } from '../../platform/geo/distance';
 import { setNewest, touch } from '../../platform/lru';
 import type { SnapshotCache } from '../storage/snapshot-cache';
-import { searchIdentity } from './identity-search';
+import { searchIdentity, searchIdentityNear } from './identity-search';
 import type { SnapshotTables, VerticalLayer } from './snapshot-tables';
 import type {
   ChangeRow,
   ChangesQuery,
   IdentityListQuery,
+  IdentityNearQuery,
   IdentitySearchQuery,
+  NearCircle,
+  NearInput,
+  NearPage,
+  NearResolution,
   Page,
   ProviderData,
   SnapshotSource,
@@ -105,6 +111,90 @@ export class SnapshotProviderData implements ProviderData {
     const end = Math.min(matches.length, query.offset + query.limit);
     for (let k = query.offset; k < end; k += 1) rows.push(layer.rows[matches[k] as number] as VerticalRow);
     return { total: matches.length, rows };
+  }
+
+  async resolveNear(near: NearInput): Promise<NearResolution> {
+    const table = await this.tables.zipTable();
+    if (table === null) return { kind: 'unavailable' };
+    let latitude = near.latitude;
+    let longitude = near.longitude;
+    if (near.zip !== null) {
+      const found = table.find(near.zip);
+      if (found === null) return { kind: 'unknown_zip' };
+      latitude = found.latitude;
+      longitude = found.longitude;
+    }
+    if (latitude === null || longitude === null) throw new Error('near: neither a ZIP nor a point');
+    const zips = table.circle(latitude, longitude, near.radiusMiles);
+    const places = Array.from(zips.ranks, (rank) => table.at(rank));
+    const states = [...new Set(places.map((p) => p.state))].sort();
+    return {
+      kind: 'circle',
+      circle: {
+        latitude,
+        longitude,
+        zip: near.zip,
+        radiusMiles: near.radiusMiles,
+        zips,
+        zipCodes: places.map((p) => p.zip),
+        states,
+      },
+    };
+  }
+
+  async listVerticalNear(query: VerticalListQuery, circle: NearCircle): Promise<NearPage<VerticalRow[]>> {
+    if (VERTICAL_STATUS[query.vertical] !== 'live') return { total: 0, rows: [], miles: new Float64Array(0) };
+    const layer = (await this.tables.vertical())[query.boundary];
+    const matches = this.matchCache.matches(layer, query);
+    const found: { index: number; miles: number }[] = [];
+    for (const index of matches) {
+      const lat = layer.latitude[index] as number;
+      if (Number.isNaN(lat)) continue;
+      const miles = milesBetween(circle.latitude, circle.longitude, lat, layer.longitude[index] as number);
+      if (miles <= circle.radiusMiles) found.push({ index, miles });
+    }
+    const idOf = (i: number) => String((layer.rows[i] as VerticalRow).entity_id);
+    found.sort((a, b) => a.miles - b.miles || (idOf(a.index) < idOf(b.index) ? -1 : 1));
+    const page = found.slice(query.offset, query.offset + query.limit);
+    return {
+      total: found.length,
+      rows: page.map((f) => layer.rows[f.index] as VerticalRow),
+      miles: Float64Array.from(page, (f) => f.miles),
+    };
+  }
+
+  async listIdentityNear(query: IdentityNearQuery): Promise<NearPage<IdentityRows> | null> {
+    await this.tables.ensureTaxonomy();
+    const empty = { total: 0, rows: identityRowsOf([]), miles: new Float64Array(0) };
+    const resolution = query.taxonomy === null ? null : this.tables.resolveTaxonomy(query.taxonomy);
+    if (resolution?.kind === 'unknown') return empty;
+    if (query.name !== null) {
+      const { files, search, searchKeys } = this.tables;
+      return searchIdentityNear(query, resolution, (state, q) => {
+        const key = searchKeys.get(state);
+        return key === undefined
+          ? Promise.resolve(null)
+          : search.search(key, (cache) => files.openIndex(key, cache), q);
+      });
+    }
+    if (resolution === null) throw new Error('identity radius query: neither a taxonomy nor a name');
+    const partition = this.tables.identityPartitions.get(resolution.classificationKey);
+    if (partition === undefined) return empty;
+    const { files } = this.tables;
+    return this.tables.identity.use(
+      partition.key,
+      (cache) => files.openIndex(partition.key, cache),
+      (reader) =>
+        reader.hasRadiusLists
+          ? reader.nearQuery({
+              code: resolution.kind === 'code' ? resolution.code : null,
+              zips: query.circle.zips,
+              entityType: query.entityType,
+              limit: query.limit,
+              offset: query.offset,
+            })
+          : null,
+    );
   }
 
   async findVertical(id: string, boundary: PublishBoundary): Promise<VerticalRow | null> {

@@ -14,6 +14,7 @@ import { LIVE_VERTICALS, type PublishBoundary } from '../../data-contracts/const
 import { snapshotPrefix, UNMAPPED_CLASSIFICATION_KEY, VERTICAL_TABLE } from '../../data-contracts/layout';
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { DuckDb, SqlRow } from '../../platform/duckdb/pool';
+import { ZipTable } from '../../platform/geo/zip-table';
 import { InFlight } from '../../platform/in-flight';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
 import { StringIntern } from '../../platform/string-intern';
@@ -39,6 +40,12 @@ export interface VerticalLayer {
   readonly state: readonly (string | null)[];
   readonly cityLower: readonly (string | null)[];
   readonly businessMode: readonly string[];
+  /**
+   * Where each row is placed for a radius query: its coordinates, or NaN when it is not placed (no coordinates, or
+   * `online` only).
+   */
+  readonly latitude: Float64Array;
+  readonly longitude: Float64Array;
   readonly byEntityId: ReadonlyMap<string, VerticalRow>;
   readonly bySlug: ReadonlyMap<string, VerticalRow>;
 }
@@ -79,6 +86,11 @@ export interface SnapshotTables {
   settled(): Promise<void>;
   /** Resolves a taxonomy parameter; the map must be loaded ({@link ensureTaxonomy}). */
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;
+  /**
+   * The snapshot's ZIP table (read once, on the first radius query), or null when the snapshot has none (built
+   * before radius search). A failed read is tried again.
+   */
+  zipTable(): Promise<ZipTable | null>;
 }
 
 /** One identity partition of the manifest: the key of its serving index. */
@@ -122,6 +134,14 @@ export async function openSnapshotTables(
   };
   // Started now, not awaited: usually loaded before the first identity query asks for it.
   ensureTaxonomy().catch(() => undefined);
+  let zips: ZipTable | null = null;
+  const zipLoads = new InFlight<'zips', ZipTable>();
+  const zipObject = files.objectsOf('zip_table')[0];
+  const zipTable = async () => {
+    if (zipObject === undefined) return null;
+    zips ??= await zipLoads.run('zips', async () => ZipTable.decode(await files.readSmall(zipObject.key)));
+    return zips;
+  };
   const identityPartitions = new Map<string, IdentityPartition>();
   for (const object of files.objectsOf('identity_index')) {
     if (object.classification_key) {
@@ -143,8 +163,9 @@ export async function openSnapshotTables(
     changes: new SnapshotChanges(files, db),
     ensureTaxonomy,
     settled: async () => {
-      await Promise.all([taxonomyLoads.settled(), loads.settled()]);
+      await Promise.all([taxonomyLoads.settled(), loads.settled(), zipLoads.settled()]);
     },
+    zipTable,
     resolveTaxonomy: (value) => {
       if (taxonomy === null) throw new Error('the taxonomy map is not loaded yet (ensureTaxonomy)');
       return resolveTaxonomy(value, taxonomy);
@@ -213,6 +234,13 @@ async function loadVerticalRows(db: DuckDb, paths: string[]): Promise<VerticalRo
   });
 }
 
+/** A coordinate of a placed row (a number, and not an online-only record), else NaN. */
+function placed(row: VerticalRow, value: unknown): number {
+  if (row.business_mode === 'online' || row.latitude === null || row.longitude === null) return Number.NaN;
+  const n = typeof value === 'number' ? value : Number.NaN;
+  return Number.isFinite(n) ? n : Number.NaN;
+}
+
 /** One boundary's layer over rows in list order. */
 function verticalLayer(rows: VerticalRow[]): VerticalLayer {
   const byEntityId = new Map<string, VerticalRow>();
@@ -227,6 +255,8 @@ function verticalLayer(rows: VerticalRow[]): VerticalLayer {
     state: rows.map((r) => (typeof r.state === 'string' ? r.state : null)),
     cityLower: rows.map((r) => (typeof r.city === 'string' ? r.city.toLowerCase() : null)),
     businessMode: rows.map((r) => String(r.business_mode)),
+    latitude: Float64Array.from(rows, (r) => placed(r, r.latitude)),
+    longitude: Float64Array.from(rows, (r) => placed(r, r.longitude)),
     byEntityId,
     bySlug,
   };

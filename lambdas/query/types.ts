@@ -9,6 +9,7 @@ import type { IdentityRows } from '../../data-contracts/identity-json';
 import type { LeieRelease } from '../../data-contracts/manifest';
 import type { NpiRecordBytes } from '../../data-contracts/npi-record';
 import type { VerticalRow } from '../../data-contracts/rows';
+import type { NearZips } from '../../platform/identity-index/reader';
 
 /** A page of the vertical layer, ordered by name then entity_id. */
 export interface VerticalListQuery {
@@ -19,6 +20,53 @@ export interface VerticalListQuery {
   city: string | null;
   businessMode: BusinessMode | null;
   boundary: PublishBoundary;
+  limit: number;
+  offset: number;
+}
+
+/** A radius filter as the core asks for it: a ZIP code (resolved against the snapshot's ZIP table) or a point. */
+export interface NearInput {
+  zip: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  radiusMiles: number;
+}
+
+/** A resolved circle: its centre, its radius and the ZIPs of the snapshot's ZIP table within it. */
+export interface NearCircle {
+  latitude: number;
+  longitude: number;
+  /** The ZIP asked for, or null for a point. */
+  zip: string | null;
+  radiusMiles: number;
+  zips: NearZips;
+  /** The 5-digit code of each of `zips.ranks`. */
+  zipCodes: readonly string[];
+  /** The states (and territories) of those ZIPs. */
+  states: string[];
+}
+
+/** How a `near` was resolved. */
+export type NearResolution =
+  | { kind: 'circle'; circle: NearCircle }
+  /** The ZIP has no centroid in the snapshot's ZIP table. */
+  | { kind: 'unknown_zip' }
+  /** The snapshot has no ZIP table (built before radius search). */
+  | { kind: 'unavailable' };
+
+/** A page with each row's unrounded distance in miles from the circle's centre (nearest first). */
+export interface NearPage<R> {
+  total: number;
+  rows: R;
+  miles: Float64Array;
+}
+
+/** An identity radius query: a taxonomy (code or classification) or a name prefix, within a circle. */
+export interface IdentityNearQuery {
+  taxonomy: string | null;
+  name: string | null;
+  entityType: EntityType | null;
+  circle: NearCircle;
   limit: number;
   offset: number;
 }
@@ -112,6 +160,15 @@ export interface ProviderData {
   findVertical(id: string, boundary: PublishBoundary): Promise<VerticalRow | null>;
   /** A page of identity rows, read from the index when the wire format asks for them. */
   listIdentity(query: IdentityListQuery): Promise<{ total: number; rows: IdentityRows }>;
+  /** The circle of a `near`, against the snapshot's ZIP table. */
+  resolveNear(near: NearInput): Promise<NearResolution>;
+  /** A page of the vertical layer within a circle, nearest first (ties by entity_id). */
+  listVerticalNear(query: VerticalListQuery, circle: NearCircle): Promise<NearPage<VerticalRow[]>>;
+  /**
+   * A page of identity rows within a circle, nearest first (ties by NPI); null when the snapshot's identity indexes
+   * have no radius lists (built before radius search).
+   */
+  listIdentityNear(query: IdentityNearQuery): Promise<NearPage<IdentityRows> | null>;
   /** A page of a roster, name or postal-code search (one row per NPI). */
   searchIdentity(query: IdentitySearchQuery): Promise<{ total: number; rows: IdentityRows }>;
   resolveTaxonomy(taxonomy: string): TaxonomyResolution;

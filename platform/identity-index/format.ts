@@ -25,7 +25,15 @@
  *      city_records m x 32 B        a copy of the records of every code's city list, in (state, city, code, npi) order
  *      city_names   UTF-8           their names, in city_records order (their `nameStart` is into this section)
  *      city_origin  m x u32         the record number in `records` of each city record (its `oig` entry's key)
+ *      geo_dir      g x 12 B        the radius lists' directory: (ZIP rank, first geo record, count), sorted by
+ *                                   (t, rank): see "Radius lists" below
+ *      geo_records  p x 32 B        a copy of the records of every list placed at a ZIP centroid, in (t, rank, npi)
+ *                                   order
+ *      geo_names    UTF-8           their names, in geo_records order
+ *      geo_origin   p x u32         the record number in `records` of each geo record
  * ```
+ * and, in the meta region (before `postings`), `geo_ranges` ((codes + 1) x 8 B per t: first geo_dir entry, entry
+ * count) and `geo_fence` (u32: the rank of every {@link GEO_FENCE_EVERY}-th geo_dir entry).
  * A string table is `u32 count`, `u32 end[count]` (cumulative byte ends), then the UTF-8 bytes. Sorted tables are
  * in byte order, so a request value is found by binary search.
  *
@@ -43,6 +51,12 @@
  * name, origin) and nothing in the meta region. The other lists stay posting lists of `records`: a code alone is
  * already contiguous, and a state's rows lie close enough together for one read in the common case.
  *
+ * Radius lists (version 5): the rows placed at their practice ZIP's centroid (platform/geo/zip-table.ts), per t (a
+ * code, or {@link REP_CODE} for the class_rep rows), clustered in `geo_records` by ZIP rank (the ZIP table's walk of
+ * 0.5-degree cells), then NPI. A radius query finds each cell of its circle in t's `geo_dir` entries (the fence, in
+ * memory, narrows it to one run of 256 entries), reads those runs in one round, and then the page's records: the
+ * cells that intersect the circle, never the partition or a state. A row without a placed ZIP is in no radius list.
+ *
  * Version 2 (written before the clustered copy) has no `city_*` sections and keeps the city lists in `postings`;
  * versions 2 and 3 (written before the OIG possible matches) keep no candidate count in their `oig` entries (the
  * bytes are padding, read as 0). The reader reads them all ({@link READABLE_VERSIONS}), so a server of this code
@@ -52,9 +66,18 @@
 import { VersionedMagic } from '../binary/versioned-magic';
 
 /** The version this code writes. */
-export const IDENTITY_INDEX_VERSION = 4 as const;
-/** The versions this code reads: the clustered city lists are new in 3, the `oig` entries' candidate count in 4. */
-export const READABLE_VERSIONS = [2, 3, 4] as const;
+export const IDENTITY_INDEX_VERSION = 5 as const;
+/**
+ * The versions this code reads: the clustered city lists are new in 3, the `oig` entries' candidate count in 4, the
+ * radius lists and the entity type flag in 5.
+ */
+export const READABLE_VERSIONS = [2, 3, 4, 5] as const;
+/** The first version with radius lists. */
+export const GEO_VERSION = 5;
+/** geo_dir entries per fence. */
+export const GEO_FENCE_EVERY = 256;
+/** Bytes per geo_dir entry: ZIP rank, first geo record, count (u32 each). */
+export const GEO_DIR_BYTES = 12;
 /** The first version whose `oig` entries hold a candidate count. */
 export const CANDIDATE_COUNT_VERSION = 4;
 export type IdentityIndexVersion = (typeof READABLE_VERSIONS)[number];
@@ -81,7 +104,10 @@ export const RECORD = {
   bytes: 32,
   /** 10 ASCII digits. */
   npi: 0,
-  /** bits 0-1 is_primary, bits 2-3 class_rep (0 false, 1 true, 2 NULL); bit 4: the record has an `oig` entry. */
+  /**
+   * bits 0-1 is_primary, bits 2-3 class_rep (0 false, 1 true, 2 NULL); bit 4: the record has an `oig` entry; bits
+   * 5-6 (version 5): the entity type ({@link ENTITY_FLAGS}).
+   */
   flags: 10,
   /** u32: start of the name in `names`. */
   nameStart: 12,
@@ -98,6 +124,9 @@ export const RECORD = {
 } as const;
 
 export const FLAG_OIG = 0x10;
+/** The entity type in bits 5-6 of a record's flags (version 5; 0 in older files: unknown). */
+export const ENTITY_SHIFT = 5;
+export const ENTITY_FLAGS = { individual: 1, organization: 2 } as const;
 
 /** Bytes per directory entry: t, s, c, first posting, count (u32 each). */
 export const DIRECTORY_ENTRY_BYTES = 20;
@@ -132,18 +161,37 @@ export const SECTIONS = [
   'dates',
   'oig',
   'oig_strings',
+  'geo_ranges',
+  'geo_fence',
   'postings',
   'records',
   'names',
   'city_records',
   'city_names',
   'city_origin',
+  'geo_dir',
+  'geo_records',
+  'geo_names',
+  'geo_origin',
 ] as const;
 /** The sections a page reads a slice of: the first of them ends the meta region. */
-export const BULK_SECTIONS = ['postings', 'records', 'names', 'city_records', 'city_names', 'city_origin'] as const;
+export const BULK_SECTIONS = [
+  'postings',
+  'records',
+  'names',
+  'city_records',
+  'city_names',
+  'city_origin',
+  'geo_dir',
+  'geo_records',
+  'geo_names',
+  'geo_origin',
+] as const;
 export type SectionName = (typeof SECTIONS)[number];
 /** The sections new in version 3 (absent from a version 2 file). */
 export const CITY_SECTIONS = ['city_records', 'city_names', 'city_origin'] as const;
+/** The sections new in version 5 (absent from older files). */
+export const GEO_SECTIONS = ['geo_ranges', 'geo_fence', 'geo_dir', 'geo_records', 'geo_names', 'geo_origin'] as const;
 
 export interface IdentityIndexHeader {
   version: IdentityIndexVersion;
@@ -170,6 +218,10 @@ export interface IdentityIndexRow {
   oig_checked_at: string | null;
   /** The NPI's OIG possible matches (0 when none). */
   oig_candidate_count: number;
+  /** `individual` or `organization` (null: unknown). Version 5 keeps it in the flags. */
+  entity_type?: string | null;
+  /** The rank of the row's practice ZIP in the snapshot's ZIP table, or null when it is not placed (version 5). */
+  zip_rank?: number | null;
 }
 
 /**

@@ -16,13 +16,15 @@ const SPAN_READ_BYTES = 256 * 1024;
  * lists', whose records are numbered in `city_records` and whose `oig` entries are keyed by their `city_origin`.
  */
 export interface PagePart {
-  records: 'records' | 'city_records';
-  names: 'names' | 'city_names';
-  origin: 'city_origin' | null;
+  records: 'records' | 'city_records' | 'geo_records';
+  names: 'names' | 'city_names' | 'geo_names';
+  origin: 'city_origin' | 'geo_origin' | null;
 }
 
 export const MAIN_PART: PagePart = { records: 'records', names: 'names', origin: null };
 export const CITY_PART: PagePart = { records: 'city_records', names: 'city_names', origin: 'city_origin' };
+/** The radius lists' copy (format.ts, version 5). */
+export const GEO_PART: PagePart = { records: 'geo_records', names: 'geo_names', origin: 'geo_origin' };
 
 /** What a page reads through: the index's bytes and its decoded dictionaries (the reader, ./reader.ts). */
 export interface PageSource {

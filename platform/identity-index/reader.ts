@@ -25,16 +25,23 @@ import {
   cityKey,
   DIRECTORY_ENTRY_BYTES,
   decodeFlag,
+  ENTITY_FLAGS,
+  ENTITY_SHIFT,
+  GEO_DIR_BYTES,
+  GEO_FENCE_EVERY,
+  GEO_SECTIONS,
+  GEO_VERSION,
   type IdentityIndexHeader,
   magicVersion,
   OIG_ENTRY,
   OIG_ENTRY_BYTES,
   READABLE_VERSIONS,
+  RECORD,
   REP_CODE,
   SECTIONS,
   type SectionName,
 } from './format';
-import { CITY_PART, IdentityIndexPage, MAIN_PART, type PageSource } from './page';
+import { CITY_PART, GEO_PART, IdentityIndexPage, MAIN_PART, type PageSource } from './page';
 
 /** An identity query in index terms. */
 export interface IdentityIndexQuery {
@@ -51,6 +58,38 @@ export interface IdentityIndexQuery {
 export interface IdentityIndexResult {
   total: number;
   rows: IdentityRows;
+}
+
+/** The ZIPs of a circle, as platform/geo/zip-table.ts `circle` gives them. */
+export interface NearZips {
+  /** ZIP ranks, nearest first (ties by rank). */
+  ranks: Uint32Array;
+  /** Their unrounded distances in miles. */
+  miles: Float64Array;
+  /** [first rank, count] of each cell holding the circle's ZIPs, in rank order. */
+  cells: readonly (readonly [number, number])[];
+}
+
+/** A radius query in index terms: the rows of `code` (or the class_rep rows) placed at one of `zips`. */
+export interface IdentityNearQuery {
+  code: string | null;
+  zips: NearZips;
+  entityType: 'individual' | 'organization' | null;
+  limit: number;
+  offset: number;
+}
+
+/** A radius query's page: its rows nearest first (ties by NPI), each row's distance in `miles`. */
+export interface IdentityNearResult extends IdentityIndexResult {
+  miles: Float64Array;
+}
+
+/** One ZIP's run of a radius list: where its records are and how far the ZIP is. */
+interface NearRun {
+  miles: number;
+  rank: number;
+  first: number;
+  count: number;
 }
 
 /** Cities decoded and kept per reader at most (the other dictionaries are small and kept whole). */
@@ -97,6 +136,9 @@ export class IdentityIndexReader implements PageSource {
     }
     // Version 2 has no clustered city lists: empty sections at the file's end, never read (see query).
     if (version === 2 && header.sections) for (const name of CITY_SECTIONS) header.sections[name] = [source.size, 0];
+    // Before version 5 there are no radius lists: empty sections at the file's end ({@link hasRadiusLists}).
+    if (version < GEO_VERSION && header.sections)
+      for (const name of GEO_SECTIONS) header.sections[name] = [source.size, 0];
     for (const name of SECTIONS) {
       const [offset, bytes] = header.sections?.[name] ?? [-1, -1];
       if (!(offset >= 0 && bytes >= 0 && offset + bytes <= source.size)) {
@@ -143,6 +185,152 @@ export class IdentityIndexReader implements PageSource {
     const bytes = this.source.slice(this.sections.postings[0] + 4 * (entry.first + from), 4 * (to - from));
     const records = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
     return { total, rows: new IdentityIndexPage(this, city ? CITY_PART : MAIN_PART, records) };
+  }
+
+  /** Whether the file has radius lists (version 5 on). */
+  get hasRadiusLists(): boolean {
+    return this.header.version >= GEO_VERSION;
+  }
+
+  /**
+   * The total of a radius query and its page, nearest first, then by NPI. Reads t's directory entries of the
+   * circle's cells (one round for all of them), then only the runs the page needs (or, with an entity type, every
+   * run of the circle, to count the matching records). Throws on a file without radius lists.
+   */
+  nearQuery(q: IdentityNearQuery): IdentityNearResult {
+    if (!this.hasRadiusLists) throw new Error('identity serving index: no radius lists before version 5');
+    const none: IdentityNearResult = {
+      total: 0,
+      rows: new IdentityIndexPage(this, GEO_PART, new Uint32Array(0)),
+      miles: new Float64Array(0),
+    };
+    const t = q.code === null ? REP_CODE : this.find('codes', q.code, this.counts.codes);
+    if (q.code !== null && t === 0) return none;
+    const runs = this.nearRuns(t, q.zips);
+    if (runs.length === 0) return none;
+    const recordBase = this.sections.geo_records[0];
+    const entityBits = q.entityType === null ? 0 : ENTITY_FLAGS[q.entityType];
+    if (entityBits !== 0) {
+      this.source.need?.(runs.map((r) => [recordBase + r.first * RECORD.bytes, r.count * RECORD.bytes] as const));
+    }
+    const matches = (record: number) =>
+      entityBits === 0 ||
+      (((this.source.slice(recordBase + record * RECORD.bytes + RECORD.flags, 1)[0] as number) >> ENTITY_SHIFT) & 3) ===
+        entityBits;
+    let total = 0;
+    if (entityBits === 0) for (const r of runs) total += r.count;
+    const records: number[] = [];
+    const miles: number[] = [];
+    let skip = q.offset;
+    // Runs of equal distance (ZIPs sharing a centroid, or exactly as far) are one group, merged by NPI.
+    for (let g = 0; g < runs.length; ) {
+      let end = g + 1;
+      while (end < runs.length && (runs[end] as NearRun).miles === (runs[g] as NearRun).miles) end += 1;
+      const group = runs.slice(g, end);
+      g = end;
+      const groupCount = group.reduce((sum, r) => sum + r.count, 0);
+      if (entityBits === 0 && (records.length >= q.limit || skip >= groupCount)) {
+        if (records.length < q.limit) skip -= groupCount;
+        continue;
+      }
+      const members = group.length === 1 ? rangeOf(group[0] as NearRun) : this.byNpi(group);
+      for (const record of members) {
+        if (!matches(record)) continue;
+        if (entityBits !== 0) total += 1;
+        if (skip > 0) {
+          skip -= 1;
+          continue;
+        }
+        if (records.length < q.limit) {
+          records.push(record);
+          miles.push((group[0] as NearRun).miles);
+        } else if (entityBits === 0) break;
+      }
+    }
+    return {
+      total,
+      rows: new IdentityIndexPage(this, GEO_PART, Uint32Array.from(records)),
+      miles: Float64Array.from(miles),
+    };
+  }
+
+  /** t's radius-list runs at the circle's ZIPs, nearest first (ties by rank). */
+  private nearRuns(t: number, zips: NearZips): NearRun[] {
+    const [rangesBase] = this.sections.geo_ranges;
+    if (this.sections.geo_ranges[1] < 8 * (t + 1)) return [];
+    const from = this.source.u32(rangesBase + 8 * t);
+    const count = this.source.u32(rangesBase + 8 * t + 4);
+    if (count === 0 || zips.ranks.length === 0) return [];
+    const to = from + count;
+    // Each cell's window of t's entries, from the fence alone; then every window's bytes in one round.
+    const windows = zips.cells.map(([first, n]): [number, number] => [
+      this.fenceBound(first, from, to),
+      this.fenceUpper(first + n, from, to),
+    ]);
+    const dirBase = this.sections.geo_dir[0];
+    this.source.need?.(
+      windows
+        .filter(([lo, hi]) => hi > lo)
+        .map(([lo, hi]) => [dirBase + lo * GEO_DIR_BYTES, (hi - lo) * GEO_DIR_BYTES] as const),
+    );
+    const milesOf = new Map<number, number>();
+    for (let i = 0; i < zips.ranks.length; i += 1) milesOf.set(zips.ranks[i] as number, zips.miles[i] as number);
+    const runs: NearRun[] = [];
+    for (const [lo, hi] of windows) {
+      if (hi <= lo) continue;
+      const bytes = this.source.slice(dirBase + lo * GEO_DIR_BYTES, (hi - lo) * GEO_DIR_BYTES);
+      for (let at = 0; at < bytes.length; at += GEO_DIR_BYTES) {
+        const rank = bytes.readUInt32LE(at);
+        const miles = milesOf.get(rank);
+        if (miles === undefined) continue;
+        runs.push({ miles, rank, first: bytes.readUInt32LE(at + 4), count: bytes.readUInt32LE(at + 8) });
+      }
+    }
+    // A cell's window may overlap the next one's: each run once.
+    runs.sort((a, b) => a.miles - b.miles || a.rank - b.rank);
+    return runs.filter((r, i) => i === 0 || (runs[i - 1] as NearRun).rank !== r.rank);
+  }
+
+  /**
+   * A lower bound, within t's entries [from, to), of the first entry whose rank is at least `rank`: the last fence
+   * entry below it (the fence holds every GEO_FENCE_EVERY-th entry's rank, in the meta region).
+   */
+  private fenceBound(rank: number, from: number, to: number): number {
+    const k = this.lastFenceBelow(rank, from, to);
+    return k < 0 ? from : k * GEO_FENCE_EVERY;
+  }
+
+  /** An upper bound, within [from, to), of the entries whose rank is below `rank`: the next fence after them. */
+  private fenceUpper(rank: number, from: number, to: number): number {
+    const k = this.lastFenceBelow(rank, from, to);
+    return Math.min(to, (k < 0 ? Math.ceil(from / GEO_FENCE_EVERY) : k + 1) * GEO_FENCE_EVERY);
+  }
+
+  /** The last fence k whose entry lies within [from, to) and whose rank is below `rank`, or -1. */
+  private lastFenceBelow(rank: number, from: number, to: number): number {
+    const base = this.sections.geo_fence[0];
+    let lo = Math.ceil(from / GEO_FENCE_EVERY);
+    let hi = Math.floor((to - 1) / GEO_FENCE_EVERY);
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.source.u32(base + 4 * mid) < rank) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  /** The records of equally distant runs, merged by NPI. */
+  private byNpi(group: readonly NearRun[]): number[] {
+    const base = this.sections.geo_records[0];
+    this.source.need?.(group.map((r) => [base + r.first * RECORD.bytes, r.count * RECORD.bytes] as const));
+    const all = group.flatMap((r) => Array.from(rangeOf(r)));
+    const npi = (record: number) => this.source.slice(base + record * RECORD.bytes + RECORD.npi, 10).toString('latin1');
+    const keyed = all.map((record) => ({ record, npi: npi(record) }));
+    keyed.sort((a, b) => (a.npi < b.npi ? -1 : a.npi > b.npi ? 1 : 0));
+    return keyed.map((k) => k.record);
   }
 
   /** Whether the city lists are clustered (version 3 on) rather than posting lists. */
@@ -229,6 +417,13 @@ export class IdentityIndexReader implements PageSource {
     }
     return value;
   }
+}
+
+/** The record numbers of a run, in order. */
+function rangeOf(run: { first: number; count: number }): Uint32Array {
+  const out = new Uint32Array(run.count);
+  for (let i = 0; i < run.count; i += 1) out[i] = run.first + i;
+  return out;
 }
 
 /** The positions `[from, to)` of the page `q` asks for in a list of `total` entries. */

@@ -17,8 +17,14 @@ import {
   CANDIDATE_COUNT_VERSION,
   CITY_SECTIONS,
   cityKey,
+  ENTITY_FLAGS,
+  ENTITY_SHIFT,
   encodeFlag,
   FLAG_OIG,
+  GEO_DIR_BYTES,
+  GEO_FENCE_EVERY,
+  GEO_SECTIONS,
+  GEO_VERSION,
   IDENTITY_INDEX_VERSION,
   type IdentityIndexHeader,
   type IdentityIndexRow,
@@ -53,6 +59,8 @@ export class IdentityIndexWriter {
   private readonly stateOf = new U32Builder();
   private readonly cityOf = new U32Builder();
   private readonly repRecords = new U32Builder();
+  /** Per record: its ZIP rank + 1 (0: not placed). */
+  private readonly zipOf = new U32Builder();
   /** Temporary code id -> [first record, count]. */
   private readonly ranges = new Map<number, [number, number]>();
   private rows = 0;
@@ -118,7 +126,12 @@ export class IdentityIndexWriter {
     const at = this.records.length;
     buffer.fill(0, at, at + RECORD.bytes);
     buffer.write(row.npi, at + RECORD.npi, 'latin1');
-    buffer[at + RECORD.flags] = encodeFlag(row.is_primary) | (encodeFlag(row.class_rep) << 2) | (oig ? FLAG_OIG : 0);
+    const entity =
+      this.version >= GEO_VERSION
+        ? (ENTITY_FLAGS[row.entity_type as keyof typeof ENTITY_FLAGS] ?? 0) << ENTITY_SHIFT
+        : 0;
+    buffer[at + RECORD.flags] =
+      encodeFlag(row.is_primary) | (encodeFlag(row.class_rep) << 2) | (oig ? FLAG_OIG : 0) | entity;
     buffer.writeUInt32LE(nameStart, at + RECORD.nameStart);
     buffer.writeUInt32LE(nameLength, at + RECORD.nameLength);
     buffer.writeUInt32LE(codeId, at + RECORD.code);
@@ -129,6 +142,11 @@ export class IdentityIndexWriter {
 
     this.stateOf.push(state);
     this.cityOf.push(cityId);
+    const rank = row.zip_rank ?? null;
+    if (rank !== null && !(Number.isInteger(rank) && rank >= 0 && rank < 0xfffffffe)) {
+      throw new Error(`identity index: NPI ${row.npi} has ZIP rank ${rank}`);
+    }
+    this.zipOf.push(rank === null ? 0 : rank + 1);
     if (row.class_rep === true) this.repRecords.push(record);
     this.rows += 1;
   }
@@ -202,7 +220,15 @@ export class IdentityIndexWriter {
     lists.finish(this.rows);
     const names = this.names.bytes();
     const city = clusteredCopy(lists.cityOrigin(), records, names);
+    const geo = radiusLists(this.zipOf.array(), reps, codeRanges, codes.values.length);
+    const geoCopy = clusteredCopy(geo.origin, records, names);
     const sections: Record<SectionName, Buffer> = {
+      geo_ranges: u32Bytes(geo.ranges),
+      geo_fence: u32Bytes(geo.fence),
+      geo_dir: u32Bytes(geo.dir),
+      geo_records: geoCopy.records,
+      geo_names: geoCopy.names,
+      geo_origin: u32Bytes(geo.origin),
       records,
       names,
       city_records: city.records,
@@ -261,6 +287,61 @@ function u32View(bytes: Buffer): Uint32Array {
   return new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4);
 }
 
+/**
+ * The radius lists (format.ts): per t (REP_CODE, then each code id), its placed records ordered by (ZIP rank, NPI),
+ * and the directory of its ranks. `zipOf` holds each record's rank + 1 (0: not placed); `reps` are the class_rep
+ * records in NPI order; a code's records are its range of `codeRanges`, in NPI order. Stable sorts by rank keep the
+ * NPI order within a rank.
+ */
+function radiusLists(
+  zipOf: Uint32Array,
+  reps: Uint32Array,
+  codeRanges: Uint32Array,
+  codeCount: number,
+): { origin: Uint32Array; dir: Uint32Array; ranges: Uint32Array; fence: Uint32Array } {
+  const origin = new U32Builder();
+  const dir = new U32Builder();
+  const ranges = new Uint32Array(2 * (codeCount + 1));
+  const group = (t: number, records: Uint32Array) => {
+    const placed = records.filter((r) => (zipOf[r] as number) !== 0);
+    // Positions in NPI order, sorted by rank then position: (rank, NPI) order.
+    const order = Uint32Array.from(placed.keys()).sort(
+      (a, b) => (zipOf[placed[a] as number] as number) - (zipOf[placed[b] as number] as number) || a - b,
+    );
+    ranges[2 * t] = dir.length / 3;
+    let lastRank = -1;
+    let runFirst = 0;
+    const closeRun = () => {
+      if (lastRank >= 0) {
+        dir.push(lastRank);
+        dir.push(runFirst);
+        dir.push(origin.length - runFirst);
+      }
+    };
+    for (const position of order) {
+      const record = placed[position] as number;
+      const rank = (zipOf[record] as number) - 1;
+      if (rank !== lastRank) {
+        closeRun();
+        lastRank = rank;
+        runFirst = origin.length;
+      }
+      origin.push(record);
+    }
+    closeRun();
+    ranges[2 * t + 1] = dir.length / 3 - (ranges[2 * t] as number);
+  };
+  group(REP_CODE, reps);
+  for (let id = 1; id <= codeCount; id += 1) {
+    group(id, rangeOf(codeRanges[2 * id] as number, codeRanges[2 * id + 1] as number));
+  }
+  const entries = dir.array();
+  const fence = new Uint32Array(Math.ceil(entries.length / 3 / GEO_FENCE_EVERY));
+  for (let k = 0; k < fence.length; k += 1) fence[k] = entries[3 * k * GEO_FENCE_EVERY] as number;
+  if (GEO_DIR_BYTES !== 12) throw new Error('identity index: geo_dir entries are three u32');
+  return { origin: origin.array(), dir: entries, ranges, fence };
+}
+
 function rangeOf(first: number, count: number): Uint32Array {
   const out = new Uint32Array(count);
   for (let i = 0; i < count; i += 1) out[i] = first + i;
@@ -274,8 +355,11 @@ function assemble(
   repRows: number,
   sections: Record<SectionName, Buffer>,
 ): Buffer {
-  const order =
-    version >= 3 ? SECTIONS : SECTIONS.filter((name) => !(CITY_SECTIONS as readonly string[]).includes(name));
+  const absent: readonly string[] = [
+    ...(version >= 3 ? [] : CITY_SECTIONS),
+    ...(version >= GEO_VERSION ? [] : GEO_SECTIONS),
+  ];
+  const order = SECTIONS.filter((name) => !absent.includes(name));
   return assembleIndex(
     'identity index',
     identityIndexMagic(version),

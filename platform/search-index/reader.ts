@@ -40,10 +40,17 @@ export interface SearchQuery {
   taxonomy: SearchTaxonomy | null;
   limit: number;
   offset: number;
+  /**
+   * A radius filter: the distance in miles of each ZIP within the circle (a ZIP it does not give is outside). The
+   * entries whose postal code is outside are skipped; the result's `miles` gives each page row's distance.
+   */
+  near?: ReadonlyMap<string, number> | null;
 }
 
 export interface SearchResult {
   total: number;
+  /** With a radius filter: the distance of each page row, in page order. */
+  miles?: Float64Array;
   /**
    * The page: one identity row per NPI, showing the taxonomy the filter accepted (else the first code); as objects
    * (`row`), or written from the index's bytes into a sink (`writeTo`: no object or decoded name per row).
@@ -141,8 +148,13 @@ export class SearchIndexReader {
       throw new Error('search index: a search needs a name prefix or a postal code');
     }
     // Nothing narrows the range: its size is the total, and only the page's entries are read.
+    const near = q.near ?? null;
     const narrowed =
-      entity !== 0 || city !== 0 || wanted !== null || (prefix !== null && (postal !== null || prefix.length > 16));
+      near !== null ||
+      entity !== 0 ||
+      city !== 0 ||
+      wanted !== null ||
+      (prefix !== null && (postal !== null || prefix.length > 16));
     if (!narrowed) {
       const from = Math.min(hi, lo + q.offset);
       const to = Math.min(hi, from + q.limit);
@@ -167,9 +179,16 @@ export class SearchIndexReader {
 
     const matches: number[] = [];
     const codes: number[] = [];
+    const miles: number[] = [];
     for (let i = 0; i < n; i += 1) {
       const at = i * ENTRY.bytes;
       if (entity !== 0 && bytes[at + ENTRY.entity] !== entity) continue;
+      let distance = 0;
+      if (near !== null) {
+        const found = near.get(bytes.toString('latin1', at + ENTRY.postal, at + ENTRY.postal + 5));
+        if (found === undefined) continue;
+        distance = found;
+      }
       if (city !== 0 && bytes.readUInt32LE(at + ENTRY.city) !== city) continue;
       if (prefix !== null && postal !== null && postal.compare(bytes, at + ENTRY.postal, at + ENTRY.postal + 5) !== 0) {
         continue;
@@ -182,6 +201,7 @@ export class SearchIndexReader {
       }
       matches.push(at);
       codes.push(code);
+      miles.push(distance);
     }
 
     const end = Math.min(matches.length, q.offset + q.limit);
@@ -189,6 +209,7 @@ export class SearchIndexReader {
     return {
       total: matches.length,
       rows: new SearchPage(this.cells, bytes, matches.slice(from, end), codes.slice(from, end), names),
+      ...(near !== null ? { miles: Float64Array.from(miles.slice(from, end)) } : {}),
     };
   }
 

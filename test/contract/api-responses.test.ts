@@ -236,6 +236,10 @@ describe('tier-specific and keyless responses', () => {
       ['/changes', '/changes?since=2026-02-30', 'invalid_parameter'],
       ['/providers', '/providers?vertical=glp1&limt=5', 'invalid_parameter'],
       ['/providers/{id}/', `/providers/${verified.slug}/?inclde=tracked`, 'invalid_parameter'],
+      ['/providers', '/providers?taxonomy=363L00000X&near=51.5,-0.12', 'invalid_near'],
+      ['/providers', '/providers?taxonomy=363L00000X&near=99999', 'unknown_zip'],
+      ['/providers', '/providers?taxonomy=363L00000X&near=10001&radius_miles=0.5', 'invalid_radius'],
+      ['/providers', '/providers?taxonomy=363L00000X&near=10001&state=NY', 'near_conflict'],
     ];
     for (const [docPath, url, code] of cases) {
       const { body } = await check(docPath, url, 400, k);

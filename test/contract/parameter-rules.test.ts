@@ -64,6 +64,8 @@ const PLACES: Record<keyof typeof PARAMETER_RULES, [string, string, string][]> =
   postal_code: [['listProviders', 'query', 'postal_code']],
   state: [['listProviders', 'query', 'state']],
   city: [['listProviders', 'query', 'city']],
+  near: [['listProviders', 'query', 'near']],
+  radius_miles: [['listProviders', 'query', 'radius_miles']],
   limit: [
     ['listProviders', 'query', 'limit'],
     ['listChanges', 'query', 'limit'],
@@ -98,6 +100,44 @@ describe('parameter rules', () => {
     for (const n of [minLength - 1, maxLength + 1]) {
       expect(codeOf(list({ name: text(n), state: 'TX' }))).toBe('invalid_parameter');
     }
+  });
+
+  it('radius_miles: both bounds and decimals accepted, one past either is 400 invalid_radius', () => {
+    const { minimum, maximum } = PARAMETER_RULES.radius_miles;
+    const near = (radius: string) => list({ taxonomy: '363L00000X', near: '10001', radius_miles: radius });
+    for (const r of [String(minimum), String(maximum), '12.5', '1.0']) expect(codeOf(near(r))).toBeNull();
+    for (const r of ['0.99', '100.01', '0', '-5', 'abc', '1e1', '25mi', '']) {
+      expect(codeOf(near(r))).toBe(r === '' ? null : 'invalid_radius');
+    }
+    expect(codeOf(list({ taxonomy: '363L00000X', radius_miles: '10' }))).toBe('invalid_radius');
+  });
+
+  it('near: ZIPs and points in the US areas accepted; malformed or foreign points are 400 invalid_near', () => {
+    const pattern = new RegExp(PARAMETER_RULES.near.pattern);
+    const accepted = ['10001', '00501', '40.7506,-73.9973', '40.7506, -73.9973', '21.3,-157.85', '13.47,144.75'];
+    for (const near of accepted) expect(codeOf(list({ taxonomy: '363L00000X', near }))).toBeNull();
+    // Shaped right but outside the US (London, Tokyo, the open Atlantic): refused by the areas, not the pattern.
+    for (const near of ['51.5,-0.12', '35.68,139.69', '30,-40']) {
+      expect(pattern.test(near)).toBe(true);
+      expect(codeOf(list({ taxonomy: '363L00000X', near }))).toBe('invalid_near');
+    }
+    for (const near of ['1000', '100011', 'abcde', '40.7', '40.7,', ',-73.9', '40.7;-73.9', '91,-73', 'NaN,NaN']) {
+      expect(codeOf(list({ taxonomy: '363L00000X', near }))).toBe('invalid_near');
+    }
+  });
+
+  it('near: with a place filter or a roster, or without taxonomy or name, is 400 near_conflict', () => {
+    const near = { near: '10001' };
+    expect(codeOf(list({ ...near, taxonomy: '363L00000X', state: 'NY' }))).toBe('near_conflict');
+    expect(codeOf(list({ ...near, taxonomy: '363L00000X', city: 'New York' }))).toBe('near_conflict');
+    expect(codeOf(list({ ...near, name: 'smi', postal_code: '10001' }))).toBe('near_conflict');
+    expect(codeOf(list({ ...near, npi: NPI }))).toBe('near_conflict');
+    expect(codeOf(list({ ...near, vertical: 'glp1', state: 'TX' }))).toBe('near_conflict');
+    expect(codeOf(list({ ...near, entity_type: 'individual' }))).toBe('near_conflict');
+    // The shapes near does take: a taxonomy (with entity_type), a name without state, a vertical with business_mode.
+    expect(codeOf(list({ ...near, taxonomy: '363L00000X', entity_type: 'individual' }))).toBeNull();
+    expect(codeOf(list({ ...near, name: 'smi' }))).toBeNull();
+    expect(codeOf(list({ ...near, vertical: 'glp1', business_mode: 'physical' }))).toBeNull();
   });
 
   it('city: the longest is accepted, one more is 400 invalid_parameter', () => {

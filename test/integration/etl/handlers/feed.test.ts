@@ -172,7 +172,7 @@ describe('runFeedBuild (the feed Lambda) on a folder store', () => {
       // Layout 3 is still read by the API, but its NPI buckets are not what this build writes: a full build first.
       await store.put(pointer.manifest_key, JSON.stringify({ ...manifest, layout_version: 3 }), 'application/json');
       await expect(runFeedBuild({ prefix: PREFIX }, { store, workDir })).rejects.toThrow(
-        /has layout 3, this build writes 4.*run a full build/,
+        /has layout 3, this build writes 5.*run a full build/,
       );
       expect(await pointerText()).toBe(before);
     } finally {

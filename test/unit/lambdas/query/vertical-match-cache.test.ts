@@ -10,6 +10,8 @@ function layer(rows: { vertical: string; state: string | null; city: string | nu
     state: rows.map((r) => r.state),
     cityLower: rows.map((r) => r.city?.toLowerCase() ?? null),
     businessMode: rows.map((r) => r.mode),
+    latitude: new Float64Array(rows.length).fill(Number.NaN),
+    longitude: new Float64Array(rows.length).fill(Number.NaN),
     byEntityId: new Map(),
     bySlug: new Map(),
   };
