@@ -5,11 +5,13 @@
  *
  * Value distributions follow what the real files show (see test/fixtures/source-data/PROVENANCE.md): ~80%
  * individuals, ~1.5% deactivated rows (blank but for NPI and deactivation date), a few reactivated rows, 1-4
- * taxonomy slots with exactly one primary switch `Y`, practice states weighted by population, practice cities
- * skewed like the real ones: each state's real cities hold most rows, and a long tail of synthetic towns makes the
- * distinct (state, city) pairs grow with the row count (about 10,000 at 1,000,000 rows, 25,000 at 9,000,000;
- * see ./practice-cities.ts). The mailing address is the practice address for most rows and in another city of the
- * state for a tenth; a fifth of the organisations have an other organisation name (./nppes-row.ts).
+ * taxonomy slots with exactly one primary switch `Y`, practice states weighted by population, and practice ZIPs
+ * that are real ZIPs of the state, clustered where providers cluster (cities, medical districts), each written with
+ * its own city (a real city near its centre or a synthetic town), so that the distinct ZIPs and (state, city) pairs
+ * of 914 rows, and the share of rows whose ZIP has a centroid (98.25%), match CMS's sample (./practice-places.ts,
+ * ./practice-cities.ts, compared by ./check-places.ts). The mailing address is the practice address for most rows
+ * and in another city of the state for a tenth; a fifth of the organisations have an other organisation name
+ * (./nppes-row.ts).
  *
  * The column layout is in ./nppes-columns.ts, the value tables in ./nppes-tables.ts, one row's fields in
  * ./nppes-row.ts.
@@ -31,7 +33,7 @@ import { NPPES_COLUMN_COUNT, resolveColumns } from './nppes-columns';
 import { createDateFormatter, DAYS, fillActiveRow, fillSecondaryPlaces } from './nppes-row';
 import { SHARES } from './nppes-tables';
 import { createTaxonomyPickers } from './nppes-taxonomy';
-import { createCityPicker } from './practice-cities';
+import { createPlacePicker } from './practice-places';
 
 const CHUNK_CHARS = 4 * 1024 * 1024;
 const PROGRESS_EVERY = 250_000;
@@ -81,7 +83,7 @@ export async function generateNppesFile(options: GenerateNppesOptions): Promise<
   const col = resolveColumns(header);
   const taxonomy = createTaxonomyPickers(join(sourceDir, 'nucc_taxonomy.csv'));
   const statePicker = createWeightedPicker(US_STATES.map((s) => [s, s.population] as const));
-  const cityPicker = createCityPicker(US_STATES);
+  const placePicker = createPlacePicker(US_STATES);
   const formatDay = createDateFormatter();
   const empty: string[] = new Array<string>(NPPES_COLUMN_COUNT).fill('');
 
@@ -113,12 +115,12 @@ export async function generateNppesFile(options: GenerateNppesOptions): Promise<
         result.deactivated++;
       } else {
         const isOrganisation = rng.chance(SHARES.organisation);
-        fillActiveRow(rng, f, col, isOrganisation, taxonomy, { statePicker, cityPicker }, formatDay);
+        fillActiveRow(rng, f, col, isOrganisation, taxonomy, { statePicker, placePicker }, formatDay);
         fillSecondaryPlaces(
           secondary,
           f,
           col,
-          { statePicker, cityPicker },
+          { statePicker, placePicker },
           stateByCode.get(f[col.practiceState] ?? ''),
         );
         if (isOrganisation) result.organisations++;

@@ -1,6 +1,11 @@
 /**
  * One synthetic NPPES row (./generate-nppes.ts): the fields of an active individual or organisation, and the
  * day numbers and `MM/DD/YYYY` dates they carry.
+ *
+ * The practice place is a real ZIP of the row's state and that ZIP's city (./practice-places.ts), written as ZIP+4
+ * with a random +4. The mailing address is the practice address, but for a PO box (12%, at a random ZIP of the
+ * state, as a PO-box ZIP often is) and a tenth of the rows mailed to another place of the state
+ * ({@link fillSecondaryPlaces}).
  */
 import type { Random, WeightedPicker } from '../demo/random';
 import type { UsState } from '../demo/us-geography';
@@ -23,7 +28,7 @@ import {
   TAXONOMY_GROUPS,
 } from './nppes-tables';
 import type { TaxonomyChoice, TaxonomyPickers } from './nppes-taxonomy';
-import type { CityPicker } from './practice-cities';
+import type { PlacePicker } from './practice-places';
 
 /** Days are counted from this origin; the cache below turns a day number into `MM/DD/YYYY`. */
 const DAY_MS = 86_400_000;
@@ -65,6 +70,12 @@ const zip9 = (rng: Random, state: UsState): string =>
 const streetLine = (rng: Random): string =>
   `${rng.int(1, 29999)} ${rng.pick(DIRECTIONS)}${rng.pick(STREETS)} ${rng.pick(STREET_TYPES)}`;
 
+/** The pickers of a row's places: its state (by population), then a ZIP and city of that state. */
+export interface RowPlaces {
+  statePicker: WeightedPicker<UsState>;
+  placePicker: PlacePicker;
+}
+
 /** Fills the fields of an active (or reactivated) individual or organisation row. */
 export function fillActiveRow(
   rng: Random,
@@ -72,14 +83,15 @@ export function fillActiveRow(
   col: NppesColumns,
   isOrganisation: boolean,
   taxonomy: TaxonomyPickers,
-  places: { statePicker: WeightedPicker<UsState>; cityPicker: CityPicker },
+  places: RowPlaces,
   formatDay: (day: number) => string,
 ): void {
   const { statePicker } = places;
   const state = statePicker.pick(rng);
-  const city = places.cityPicker.pick(rng, state);
+  const place = places.placePicker.pick(rng, state);
+  const city = place.city;
   const practicePhone = phone(rng);
-  const zip = zip9(rng, state);
+  const zip = place.zip + digits(rng, 4);
 
   // Taxonomy slots: 1-4 distinct codes, one primary (usually, not always, slot 1).
   const picker = isOrganisation ? taxonomy.organisation : taxonomy.individual;
@@ -200,15 +212,15 @@ export function fillSecondaryPlaces(
   rng: Random,
   f: string[],
   col: NppesColumns,
-  places: { statePicker: WeightedPicker<UsState>; cityPicker: CityPicker },
+  places: RowPlaces,
   state: UsState | undefined,
 ): void {
   if (state !== undefined && rng.chance(SECONDARY_SHARES.mailingElsewhere)) {
-    const city = places.cityPicker.pick(rng, state);
-    if (city !== f[col.practiceCity]) {
+    const place = places.placePicker.pick(rng, state);
+    if (place.city !== f[col.practiceCity]) {
       f[col.mail1] = `PO BOX ${rng.int(1, 99999)}`;
-      f[col.mailCity] = city;
-      f[col.mailZip] = zip9(rng, state);
+      f[col.mailCity] = place.city;
+      f[col.mailZip] = place.zip + digits(rng, 4);
     }
   }
   if (f[col.entityType] === '2' && rng.chance(SECONDARY_SHARES.otherOrganisationName)) {

@@ -1,27 +1,30 @@
 /**
- * Practice cities for the synthetic NPPES file: each state's real cities (tools/demo/us-geography.ts) and a long
- * tail of synthetic town names, drawn with a Zipf-like skew, so that the number of distinct (state, city) pairs
- * grows with the row count as it does in CMS's file (about 30,000 distinct practice cities nationally, a few big
- * cities holding many providers and a long tail of small towns).
+ * Practice city names for the synthetic NPPES file (./practice-places.ts): each ZIP of the centroid table gets one
+ * city name, and nearby ZIPs share it, as in CMS's file, where a ZIP is written with one city (rarely a few) and a
+ * city spans the ZIPs around its centre.
  *
- * Within a state the places are ranked: the real cities first, then the synthetic towns. A draw takes rank r with
- * probability proportional to 1 / (r (r + 1)) (a Zipf law of exponent 2, sampled by inverting a bounded Pareto:
- * O(1) per draw, no table), and a rank among the real cities is replaced by a uniform pick of one of them, so the
- * real cities share their weight evenly. With 2-5 real cities a state's real cities take m / (m + 1) of its rows
- * (67-83%); the towns have what is left, the first few hundred rows each at 9,000,000 rows, the last a handful.
- * Expected distinct (state, city) pairs: about 4,800 at 200,000 rows, 10,000 at 1,000,000, 17,000 at 3,000,000
- * and 25,000 at 9,000,000.
+ * - A ZIP within {@link REAL_CITY_MILES} of one of its state's real cities (tools/demo/us-geography.ts, 2-5 per
+ *   state, with their coordinates) takes the nearest one's name: the big cities hold their downtown ZIPs. A real
+ *   city with no centroid that close (a rural ZCTA's centroid can lie miles out of town) takes its nearest ZIP.
+ * - The other ZIPs are grouped into towns: taken densest first, a ZIP not yet named founds a town, and every unnamed
+ *   ZIP of the state within {@link TOWN_MILES} of it joins that town. A town's name is synthetic (a prefix x stem x
+ *   suffix x tail walk, {@link syntheticTownNames}), so a dense suburb spans a few ZIPs and a rural ZIP is a town.
  *
- * Town names depend only on the state and the rank (a town exists whatever the seed); which towns a file uses
- * depends on the seed. Memory is the name table, fixed (about 50,000 short strings), whatever the row count.
+ * The names depend only on the ZIP table and the state, never on the seed: a ZIP has the same city in every file.
+ * Over the 56 states and territories the table's 33,791 ZIPs make 28,691 (state, city) pairs (about 30,000 practice
+ * cities in CMS's file); the distinct pairs a file uses grow with its rows (./practice-places.ts gives the figures).
  */
-import type { Random } from '../demo/random';
+import { milesBetween } from '../../platform/geo/distance';
 import type { UsState } from '../demo/us-geography';
 
-/** Synthetic towns over all states, shared out by population. */
-export const SYNTHETIC_TOWN_POOL = 50_000;
-/** The fewest synthetic towns a state or territory gets. */
-export const MIN_TOWNS_PER_STATE = 100;
+/** A ZIP within this many miles of a real city of its state is that city's (the nearest one's). */
+export const REAL_CITY_MILES = 7;
+/** The ZIPs within this many miles of a town's founding ZIP (and not named yet) belong to that town. */
+export const TOWN_MILES = 2.5;
+/** A real city with no ZIP within {@link REAL_CITY_MILES} takes its nearest unnamed ZIP within this many miles. */
+export const REAL_CITY_REACH_MILES = 30;
+/** Miles per degree of latitude (a little under), to skip far ZIPs before computing a distance. */
+const MILES_PER_DEGREE = 69;
 
 const PREFIXES = ['', 'NORTH ', 'SOUTH ', 'EAST ', 'WEST ', 'NEW ', 'PORT ', 'MOUNT ', 'LAKE ', 'FORT '] as const;
 const STEMS = [
@@ -117,69 +120,74 @@ const NAME_SPACE = PREFIXES.length * STEMS.length * SUFFIXES.length * TAILS.leng
 /** A stride coprime with {@link NAME_SPACE}: walking the name space with it visits every name once. */
 const STRIDE = 104_729;
 
-/** Draws a practice city for a state. */
-export interface CityPicker {
-  /** An upper-case city name of `state` (one of the states the picker was built with). */
-  pick(rng: Random, state: UsState): string;
-}
-
-interface StatePlaces {
-  real: readonly string[];
-  towns: readonly string[];
-  /** 1 - 1 / (ranks + 1): the bounded Pareto's normaliser over ranks 1..real+towns. */
-  span: number;
+/** A ZIP's centroid, in decimal degrees. */
+export interface ZipPoint {
+  readonly latitude: number;
+  readonly longitude: number;
 }
 
 /**
- * Builds the picker for `states`: the real cities and the synthetic towns of each, upper-case as NPPES writes them.
- * @example const cities = createCityPicker(US_STATES); cities.pick(rng, texas) // 'HOUSTON', or 'NEW OAKFIELD'...
+ * The upper-case city name of each of a state's ZIPs (`zips`, all of the state), as NPPES writes them: the nearest
+ * real city within {@link REAL_CITY_MILES}, else the synthetic town the ZIP is grouped into. `foundingOrder` lists
+ * the ZIPs' indexes in the order they may found towns (densest first).
+ * @example nameZipCities(texas, 43, zips, order) // ['HOUSTON', 'HOUSTON', 'NEW OAKFIELD', ...], one per ZIP
  */
-export function createCityPicker(states: readonly UsState[]): CityPicker {
-  const places = placesOf(states);
-  return {
-    pick(rng, state) {
-      const p = places.get(state);
-      if (p === undefined) throw new Error(`no practice cities for state ${state.code}`);
-      // Inverse CDF of the density 1 / x^2 on [1, ranks + 1): rank r = floor(x) has weight 1 / (r (r + 1)).
-      const rank = Math.floor(1 / (1 - rng.next() * p.span));
-      if (rank <= p.real.length) return rng.pick(p.real);
-      return p.towns[Math.min(rank - p.real.length, p.towns.length) - 1] as string;
-    },
-  };
-}
-
-/**
- * The expected number of distinct (state, city) pairs among `rows` places drawn as the NPPES generator draws them
- * (a state by population, then {@link createCityPicker}'s city): the sum over every place of the chance that it
- * comes up at least once.
- * @example expectedDistinctCities(US_STATES, 9_000_000) // about 25,000
- */
-export function expectedDistinctCities(states: readonly UsState[], rows: number): number {
-  const population = states.reduce((sum, s) => sum + s.population, 0);
-  let expected = 0;
-  for (const [state, p] of placesOf(states)) {
-    const draws = (rows * state.population) / population;
-    const seen = (chance: number) => 1 - Math.exp(-draws * chance);
-    const real = p.real.length;
-    expected += real * seen((1 - 1 / (real + 1)) / p.span / real);
-    for (let rank = real + 1; rank <= real + p.towns.length; rank++) {
-      expected += seen((1 / rank - 1 / (rank + 1)) / p.span);
+export function nameZipCities(
+  state: UsState,
+  stateIndex: number,
+  zips: readonly ZipPoint[],
+  foundingOrder: readonly number[],
+): string[] {
+  const real = state.cities.map((c) => ({ name: c.name.toUpperCase(), latitude: c.lat, longitude: c.lon }));
+  const names: (string | undefined)[] = zips.map((z) => {
+    let nearest: string | undefined;
+    let best = REAL_CITY_MILES;
+    for (const c of real) {
+      const dLat = z.latitude - c.latitude;
+      if (dLat > REAL_CITY_MILES / MILES_PER_DEGREE || dLat < -REAL_CITY_MILES / MILES_PER_DEGREE) continue;
+      const d = milesBetween(z.latitude, z.longitude, c.latitude, c.longitude);
+      if (d <= best) {
+        best = d;
+        nearest = c.name;
+      }
     }
-  }
-  return expected;
-}
-
-function placesOf(states: readonly UsState[]): Map<UsState, StatePlaces> {
-  if (gcd(STRIDE, NAME_SPACE) !== 1) throw new Error('the town-name stride must be coprime with the name space');
-  const population = states.reduce((sum, s) => sum + s.population, 0);
-  const places = new Map<UsState, StatePlaces>();
-  states.forEach((state, index) => {
-    const real = state.cities.map((c) => c.name.toUpperCase());
-    const count = Math.max(MIN_TOWNS_PER_STATE, Math.round((SYNTHETIC_TOWN_POOL * state.population) / population));
-    const towns = syntheticTownNames(index, count, new Set(real));
-    places.set(state, { real, towns, span: 1 - 1 / (real.length + towns.length + 1) });
+    return nearest;
   });
-  return places;
+  // A city whose centre is far from every centroid (large rural ZCTAs put them miles out) still gets its nearest ZIP.
+  for (const c of real) {
+    if (names.includes(c.name)) continue;
+    let nearest = -1;
+    let best = REAL_CITY_REACH_MILES;
+    zips.forEach((z, i) => {
+      const d = milesBetween(z.latitude, z.longitude, c.latitude, c.longitude);
+      if (names[i] === undefined && d <= best) {
+        best = d;
+        nearest = i;
+      }
+    });
+    if (nearest >= 0) names[nearest] = c.name;
+  }
+  const town = new Int32Array(zips.length).fill(-1);
+  let towns = 0;
+  const latitudeSpan = TOWN_MILES / MILES_PER_DEGREE;
+  for (const founder of foundingOrder) {
+    if (names[founder] !== undefined || (town[founder] as number) >= 0) continue;
+    const f = zips[founder] as ZipPoint;
+    const longitudeSpan =
+      latitudeSpan / Math.max(0.01, Math.cos(((Math.abs(f.latitude) + latitudeSpan) * Math.PI) / 180));
+    for (let j = 0; j < zips.length; j++) {
+      const z = zips[j] as ZipPoint;
+      if (names[j] !== undefined || (town[j] as number) >= 0) continue;
+      // No Math call before the box test: the loop runs millions of times, and jest's vm context makes each slow.
+      const dLat = z.latitude - f.latitude;
+      const dLon = z.longitude - f.longitude;
+      if (dLat > latitudeSpan || dLat < -latitudeSpan || dLon > longitudeSpan || dLon < -longitudeSpan) continue;
+      if (milesBetween(f.latitude, f.longitude, z.latitude, z.longitude) <= TOWN_MILES) town[j] = towns;
+    }
+    towns++;
+  }
+  const townNames = syntheticTownNames(stateIndex, towns, new Set(real.map((c) => c.name)));
+  return names.map((name, i) => name ?? (townNames[town[i] as number] as string));
 }
 
 /**
@@ -187,6 +195,7 @@ function placesOf(states: readonly UsState[]): Map<UsState, StatePlaces> {
  * the prefix x stem x suffix x tail space with a fixed stride from a per-state start.
  */
 export function syntheticTownNames(stateIndex: number, count: number, exclude: ReadonlySet<string>): string[] {
+  if (gcd(STRIDE, NAME_SPACE) !== 1) throw new Error('the town-name stride must be coprime with the name space');
   const names: string[] = [];
   const seen = new Set<string>();
   let at = (stateIndex * 7_919) % NAME_SPACE;

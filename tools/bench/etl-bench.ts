@@ -118,8 +118,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(rows) || rows <= 0) throw new Error(`--rows must be a positive integer: ${values.rows}`);
   const dir = path.join(tmpdir(), 'pf-etl-bench');
   await mkdir(dir, { recursive: true });
-  // `v2`: the generator's second form (mailing cities, other organisation names); a file of the first is not reused.
-  const file = path.join(dir, `nppes-${rows}-seed${values.seed}-v2.csv`);
+  // `v3`: the generator's third form (real practice ZIPs and their cities); a file of an older form is not reused.
+  const file = path.join(dir, `nppes-${rows}-seed${values.seed}-v3.csv`);
   if (!existsSync(file)) {
     process.stderr.write(`generating ${rows.toLocaleString('en-US')} NPPES rows into ${file}\n`);
     const started = Date.now();

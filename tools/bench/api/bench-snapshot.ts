@@ -20,6 +20,7 @@ import { deriveChangedNppes } from '../../bench-data/derive-changed-nppes';
 import { generateVerticalFeed } from '../../bench-data/generate-feed';
 import { generateLeieFile } from '../../bench-data/generate-leie';
 import { generateNppesFile } from '../../bench-data/generate-nppes';
+import { PRACTICE_PLACES } from '../../bench-data/practice-places';
 
 /** What a snapshot build took, kept in `build.json` next to the snapshot. */
 export interface BuildInfo {
@@ -37,6 +38,11 @@ export interface BuildInfo {
   changes?: { first_snapshot_id: string; second_etl_seconds: number; changes: number };
   /** The national-size LEIE list both builds screened with (tools/bench-data/generate-leie.ts). Absent: rebuilt. */
   leie?: { rows: number; with_npi: number };
+  /**
+   * How the NPPES file's practice places were drawn (tools/bench-data/practice-places.ts): `zip-table`, real ZIPs
+   * with centroids and their cities. Absent (random ZIPs a radius search cannot place) or another: rebuilt.
+   */
+  places?: string;
 }
 
 /** The two snapshots' times: a month apart, so the change feed's roster scenario reads a month of changes. */
@@ -87,13 +93,15 @@ export async function ensureSnapshot(
         ? 'has no change feed'
         : info.leie === undefined
           ? 'was built without the national-size LEIE list'
-          : manifest.layout_version !== LAYOUT_VERSION
-            ? `is of layout ${manifest.layout_version}, not ${LAYOUT_VERSION}`
-            : indexVersion !== IDENTITY_INDEX_VERSION
-              ? `has identity indexes of version ${indexVersion}, not ${IDENTITY_INDEX_VERSION}`
-              : npiVersion !== NPI_LOOKUP_BUCKET_VERSION
-                ? `has NPI buckets of version ${npiVersion}, not ${NPI_LOOKUP_BUCKET_VERSION}`
-                : null;
+          : info.places !== PRACTICE_PLACES
+            ? `was generated with practice places "${info.places ?? 'random-zip'}", not "${PRACTICE_PLACES}"`
+            : manifest.layout_version !== LAYOUT_VERSION
+              ? `is of layout ${manifest.layout_version}, not ${LAYOUT_VERSION}`
+              : indexVersion !== IDENTITY_INDEX_VERSION
+                ? `has identity indexes of version ${indexVersion}, not ${IDENTITY_INDEX_VERSION}`
+                : npiVersion !== NPI_LOOKUP_BUCKET_VERSION
+                  ? `has NPI buckets of version ${npiVersion}, not ${NPI_LOOKUP_BUCKET_VERSION}`
+                  : null;
     if (stale !== null) {
       say(`the cached snapshot in ${path.relative(repoRoot, dirs.data)} ${stale}: rebuilding it`);
       await rm(dirs.root, { recursive: true, force: true });
@@ -185,6 +193,7 @@ export async function ensureSnapshot(
       changes: summary.changes.step?.changes ?? 0,
     },
     leie: { rows: leie.rows, with_npi: leie.with_npi },
+    places: PRACTICE_PLACES,
   };
   await writeFile(infoFile, `${JSON.stringify(info, null, 2)}\n`);
   say(

@@ -13,15 +13,8 @@ import { parseCsvRows as parseCsv } from '../../../../etl/csv/read';
 import { generateVerticalFeed } from '../../../../tools/bench-data/generate-feed';
 import { generateNppesFile } from '../../../../tools/bench-data/generate-nppes';
 import { NPPES_COLUMN_COUNT } from '../../../../tools/bench-data/nppes-columns';
-import {
-  createCityPicker,
-  expectedDistinctCities,
-  MIN_TOWNS_PER_STATE,
-  syntheticTownNames,
-} from '../../../../tools/bench-data/practice-cities';
-import { createRandom, createWeightedPicker } from '../../../../tools/demo/random';
 import { DEFAULT_SOURCE_DIR } from '../../../../tools/demo/source-facts';
-import { US_STATES, type UsState } from '../../../../tools/demo/us-geography';
+import { US_STATES } from '../../../../tools/demo/us-geography';
 
 const ROWS = 3000;
 const MMDDYYYY = /^(0[1-9]|1[0-2])\/(0[1-9]|[12][0-9]|3[01])\/(200[5-9]|201[0-9]|202[0-6])$/;
@@ -143,7 +136,7 @@ describe('generateNppesFile', () => {
     expect(years.has('2008') && years.has('2026')).toBe(true);
   });
 
-  it('writes upper-case practice cities, mostly real ones with a tail of towns, mostly the same mailing city', () => {
+  it('writes upper-case practice cities, a third real ones and the rest towns, mostly the same mailing city', () => {
     const active = rows.filter((r) => r[at('Entity Type Code')] !== '');
     const practice = active.map((r) => r[at('Provider Business Practice Location Address City Name')] as string);
     const mailing = active.map((r) => r[at('Provider Business Mailing Address City Name')] as string);
@@ -159,8 +152,9 @@ describe('generateNppesFile', () => {
     expect(practice.every((c) => c !== '' && c === c.toUpperCase())).toBe(true);
     const real = new Set(US_STATES.flatMap((s) => s.cities.map((c) => c.name.toUpperCase())));
     const inReal = practice.filter((c) => real.has(c)).length / practice.length;
-    expect(inReal).toBeGreaterThan(0.6);
-    expect(inReal).toBeLessThan(0.95);
+    // CMS's sample: 35% of the rows are in one of the cities us-geography lists (tools/bench-data/check-places.ts).
+    expect(inReal).toBeGreaterThan(0.3);
+    expect(inReal).toBeLessThan(0.45);
     expect(new Set(practice).size).toBeGreaterThan(real.size);
   });
 
@@ -183,85 +177,6 @@ describe('generateNppesFile', () => {
     const first = join(tmp, 'first.csv');
     await generateNppesFile({ rows: 200, outFile: first, seed: 7, progress: false });
     expect(readFileSync(again).equals(readFileSync(first))).toBe(true);
-  });
-});
-
-describe('createCityPicker', () => {
-  const cities = createCityPicker(US_STATES);
-  const real = new Map(US_STATES.map((s) => [s, new Set(s.cities.map((c) => c.name.toUpperCase()))]));
-
-  /** Draws `rows` practice places as the NPPES generator does (state by population, then city). */
-  function draw(rows: number, seed: number, sink: (state: UsState, city: string) => void): void {
-    const rng = createRandom(seed);
-    const states = createWeightedPicker(US_STATES.map((s) => [s, s.population] as const));
-    for (let i = 0; i < rows; i++) {
-      const state = states.pick(rng);
-      sink(state, cities.pick(rng, state));
-    }
-  }
-
-  function distinctPairs(rows: number, seed: number): { distinct: number; realShare: number } {
-    const seen = new Map(US_STATES.map((s) => [s, new Set<string>()]));
-    let inReal = 0;
-    draw(rows, seed, (state, city) => {
-      seen.get(state)?.add(city);
-      if (real.get(state)?.has(city)) inReal++;
-    });
-    let distinct = 0;
-    for (const set of seen.values()) distinct += set.size;
-    return { distinct, realShare: inReal / rows };
-  }
-
-  it('draws as many distinct (state, city) pairs as expected, growing with the rows, real cities dominant', () => {
-    const small = distinctPairs(100_000, 1);
-    const million = distinctPairs(1_000_000, 1);
-    expect(small.distinct).toBeLessThan(million.distinct);
-    // The expectation is exact arithmetic over the picker's places; the draws must agree with it.
-    expect(small.distinct / expectedDistinctCities(US_STATES, 100_000)).toBeCloseTo(1, 1);
-    expect(million.distinct / expectedDistinctCities(US_STATES, 1_000_000)).toBeCloseTo(1, 1);
-    expect(million.distinct).toBeGreaterThan(5_000);
-    expect(million.distinct).toBeLessThan(15_000);
-    for (const r of [small, million]) {
-      expect(r.realShare).toBeGreaterThan(0.65);
-      expect(r.realShare).toBeLessThan(0.9);
-    }
-  });
-
-  it('expects 20,000 to 30,000 distinct (state, city) pairs in a national file of 9,000,000 rows', () => {
-    const national = expectedDistinctCities(US_STATES, 9_000_000);
-    expect(national).toBeGreaterThan(20_000);
-    expect(national).toBeLessThan(30_000);
-    expect(national).toBeGreaterThan(2 * expectedDistinctCities(US_STATES, 1_000_000));
-  });
-
-  it('skews the towns: the commonest town of a state far outnumbers its median town', () => {
-    const counts = new Map<string, number>();
-    draw(300_000, 3, (state, city) => {
-      if (state.code === 'TX' && !real.get(state)?.has(city)) counts.set(city, (counts.get(city) ?? 0) + 1);
-    });
-    const sorted = [...counts.values()].sort((a, b) => b - a);
-    expect(sorted[0]).toBeGreaterThan(20 * (sorted[Math.floor(sorted.length / 2)] as number));
-  });
-
-  it('draws the same cities for the same seed and others for another seed', () => {
-    const run = (seed: number) => {
-      const out: string[] = [];
-      draw(5_000, seed, (state, city) => out.push(`${state.code}|${city}`));
-      return out;
-    };
-    expect(run(11)).toEqual(run(11));
-    expect(run(12)).not.toEqual(run(11));
-  });
-
-  it('names distinct towns per state, never one of its real cities, the same for every seed', () => {
-    US_STATES.forEach((state, index) => {
-      const exclude = real.get(state) ?? new Set<string>();
-      const names = syntheticTownNames(index, 2_000, exclude);
-      expect(new Set(names).size).toBe(names.length);
-      expect(names.filter((n) => exclude.has(n))).toEqual([]);
-      expect(names.every((n) => /^[A-Z][A-Z ]+[A-Z]$/.test(n))).toBe(true);
-      expect(syntheticTownNames(index, MIN_TOWNS_PER_STATE, exclude)).toEqual(names.slice(0, MIN_TOWNS_PER_STATE));
-    });
   });
 });
 
