@@ -56,6 +56,7 @@ import { CHECKS, checkIdentityAnswers } from './api/identity-check';
 import { drawIdentityWorkload, openIdentityViews } from './api/identity-workload';
 import { buildNpiScenarios } from './api/npi-scenarios';
 import { readPeerResults } from './api/peer-results';
+import { buildRadiusScenarios, checkRadiusAnswers, RADII, RADIUS_CHECKS } from './api/radius-scenarios';
 import { judge, printReport } from './api/report';
 import { buildScenarios, measureScenarios } from './api/scenarios';
 import { buildSearchScenarios } from './api/search-scenarios';
@@ -108,6 +109,17 @@ async function main(): Promise<void> {
       `${hot.classificationRows} class_rep rows); its commonest code ${hot.code}`,
   );
 
+  const radius = await buildRadiusScenarios(conn, dirs.data, manifest, hot, rng, seed);
+  if (radius === null) say('(no ZIP table in this snapshot: the radius scenarios are skipped)');
+  else {
+    say(
+      `radius: ${(100 * radius.placedShare).toFixed(2)}% of identity rows placed; dense ZIPs ` +
+        radius.dense
+          .map((d) => `${d.metro} ${d.zip} (${d.total} rows within 100 mi, deep offset ${d.deepOffset})`)
+          .join(', '),
+    );
+  }
+
   const serverOptions: ServerOptions = {
     repoRoot: REPO_ROOT,
     runner,
@@ -136,6 +148,15 @@ async function main(): Promise<void> {
         .join(', ')})`,
   );
 
+  const radiusChecks = radius === null ? null : await checkRadiusAnswers(conn, agent, server.port, key, radius.checks);
+  if (radiusChecks !== null) {
+    say(
+      `correctness: ${radiusChecks.checked} radius queries (${RADIUS_CHECKS} drawn per radius ${RADII.join(', ')} mi, ` +
+        `and the dense ones at offset 0 and deep; ${radiusChecks.nonEmpty} with rows) answered exactly as DuckDB ` +
+        "computes them over the Parquet with the snapshot's ZIP table",
+    );
+  }
+
   const slugs = (
     JSON.parse((await request(agent, server.port, '/api/v1/providers?vertical=glp1&limit=200', key)).body) as {
       data: { slug: string }[];
@@ -150,6 +171,7 @@ async function main(): Promise<void> {
     ...buildScenarios(hot, slugs, workload),
     ...npi.scenarios,
     ...buildSearchScenarios(dirs.data, manifest, rng),
+    ...(radius?.scenarios ?? []),
     ...changes.scenarios,
   ];
   say(`server peak RSS after the cold start and the checks: ${mb(await peakRssBytes(server.child.pid))} MB`);
@@ -230,6 +252,8 @@ async function main(): Promise<void> {
           deep: workload.deep,
         },
         checks,
+        radius_checks: radiusChecks,
+        radius: radius === null ? null : { placed_share: radius.placedShare, dense: radius.dense },
         cold_start_ms: coldStartMs,
         cold_identity: coldIdentity,
         cold_npi: coldNpi,

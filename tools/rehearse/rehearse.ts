@@ -211,6 +211,8 @@ function demoWorkload(): Workload {
     changes_roster: [],
     changes_since: [],
     vertical_list: ['/api/v1/providers?vertical=glp1&state=TX&limit=50'],
+    radius_identity: ['/api/v1/providers?taxonomy=Counselor&near=12901&radius_miles=25&limit=50'],
+    radius_vertical: ['/api/v1/providers?vertical=glp1&near=32.7767,-96.7970&radius_miles=25&limit=50'],
   };
 }
 

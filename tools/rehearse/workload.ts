@@ -3,15 +3,19 @@
  * as bench:api draws them (tools/bench/api: identity rows sampled uniformly over every partition, NPIs from every
  * bucket, search prefixes and ZIPs from every state's index as often as the state holds NPIs, rosters from the
  * whole change basis), plus the vertical list (verified rows' states as often as they occur) and the change feed
- * since last month's snapshot (pages at offsets over all its changes).
+ * since last month's snapshot (pages at offsets over all its changes), and radius search (taxonomy + near 25 miles of
+ * drawn rows' ZIPs, and the vertical layer's near: tools/bench/api/radius-scenarios.ts), cold answers only: the
+ * fleet's mix is the earlier issue's.
  */
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { SnapshotManifest } from '../../data-contracts/layout';
 import { sqlStringLiteral } from '../../platform/sql';
+import { probeHotPartition } from '../bench/api/bench-snapshot';
 import { buildChangesScenarios } from '../bench/api/changes-scenarios';
 import { drawIdentityWorkload, openIdentityViews } from '../bench/api/identity-workload';
 import { buildNpiScenarios } from '../bench/api/npi-scenarios';
+import { buildRadiusScenarios } from '../bench/api/radius-scenarios';
 import type { Scenario } from '../bench/api/scenarios';
 import { buildSearchScenarios } from '../bench/api/search-scenarios';
 import type { Random } from '../demo/random';
@@ -28,6 +32,8 @@ export const QUERY_KINDS = [
   'changes_roster',
   'changes_since',
   'vertical_list',
+  'radius_identity',
+  'radius_vertical',
 ] as const;
 export type QueryKind = (typeof QUERY_KINDS)[number];
 
@@ -74,6 +80,15 @@ export async function drawWorkload(
     const npi = await buildNpiScenarios(dataDir, manifest, rng);
     const search = buildSearchScenarios(dataDir, manifest, rng);
     const changes = await buildChangesScenarios(conn, dataDir, manifest, rng);
+    // Radius search: taxonomy + near within 25 miles of drawn rows' ZIPs, and the vertical layer's near.
+    const radius = await buildRadiusScenarios(
+      conn,
+      dataDir,
+      manifest,
+      await probeHotPartition(conn, manifest, dataDir),
+      rng,
+      1,
+    );
     const urlsOf = (list: Scenario[], name: string) =>
       list.find((s) => s.name.startsWith(name))?.urls.paths.slice() ?? [];
 
@@ -111,6 +126,8 @@ export async function drawWorkload(
       changes_roster: urlsOf(changes.scenarios, 'changes: roster'),
       changes_since: since,
       vertical_list: rng.shuffle(vertical),
+      radius_identity: urlsOf(radius?.scenarios ?? [], 'radius 25 mi'),
+      radius_vertical: urlsOf(radius?.scenarios ?? [], 'vertical near'),
     };
   } finally {
     conn.closeSync();

@@ -21,6 +21,13 @@ export const GOALS = {
   changesRosterP99Ms: 25,
   /** The first NPI lookup of a fresh process (empty cache). */
   coldNpiMs: 300,
+  /** Radius search (issue 32), warm, at 16 connections: taxonomy + near + 25 miles, limit 50. */
+  radiusP99Ms: 25,
+  radiusRps: 2000,
+  /** 100 miles around the densest ZIPs of New York, Los Angeles and Chicago, offset 0 and deep. */
+  radiusDenseP99Ms: 60,
+  /** The vertical path's near. */
+  radiusVerticalP99Ms: 15,
   /** p99 goals of the identity queries a-d, warm, at 16 connections. */
   identityP99Ms: { a: 25, b: 25, c: 25, d: 60 } satisfies Record<IdentityScenarioId, number>,
 } as const;

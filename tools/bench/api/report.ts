@@ -19,6 +19,7 @@ export interface ScenarioResult extends LoadResult {
   /** req/s relative to the in-memory ceiling route. */
   ratio?: number;
   p99GoalMs?: number;
+  rpsGoal?: number;
   /** The server's peak RSS (VmHWM) after this scenario, bytes. */
   peakRssAfter: number;
   /** Where the server's memory is right after this scenario (null when it could not be read). */
@@ -141,7 +142,9 @@ export function printReport(input: ReportInput, verdicts: Verdicts): void {
       `${'errors'.padStart(7)} ${'URLs'.padStart(6)} ${'RSS MB'.padStart(7)} ${'x ceil'.padStart(7)}  goal`,
   );
   for (const r of input.results) {
-    const goal = r.p99GoalMs ? `${mark(r.p99 <= r.p99GoalMs)} p99<=${r.p99GoalMs}` : '';
+    const goal =
+      (r.p99GoalMs ? `${mark(r.p99 <= r.p99GoalMs)} p99<=${r.p99GoalMs}` : '') +
+      (r.rpsGoal ? ` ${mark(r.rps >= r.rpsGoal)} req/s>=${r.rpsGoal}` : '');
     const failure = failed(r) ? `  FAILED (${errorSummary(r)})` : '';
     say(
       `${r.name.padEnd(NAME_WIDTH)} ${fmt(r.rps).padStart(8)} ${fmt(r.p50, 2).padStart(8)} ${fmt(r.p99, 2).padStart(8)} ` +

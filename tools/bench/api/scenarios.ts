@@ -23,6 +23,8 @@ export interface Scenario {
   /** What one priming URL stands for, in the report: `taxonomy`, `bucket`, `state`. */
   primeUnit?: string;
   p99GoalMs?: number;
+  /** A throughput goal (req/s at the bench's connections), judged with the p99 goal. */
+  rpsGoal?: number;
 }
 
 export interface MeasureOptions {
@@ -166,6 +168,7 @@ async function measureWith(
       memoryAfter: await memoryComposition(options.pid, agent, port, key),
       ...(s.identity ? { identity: s.identity } : {}),
       ...(s.p99GoalMs ? { p99GoalMs: s.p99GoalMs } : {}),
+      ...(s.rpsGoal ? { rpsGoal: s.rpsGoal } : {}),
     });
     say(
       `  ${s.name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ` +
