@@ -203,8 +203,19 @@ export function listJsonBytes(
   const { data, ...envelope } = listBody(result, version) as ProviderListResponse;
   const head = JSON.stringify(envelope);
   if (result.near) {
-    // A radius page: its rows carry their distance, so neither rows nor the page are cached.
-    return Buffer.from(`${head.slice(0, -1)},"data":${JSON.stringify(data)}}`, 'utf8');
+    // A radius page: each row's cached bytes with its distance as the last member; the page is not cached.
+    const { miles } = result.near;
+    const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"data":[`, 'utf8')];
+    result.data.forEach((provider, i) => {
+      const bytes = cache.providerJson(provider);
+      const row = i === 0 ? bytes.subarray(1) : bytes;
+      parts.push(
+        row.subarray(0, row.length - 1),
+        Buffer.from(`,"distance_miles":${roundedMiles(miles[i] as number)}}`),
+      );
+    });
+    parts.push(Buffer.from(']}'));
+    return Buffer.concat(parts);
   }
   return cache.page(data, `json ${head}`, () => {
     // `data` is the envelope's last key, so it goes just before the closing brace.

@@ -153,7 +153,7 @@ export async function searchIdentityNear(
   if (filter === undefined || query.name === null) return empty;
   const { circle } = query;
   const near = new Map<string, number>();
-  circle.zipCodes.forEach((zip, i) => {
+  circle.zipCodes().forEach((zip, i) => {
     near.set(zip, circle.zips.miles[i] as number);
   });
   const q: SearchQuery = {
@@ -166,7 +166,7 @@ export async function searchIdentityNear(
     offset: 0,
     near,
   };
-  const found = await Promise.all(circle.states.map((state) => searchState(state, q)));
+  const found = await Promise.all(circle.states().map((state) => searchState(state, q)));
   const all: { row: IdentityRow; miles: number }[] = [];
   for (const result of found) {
     if (result === null) continue;

@@ -45,6 +45,12 @@ const STATIC_FILE_OF = {
   sampleCsv: 'sample.csv',
 } as const satisfies Record<StaticName, string>;
 
+/**
+ * Circles remembered per snapshot (by ZIP or point, and radius): a 100-mile circle in New York is about 1,800 ZIPs
+ * (22 KB), so at most a few MB, and a repeated place (the popular ZIPs) skips the cell walk.
+ */
+const CIRCLE_CACHE_ENTRIES = 256;
+
 /** Filters remembered per layer: each a list of row indexes, at most 40 KB for the 10,000-row layer. */
 const MATCH_CACHE_FILTERS = 256;
 
@@ -116,6 +122,9 @@ export class SnapshotProviderData implements ProviderData {
   async resolveNear(near: NearInput): Promise<NearResolution> {
     const table = await this.tables.zipTable();
     if (table === null) return { kind: 'unavailable' };
+    const key = `${near.zip ?? `${near.latitude},${near.longitude}`}|${near.radiusMiles}`;
+    const known = touch(this.tables.circles, key);
+    if (known !== undefined) return { kind: 'circle', circle: known };
     let latitude = near.latitude;
     let longitude = near.longitude;
     if (near.zip !== null) {
@@ -126,20 +135,25 @@ export class SnapshotProviderData implements ProviderData {
     }
     if (latitude === null || longitude === null) throw new Error('near: neither a ZIP nor a point');
     const zips = table.circle(latitude, longitude, near.radiusMiles);
-    const places = Array.from(zips.ranks, (rank) => table.at(rank));
-    const states = [...new Set(places.map((p) => p.state))].sort();
-    return {
-      kind: 'circle',
-      circle: {
-        latitude,
-        longitude,
-        zip: near.zip,
-        radiusMiles: near.radiusMiles,
-        zips,
-        zipCodes: places.map((p) => p.zip),
-        states,
+    let codes: string[] | null = null;
+    let states: string[] | null = null;
+    const circle: NearCircle = {
+      latitude,
+      longitude,
+      zip: near.zip,
+      radiusMiles: near.radiusMiles,
+      zips,
+      zipCodes: () => {
+        codes ??= Array.from(zips.ranks, (rank) => table.zipAt(rank));
+        return codes;
+      },
+      states: () => {
+        states ??= [...new Set(Array.from(zips.ranks, (rank) => table.stateAt(rank)))].sort();
+        return states;
       },
     };
+    setNewest(this.tables.circles, key, circle, CIRCLE_CACHE_ENTRIES);
+    return { kind: 'circle', circle };
   }
 
   async listVerticalNear(query: VerticalListQuery, circle: NearCircle): Promise<NearPage<VerticalRow[]>> {

@@ -23,7 +23,7 @@ import { SnapshotChanges } from './changes';
 import type { IdentityPartitions } from './identity-partitions';
 import { NpiBuckets } from './npi-buckets';
 import { SearchIndexes } from './search-indexes';
-import type { TaxonomyResolution } from './types';
+import type { NearCircle, TaxonomyResolution } from './types';
 
 /** A NUCC code: 10 characters, digits and capital letters (compared upper-cased). */
 const CODE_PATTERN = /^[0-9A-Z]{10}$/;
@@ -91,6 +91,8 @@ export interface SnapshotTables {
    * before radius search). A failed read is tried again.
    */
   zipTable(): Promise<ZipTable | null>;
+  /** Resolved circles of this snapshot, least recently used first (lambdas/query/provider-queries.ts). */
+  readonly circles: Map<string, NearCircle>;
 }
 
 /** One identity partition of the manifest: the key of its serving index. */
@@ -166,6 +168,7 @@ export async function openSnapshotTables(
       await Promise.all([taxonomyLoads.settled(), loads.settled(), zipLoads.settled()]);
     },
     zipTable,
+    circles: new Map(),
     resolveTaxonomy: (value) => {
       if (taxonomy === null) throw new Error('the taxonomy map is not loaded yet (ensureTaxonomy)');
       return resolveTaxonomy(value, taxonomy);

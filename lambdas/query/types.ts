@@ -40,10 +40,10 @@ export interface NearCircle {
   zip: string | null;
   radiusMiles: number;
   zips: NearZips;
-  /** The 5-digit code of each of `zips.ranks`. */
-  zipCodes: readonly string[];
-  /** The states (and territories) of those ZIPs. */
-  states: string[];
+  /** The 5-digit code of each of `zips.ranks` (computed on first use: only a name search needs them). */
+  zipCodes(): readonly string[];
+  /** The states (and territories) of those ZIPs, sorted (computed on first use). */
+  states(): readonly string[];
 }
 
 /** How a `near` was resolved. */

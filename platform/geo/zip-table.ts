@@ -189,6 +189,16 @@ export class ZipTable {
     };
   }
 
+  /** The 5-digit ZIP of rank `rank`. */
+  zipAt(rank: number): string {
+    return String(this.zips[rank]).padStart(5, '0');
+  }
+
+  /** The state of the ZIP of rank `rank`. */
+  stateAt(rank: number): string {
+    return this.states[rank] as string;
+  }
+
   /** A ZIP's centroid and rank, or null when the table has none. */
   find(zip: string): (ZipCentroid & { rank: number }) | null {
     const rank = this.rankOf(zip);
