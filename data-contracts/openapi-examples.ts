@@ -140,6 +140,39 @@ export const LIST_EXAMPLES = {
       ],
     },
   },
+  radius: {
+    summary: 'Radius search: counselors within 25 miles of a ZIP (`?taxonomy=Counselor&near=12901&limit=1`)',
+    value: {
+      tier: 'free',
+      plan: 'free',
+      notice: FREE_NOTICE,
+      ...SNAPSHOT,
+      layer: 'identity',
+      pagination: { total: 4, limit: 1, offset: 0, returned: 1 },
+      filters: { vertical: null, taxonomy: 'Counselor', state: null, city: null, business_mode: null },
+      near: { latitude: 44.709098, longitude: -73.473547, zip: '12901', radius_miles: 25 },
+      data: [
+        {
+          npi: '1730912890',
+          name: 'DOE, JANE',
+          taxonomy_code: '101YM0800X',
+          taxonomy_display: 'Mental Health Counselor',
+          city: 'PLATTSBURGH',
+          state: 'NY',
+          layer: 'identity',
+          source: 'NPPES',
+          checked_at: '2026-11-01',
+          oig: OIG_NONE,
+          oig_candidate_count: 0,
+          certification: LOCKED,
+          license: LOCKED,
+          fda: LOCKED,
+          price: LOCKED,
+          distance_miles: 0,
+        },
+      ],
+    },
+  },
 } as const;
 
 const CSV_FREE_HEADER =

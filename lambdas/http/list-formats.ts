@@ -200,9 +200,10 @@ export function listJsonBytes(
       result.near?.miles ?? null,
     );
   }
-  const { data, ...envelope } = listBody(result, version) as ProviderListResponse;
-  const head = JSON.stringify(envelope);
   if (result.near) {
+    // The envelope without its rows (their distances are spliced into their cached bytes below).
+    const { data: _none, ...envelope } = listBody({ ...result, data: [] }, version) as ProviderListResponse;
+    const head = JSON.stringify(envelope);
     // A radius page: each row's cached bytes with its distance as the last member; the page is not cached.
     const { miles } = result.near;
     const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"data":[`, 'utf8')];
@@ -217,6 +218,8 @@ export function listJsonBytes(
     parts.push(Buffer.from(']}'));
     return Buffer.concat(parts);
   }
+  const { data, ...envelope } = listBody(result, version) as ProviderListResponse;
+  const head = JSON.stringify(envelope);
   return cache.page(data, `json ${head}`, () => {
     // `data` is the envelope's last key, so it goes just before the closing brace.
     const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"data":[`, 'utf8')];

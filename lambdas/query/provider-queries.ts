@@ -15,7 +15,7 @@ import type { LeieRelease } from '../../data-contracts/manifest';
 import { type NpiRecordBytes, npiActiveLineOf, npiRecordText } from '../../data-contracts/npi-record';
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { NpiRecord } from '../../data-contracts/types';
-import { milesBetween } from '../../platform/geo/distance';
+import { EARTH_RADIUS_MILES, milesBetween } from '../../platform/geo/distance';
 import { setNewest, touch } from '../../platform/lru';
 import type { SnapshotCache } from '../storage/snapshot-cache';
 import { searchIdentity, searchIdentityNear } from './identity-search';
@@ -47,9 +47,9 @@ const STATIC_FILE_OF = {
 
 /**
  * Circles remembered per snapshot (by ZIP or point, and radius): a 100-mile circle in New York is about 1,800 ZIPs
- * (22 KB), so at most a few MB, and a repeated place (the popular ZIPs) skips the cell walk.
+ * (29 KB with its scratch layout), so at most about 15 MB, and a repeated place (the popular ZIPs) skips the cell walk.
  */
-const CIRCLE_CACHE_ENTRIES = 256;
+const CIRCLE_CACHE_ENTRIES = 512;
 
 /** Filters remembered per layer: each a list of row indexes, at most 40 KB for the 10,000-row layer. */
 const MATCH_CACHE_FILTERS = 256;
@@ -161,10 +161,24 @@ export class SnapshotProviderData implements ProviderData {
     const layer = (await this.tables.vertical())[query.boundary];
     const matches = this.matchCache.matches(layer, query);
     const found: { index: number; miles: number }[] = [];
+    // The dot product of unit vectors leaves out the rows far outside at three multiplications each (a margin keeps
+    // every row the distance would keep); the distance decides for the rest. Unplaced rows are NaN: never kept.
+    const rad = Math.PI / 180;
+    const [cx, cy, cz] = [
+      Math.cos(circle.latitude * rad) * Math.cos(circle.longitude * rad),
+      Math.cos(circle.latitude * rad) * Math.sin(circle.longitude * rad),
+      Math.sin(circle.latitude * rad),
+    ];
+    const cosLimit = Math.cos(circle.radiusMiles / EARTH_RADIUS_MILES) - 1e-9;
+    const { x, y, z } = layer.vectors;
     for (const index of matches) {
-      const lat = layer.latitude[index] as number;
-      if (Number.isNaN(lat)) continue;
-      const miles = milesBetween(circle.latitude, circle.longitude, lat, layer.longitude[index] as number);
+      if (!(cx * (x[index] as number) + cy * (y[index] as number) + cz * (z[index] as number) >= cosLimit)) continue;
+      const miles = milesBetween(
+        circle.latitude,
+        circle.longitude,
+        layer.latitude[index] as number,
+        layer.longitude[index] as number,
+      );
       if (miles <= circle.radiusMiles) found.push({ index, miles });
     }
     const idOf = (i: number) => String((layer.rows[i] as VerticalRow).entity_id);

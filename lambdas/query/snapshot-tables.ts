@@ -46,6 +46,8 @@ export interface VerticalLayer {
    */
   readonly latitude: Float64Array;
   readonly longitude: Float64Array;
+  /** The unit vectors of the placed rows (NaN when not placed): a radius query's cheap first test. */
+  readonly vectors: { x: Float64Array; y: Float64Array; z: Float64Array };
   readonly byEntityId: ReadonlyMap<string, VerticalRow>;
   readonly bySlug: ReadonlyMap<string, VerticalRow>;
 }
@@ -237,6 +239,8 @@ async function loadVerticalRows(db: DuckDb, paths: string[]): Promise<VerticalRo
   });
 }
 
+const RAD = Math.PI / 180;
+
 /** A coordinate of a placed row (a number, and not an online-only record), else NaN. */
 function placed(row: VerticalRow, value: unknown): number {
   if (row.business_mode === 'online' || row.latitude === null || row.longitude === null) return Number.NaN;
@@ -252,14 +256,21 @@ function verticalLayer(rows: VerticalRow[]): VerticalLayer {
     byEntityId.set(String(row.entity_id), row);
     bySlug.set(String(row.slug), row);
   }
+  const latitude = Float64Array.from(rows, (r) => placed(r, r.latitude));
+  const longitude = Float64Array.from(rows, (r) => placed(r, r.longitude));
   return {
     rows,
     vertical: rows.map((r) => String(r.vertical)),
     state: rows.map((r) => (typeof r.state === 'string' ? r.state : null)),
     cityLower: rows.map((r) => (typeof r.city === 'string' ? r.city.toLowerCase() : null)),
     businessMode: rows.map((r) => String(r.business_mode)),
-    latitude: Float64Array.from(rows, (r) => placed(r, r.latitude)),
-    longitude: Float64Array.from(rows, (r) => placed(r, r.longitude)),
+    latitude,
+    longitude,
+    vectors: {
+      x: Float64Array.from(latitude, (lat, i) => Math.cos(lat * RAD) * Math.cos((longitude[i] as number) * RAD)),
+      y: Float64Array.from(latitude, (lat, i) => Math.cos(lat * RAD) * Math.sin((longitude[i] as number) * RAD)),
+      z: Float64Array.from(latitude, (lat) => Math.sin(lat * RAD)),
+    },
     byEntityId,
     bySlug,
   };

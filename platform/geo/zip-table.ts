@@ -20,7 +20,7 @@
  * Coordinates are stored in millionths of a degree (the source's six decimals), so the table's values are exact
  * decimals: the brute-force checks compute the same distances from the same numbers (zip-ranks in the ETL).
  */
-import { milesBetween } from './distance';
+import { EARTH_RADIUS_MILES, milesBetween } from './distance';
 
 export const ZIP_TABLE_VERSION = 1;
 const MAGIC = Buffer.from('PFZIP\0\0\x01', 'latin1');
@@ -30,7 +30,7 @@ export const CELL_DEGREES = 0.5;
 const COLUMNS = 360 / CELL_DEGREES;
 const MICRO = 1_000_000;
 /** Miles per degree of latitude on the contract's sphere (platform/geo/distance.ts). */
-const MILES_PER_DEGREE = (3958.8 * Math.PI) / 180;
+const MILES_PER_DEGREE = (EARTH_RADIUS_MILES * Math.PI) / 180;
 
 /** One ZIP of the table. */
 export interface ZipCentroid {
@@ -62,6 +62,13 @@ export interface CircleZips {
   miles: Float64Array;
   /** [first rank, rank count] of each cell the circle's ZIPs lie in, in rank order. */
   cells: [number, number][];
+  /**
+   * The cells' ranks laid end to end ("cell space", `span` places): cell k's rank r is at `cellOffsets[k] + r -
+   * cells[k][0]`, and `local[i]` is the place of `ranks[i]`. A reader keys per-ZIP scratch arrays by it, not a map.
+   */
+  cellOffsets: Uint32Array;
+  local: Uint32Array;
+  span: number;
 }
 
 function cellRow(latitude: number): number {
@@ -127,6 +134,8 @@ export class ZipTable {
   private readonly rankOfZip = new Int32Array(100_000).fill(-1);
   /** Per non-empty cell: [first rank, count]. */
   private readonly cells = new Map<number, [number, number]>();
+  /** Each ZIP's unit vector (the circle's cheap test). */
+  private readonly vectors: { x: Float64Array; y: Float64Array; z: Float64Array };
 
   private constructor(
     readonly header: ZipTableHeader,
@@ -135,7 +144,16 @@ export class ZipTable {
     private readonly longitudes: Float64Array,
     private readonly states: string[],
   ) {
+    this.vectors = {
+      x: new Float64Array(zips.length),
+      y: new Float64Array(zips.length),
+      z: new Float64Array(zips.length),
+    };
     for (let rank = 0; rank < zips.length; rank += 1) {
+      const [vx, vy, vz] = unitVector(latitudes[rank] as number, longitudes[rank] as number);
+      this.vectors.x[rank] = vx;
+      this.vectors.y[rank] = vy;
+      this.vectors.z[rank] = vz;
       this.rankOfZip[zips[rank] as number] = rank;
       const cell = cellOf(latitudes[rank] as number, longitudes[rank] as number);
       const known = this.cells.get(cell);
@@ -210,13 +228,20 @@ export class ZipTable {
    * nearest first, ties by rank. Visits only the cells that intersect the circle's bounding box.
    */
   circle(latitude: number, longitude: number, miles: number): CircleZips {
-    const found: { rank: number; miles: number }[] = [];
-    const cells: [number, number][] = [];
     const latSpan = miles / MILES_PER_DEGREE + 1e-6;
     const rowFrom = cellRow(Math.max(-90, latitude - latSpan));
     const rowTo = cellRow(Math.min(90, latitude + latSpan));
-    const lonSpan = longitudeSpan(latitude, latSpan);
-    const columns = columnsOf(longitude, lonSpan);
+    const columns = columnsOf(longitude, longitudeSpan(latitude, latSpan));
+    // A ZIP is within `miles` when the dot product of the unit vectors is at least cos(miles / R): a cheap test that
+    // leaves out most of the cells' ZIPs outside the circle; the distance itself decides (with a margin for
+    // rounding, so the test never leaves out a ZIP the distance would keep).
+    const [cx, cy, cz] = unitVector(latitude, longitude);
+    const cosLimit = Math.cos(miles / EARTH_RADIUS_MILES) - 1e-9;
+    const { x, y, z } = this.vectors;
+    const foundRanks: number[] = [];
+    const foundMiles: number[] = [];
+    const foundCell: number[] = [];
+    const cells: [number, number][] = [];
     for (let row = rowFrom; row <= rowTo; row += 1) {
       for (const column of columns) {
         const cell = this.cells.get(row * COLUMNS + column);
@@ -224,23 +249,50 @@ export class ZipTable {
         const [first, count] = cell;
         let inCell = false;
         for (let rank = first; rank < first + count; rank += 1) {
+          if (cx * (x[rank] as number) + cy * (y[rank] as number) + cz * (z[rank] as number) < cosLimit) continue;
           const d = milesBetween(latitude, longitude, this.latitudes[rank] as number, this.longitudes[rank] as number);
           if (d <= miles) {
-            found.push({ rank, miles: d });
+            foundRanks.push(rank);
+            foundMiles.push(d);
+            foundCell.push(first);
             inCell = true;
           }
         }
         if (inCell) cells.push(cell);
       }
     }
-    found.sort((a, b) => a.miles - b.miles || a.rank - b.rank);
     cells.sort((a, b) => a[0] - b[0]);
-    return {
-      ranks: Uint32Array.from(found, (f) => f.rank),
-      miles: Float64Array.from(found, (f) => f.miles),
-      cells,
-    };
+    const cellOffsets = new Uint32Array(cells.length);
+    const offsetOf = new Map<number, number>();
+    let span = 0;
+    cells.forEach(([first, count], k) => {
+      cellOffsets[k] = span;
+      offsetOf.set(first, span);
+      span += count;
+    });
+    const order = Uint32Array.from(foundRanks.keys()).sort(
+      (a, b) =>
+        (foundMiles[a] as number) - (foundMiles[b] as number) || (foundRanks[a] as number) - (foundRanks[b] as number),
+    );
+    const ranks = new Uint32Array(order.length);
+    const distances = new Float64Array(order.length);
+    const local = new Uint32Array(order.length);
+    order.forEach((i, k) => {
+      const rank = foundRanks[i] as number;
+      const first = foundCell[i] as number;
+      ranks[k] = rank;
+      distances[k] = foundMiles[i] as number;
+      local[k] = (offsetOf.get(first) as number) + rank - first;
+    });
+    return { ranks, miles: distances, cells, cellOffsets, local, span };
   }
+}
+
+/** The unit vector of a point on the sphere. */
+function unitVector(latitude: number, longitude: number): [number, number, number] {
+  const lat = (latitude * Math.PI) / 180;
+  const lon = (longitude * Math.PI) / 180;
+  return [Math.cos(lat) * Math.cos(lon), Math.cos(lat) * Math.sin(lon), Math.sin(lat)];
 }
 
 /**

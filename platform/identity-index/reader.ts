@@ -68,6 +68,12 @@ export interface NearZips {
   miles: Float64Array;
   /** [first rank, count] of each cell holding the circle's ZIPs, in rank order. */
   cells: readonly (readonly [number, number])[];
+  /** Where each cell starts in the cells' ranks laid end to end (zip-table.ts `CircleZips`). */
+  cellOffsets: Uint32Array;
+  /** The place of each of `ranks` in that layout. */
+  local: Uint32Array;
+  /** The layout's length. */
+  span: number;
 }
 
 /** A radius query in index terms: the rows of `code` (or the class_rep rows) placed at one of `zips`. */
@@ -268,27 +274,51 @@ export class IdentityIndexReader implements PageSource {
       this.fenceUpper(first + n, from, to),
     ]);
     const dirBase = this.sections.geo_dir[0];
-    this.source.need?.(
-      windows
-        .filter(([lo, hi]) => hi > lo)
-        .map(([lo, hi]) => [dirBase + lo * GEO_DIR_BYTES, (hi - lo) * GEO_DIR_BYTES] as const),
-    );
-    const milesOf = new Map<number, number>();
-    for (let i = 0; i < zips.ranks.length; i += 1) milesOf.set(zips.ranks[i] as number, zips.miles[i] as number);
-    const runs: NearRun[] = [];
+    // Neighbouring cells of a row of cells have neighbouring ranks, so their windows touch: one read per stretch.
+    const stretches: [number, number][] = [];
     for (const [lo, hi] of windows) {
       if (hi <= lo) continue;
-      const bytes = this.source.slice(dirBase + lo * GEO_DIR_BYTES, (hi - lo) * GEO_DIR_BYTES);
+      const last = stretches[stretches.length - 1];
+      if (last !== undefined && lo <= last[1] + GEO_FENCE_EVERY) last[1] = Math.max(last[1], hi);
+      else stretches.push([lo, hi]);
+    }
+    this.source.need?.(stretches.map(([lo, hi]) => [dirBase + lo * GEO_DIR_BYTES, (hi - lo) * GEO_DIR_BYTES] as const));
+    const stretchBytes = stretches.map(([lo, hi]) =>
+      this.source.slice(dirBase + lo * GEO_DIR_BYTES, (hi - lo) * GEO_DIR_BYTES),
+    );
+    // Each run by its ZIP's place in the circle's cell space (no map): first record + 1 (0: no run) and count.
+    const runFirst = new Uint32Array(zips.span);
+    const runCount = new Uint32Array(zips.span);
+    let s = 0;
+    windows.forEach(([lo, hi], k) => {
+      if (hi <= lo) return;
+      while ((stretches[s] as [number, number])[1] < hi) s += 1;
+      const [stretchLo] = stretches[s] as [number, number];
+      const stretch = stretchBytes[s] as Buffer;
+      const [cellFirst, cellCount] = zips.cells[k] as readonly [number, number];
+      const offset = zips.cellOffsets[k] as number;
+      const bytes = stretch.subarray((lo - stretchLo) * GEO_DIR_BYTES, (hi - stretchLo) * GEO_DIR_BYTES);
       for (let at = 0; at < bytes.length; at += GEO_DIR_BYTES) {
         const rank = bytes.readUInt32LE(at);
-        const miles = milesOf.get(rank);
-        if (miles === undefined) continue;
-        runs.push({ miles, rank, first: bytes.readUInt32LE(at + 4), count: bytes.readUInt32LE(at + 8) });
+        if (rank < cellFirst || rank >= cellFirst + cellCount) continue;
+        runFirst[offset + rank - cellFirst] = bytes.readUInt32LE(at + 4) + 1;
+        runCount[offset + rank - cellFirst] = bytes.readUInt32LE(at + 8);
       }
+    });
+    // The circle's ZIPs are nearest first already: its runs come out in order.
+    const runs: NearRun[] = [];
+    for (let i = 0; i < zips.ranks.length; i += 1) {
+      const place = zips.local[i] as number;
+      const first = runFirst[place] as number;
+      if (first === 0) continue;
+      runs.push({
+        miles: zips.miles[i] as number,
+        rank: zips.ranks[i] as number,
+        first: first - 1,
+        count: runCount[place] as number,
+      });
     }
-    // A cell's window may overlap the next one's: each run once.
-    runs.sort((a, b) => a.miles - b.miles || a.rank - b.rank);
-    return runs.filter((r, i) => i === 0 || (runs[i - 1] as NearRun).rank !== r.rank);
+    return runs;
   }
 
   /**

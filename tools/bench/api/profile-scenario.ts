@@ -1,6 +1,6 @@
 /**
- * Profiles one `bench:api` scenario (not a test): `tsx tools/bench/api/profile-scenario.ts <npi|batch|search|postal>
- * [seconds]`. Runs the bench's server bundle (`.bench/api/server.js`, built by `npm run bench:api`) over the
+ * Profiles one `bench:api` scenario (not a test): `tsx tools/bench/api/profile-scenario.ts
+ * <npi|batch|search|postal|radius5|radius25|radius100|dense|vertical-near> [seconds]`. Runs the bench's server bundle (`.bench/api/server.js`, built by `npm run bench:api`) over the
  * cached 1,000,000-row snapshot with `--cpu-prof`, drives the scenario's URLs at 16 connections, and prints where
  * the profile was written (open it in Chrome DevTools or summarise it with `--top`).
  */
@@ -10,7 +10,11 @@ import http from 'node:http';
 import path from 'node:path';
 import type { SnapshotManifest } from '../../../data-contracts/layout';
 import { createRandom } from '../../demo/random';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { probeHotPartition } from './bench-snapshot';
+import { openIdentityViews } from './identity-workload';
 import { buildNpiScenarios } from './npi-scenarios';
+import { buildRadiusScenarios } from './radius-scenarios';
 import { buildSearchScenarios } from './search-scenarios';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -25,7 +29,18 @@ async function main(): Promise<void> {
   const rng = createRandom(7);
   const npi = await buildNpiScenarios(data, manifest, rng);
   const search = buildSearchScenarios(data, manifest, rng);
-  const scenario = { npi: npi.scenarios[0], batch: npi.scenarios[1], search: search[0], postal: search[1] }[which];
+  const radius = await radiusScenarios(data, manifest, rng);
+  const scenario = {
+    npi: npi.scenarios[0],
+    batch: npi.scenarios[1],
+    search: search[0],
+    postal: search[1],
+    radius5: radius[0],
+    radius25: radius[1],
+    radius100: radius[2],
+    dense: radius[3],
+    'vertical-near': radius.find((s) => s.name.startsWith('vertical near')),
+  }[which];
   if (scenario === undefined) throw new Error(`unknown scenario ${which}`);
   const keys = JSON.parse(await readFile(path.join(BENCH, 'local', 'demo-keys.json'), 'utf8')) as Record<
     string,
@@ -85,6 +100,23 @@ async function main(): Promise<void> {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   console.log('profile in /tmp/pf-prof');
+}
+
+/** The radius scenarios over the snapshot (DuckDB views over its Parquet draw the points). */
+async function radiusScenarios(data: string, manifest: SnapshotManifest, rng: ReturnType<typeof createRandom>) {
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  try {
+    const files = manifest.objects.filter((o) => o.kind === 'identity').map((o) => path.join(data, o.key));
+    const taxonomy = manifest.objects.find((o) => o.kind === 'taxonomy');
+    if (taxonomy === undefined) return [];
+    await openIdentityViews(conn, files, path.join(data, taxonomy.key));
+    const hot = await probeHotPartition(conn, manifest, data);
+    return (await buildRadiusScenarios(conn, data, manifest, hot, rng, 7))?.scenarios ?? [];
+  } finally {
+    conn.closeSync();
+    db.closeSync();
+  }
 }
 
 main().catch((err) => {

@@ -12,6 +12,7 @@ function layer(rows: { vertical: string; state: string | null; city: string | nu
     businessMode: rows.map((r) => r.mode),
     latitude: new Float64Array(rows.length).fill(Number.NaN),
     longitude: new Float64Array(rows.length).fill(Number.NaN),
+    vectors: { x: new Float64Array(rows.length), y: new Float64Array(rows.length), z: new Float64Array(rows.length) },
     byEntityId: new Map(),
     bySlug: new Map(),
   };
