@@ -154,7 +154,7 @@ export async function searchIdentityNear(
   const { circle } = query;
   const near = new Map<string, number>();
   circle.zipCodes().forEach((zip, i) => {
-    near.set(zip, circle.zips.miles[i] as number);
+    near.set(zip, circle.zips().miles[i] as number);
   });
   const q: SearchQuery = {
     name: query.name,

@@ -16,6 +16,7 @@ import { type NpiRecordBytes, npiActiveLineOf, npiRecordText } from '../../data-
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { NpiRecord } from '../../data-contracts/types';
 import { EARTH_RADIUS_MILES, milesBetween } from '../../platform/geo/distance';
+import type { NearZips } from '../../platform/identity-index/reader';
 import { setNewest, touch } from '../../platform/lru';
 import type { SnapshotCache } from '../storage/snapshot-cache';
 import { searchIdentity, searchIdentityNear } from './identity-search';
@@ -134,21 +135,27 @@ export class SnapshotProviderData implements ProviderData {
       longitude = found.longitude;
     }
     if (latitude === null || longitude === null) throw new Error('near: neither a ZIP nor a point');
-    const zips = table.circle(latitude, longitude, near.radiusMiles);
+    const radiusMiles = near.radiusMiles;
+    const centre = { latitude, longitude };
+    let zips: NearZips | null = null;
     let codes: string[] | null = null;
     let states: string[] | null = null;
+    const zipsOf = () => {
+      zips ??= table.circle(centre.latitude, centre.longitude, radiusMiles);
+      return zips;
+    };
     const circle: NearCircle = {
       latitude,
       longitude,
       zip: near.zip,
-      radiusMiles: near.radiusMiles,
-      zips,
+      radiusMiles,
+      zips: zipsOf,
       zipCodes: () => {
-        codes ??= Array.from(zips.ranks, (rank) => table.zipAt(rank));
+        codes ??= Array.from(zipsOf().ranks, (rank) => table.zipAt(rank));
         return codes;
       },
       states: () => {
-        states ??= [...new Set(Array.from(zips.ranks, (rank) => table.stateAt(rank)))].sort();
+        states ??= [...new Set(Array.from(zipsOf().ranks, (rank) => table.stateAt(rank)))].sort();
         return states;
       },
     };
@@ -216,7 +223,7 @@ export class SnapshotProviderData implements ProviderData {
         reader.hasRadiusLists
           ? reader.nearQuery({
               code: resolution.kind === 'code' ? resolution.code : null,
-              zips: query.circle.zips,
+              zips: query.circle.zips(),
               entityType: query.entityType,
               limit: query.limit,
               offset: query.offset,

@@ -39,8 +39,9 @@ export interface NearCircle {
   /** The ZIP asked for, or null for a point. */
   zip: string | null;
   radiusMiles: number;
-  zips: NearZips;
-  /** The 5-digit code of each of `zips.ranks` (computed on first use: only a name search needs them). */
+  /** The ZIPs of the snapshot's ZIP table within the circle (computed on first use: the vertical path needs none). */
+  zips(): NearZips;
+  /** The 5-digit code of each of `zips().ranks` (computed on first use: only a name search needs them). */
   zipCodes(): readonly string[];
   /** The states (and territories) of those ZIPs, sorted (computed on first use). */
   states(): readonly string[];

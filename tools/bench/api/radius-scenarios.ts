@@ -128,8 +128,8 @@ export async function buildRadiusScenarios(
       urls: new UrlCycle(queries.map((q) => q.path)),
       prime: [...firstOf.values()],
       primeUnit: 'taxonomy',
-      p99GoalMs: GOALS.radiusP99Ms,
-      ...(radius === 25 ? { rpsGoal: GOALS.radiusRps } : {}),
+      // The goal is on 25 miles; 5 and 100 miles are measured beside it.
+      ...(radius === 25 ? { p99GoalMs: GOALS.radiusP99Ms, rpsGoal: GOALS.radiusRps } : {}),
     });
   }
 
