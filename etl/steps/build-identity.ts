@@ -2,10 +2,9 @@
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ZipTable } from '../../platform/geo/zip-table';
 import { buildIdentityTable, identityClassificationKeys } from '../sources/identity-table';
 import { buildNpiLookupTable } from '../sources/npi-lookup';
-import { createZipRankTable, zipTableBytes } from '../sources/zip-centroids';
+import { zipTableBytes } from '../sources/zip-centroids';
 import type { BuildContext } from './context';
 
 /** What the identity step built, for the parquet step's writers. */
@@ -18,17 +17,16 @@ export interface BuiltIdentity {
   zipTableFile: string;
 }
 
-/** Builds the `identity`, `npi_lookup` and `zip_rank` tables, and writes the ZIP table. */
+/** Builds the `identity` and `npi_lookup` tables, and writes the ZIP table. */
 export async function buildIdentity(ctx: BuildContext): Promise<BuiltIdentity> {
   ctx.progress('identity');
   const identity = await buildIdentityTable(ctx.connection);
   const classificationKeys = await identityClassificationKeys(ctx.connection);
   await buildNpiLookupTable(ctx.connection);
-  // The ZIP table: written into the snapshot, and the `zip_rank` table the index writer places rows with.
+  // The ZIP table: written into the snapshot; the index writer places rows with it (etl/writers/identity-index.ts).
   const bytes = await zipTableBytes();
   const zipTableFile = path.join(ctx.work, 'geo', 'zip-centroids.bin');
   await mkdir(path.dirname(zipTableFile), { recursive: true });
   await writeFile(zipTableFile, bytes);
-  await createZipRankTable(ctx.connection, ZipTable.decode(bytes));
   return { npis: identity.npis, classificationKeys, zipTableFile };
 }

@@ -2,6 +2,7 @@
  * A full build's base layers, written by the parquet step from the tables the identity step built: the identity
  * partitions, their serving indexes, the NPI lookup buckets, the search indexes, the taxonomy map and the ZIP table.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
@@ -13,6 +14,7 @@ import {
   zipTableKey,
 } from '../../data-contracts/layout';
 import { setDuckDbMemoryLimit } from '../../platform/duckdb/batch';
+import { ZipTable } from '../../platform/geo/zip-table';
 import { allOrFirstError } from '../../platform/settle';
 import { CONTENT_TYPES } from '../../platform/snapshot-protocol';
 import { identitySearchSql, readTaxonomyLookup } from '../sources/identity-search';
@@ -66,8 +68,15 @@ export async function writeFreshLayers(
     const written = await timedWriter(ctx, 'identity', () =>
       writeIdentityFiles(connection, path.join(outDir, 'identity'), keys, progress('identity')),
     );
+    const zipTable = ZipTable.decode(await readFile(identity.zipTableFile));
     const indexes = await timedWriter(ctx, 'identity-index', () =>
-      writeIdentityIndexFiles(connection, path.join(outDir, 'identity-index'), keys, progress('identity index')),
+      writeIdentityIndexFiles(
+        connection,
+        path.join(outDir, 'identity-index'),
+        keys,
+        zipTable,
+        progress('identity index'),
+      ),
     );
     const buckets = await timedWriter(ctx, 'npi', () => writeNpiBucketFiles(connection, path.join(outDir, 'npi')));
     return { written, indexes, buckets };

@@ -1,14 +1,15 @@
 /**
  * The identity serving indexes (platform/identity-index): one file per classification key, from the same
  * `identity` table as the Parquet partitions, so both hold the same rows. Each partition's rows stream out of
- * DuckDB chunk by chunk in (taxonomy_code, npi) order into the writer, each with its practice ZIP's rank in the
- * `zip_rank` table (the radius lists); only one partition is in JS memory at a time.
+ * DuckDB chunk by chunk in (taxonomy_code, npi) order into the writer, each placed at its practice ZIP's rank in
+ * the snapshot's ZIP table (the radius lists); only one partition is in JS memory at a time.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { IDENTITY_ROW_FIELDS } from '../../data-contracts/csv';
 import { chunkCells } from '../../platform/duckdb/statements';
+import type { ZipTable } from '../../platform/geo/zip-table';
 import type { IdentityIndexRow } from '../../platform/identity-index/format';
 import { IdentityIndexWriter } from '../../platform/identity-index/writer';
 import { sqlIdentifier } from '../../platform/sql';
@@ -26,6 +27,8 @@ const COLUMNS = [
   'oig_candidate_count',
   'entity_type',
 ] as const satisfies readonly (keyof IdentityIndexRow)[];
+/** Read beside them: the row's practice ZIP, placed with the ZIP table in JS (a join per partition cost DuckDB memory). */
+const PLACE_COLUMN = 'postal_code';
 
 export interface WrittenIndex {
   file: string;
@@ -38,16 +41,21 @@ export async function writeIdentityIndexFiles(
   connection: DuckDBConnection,
   outDir: string,
   keys: readonly string[],
+  zipTable: ZipTable,
   onFile?: (done: number, total: number) => void,
 ): Promise<WrittenIndex[]> {
   await mkdir(outDir, { recursive: true });
-  const select = COLUMNS.map((c) => `i.${sqlIdentifier(c)}`).join(', ');
+  const select = [...COLUMNS, PLACE_COLUMN].map(sqlIdentifier).join(', ');
   const out: WrittenIndex[] = [];
   for (const [i, key] of keys.entries()) {
     const writer = new IdentityIndexWriter(key);
+    // A ZIP's rank in the table, or null when the table has no centroid for it (not placed).
+    const placeOf = (zip: string | null) => {
+      const rank = zip === null ? -1 : zipTable.rankOf(zip);
+      return rank < 0 ? null : rank;
+    };
     const prepared = await connection.prepare(
-      `SELECT ${select}, z.rank FROM identity i LEFT JOIN zip_rank z ON z.zip = i.postal_code
-       WHERE i.classification_key = $1 ORDER BY i.taxonomy_code, i.npi`,
+      `SELECT ${select} FROM identity WHERE classification_key = $1 ORDER BY taxonomy_code, npi`,
     );
     let rows = 0;
     let lastCode: string | null = null;
@@ -80,7 +88,7 @@ export async function writeIdentityIndexFiles(
             oig_checked_at: text(12, r),
             oig_candidate_count: Number(value(13, r) ?? 0),
             entity_type: text(14, r),
-            zip_rank: value(15, r) === null ? null : Number(value(15, r)),
+            zip_rank: placeOf(text(15, r)),
           });
           rows += 1;
         }
