@@ -148,7 +148,7 @@ export const OIG_ENTRY_BYTES = OIG_ENTRY.bytes;
 /** The largest candidate count an entry holds (a larger count is stored as this). */
 export const MAX_CANDIDATE_COUNT = 0xffff;
 
-/** The sections in file order: the meta region (everything a lookup reads) first, then {@link BULK_SECTIONS}. */
+/** The sections in file order: the meta region (everything a lookup reads) first, then the bulk, from {@link FIRST_BULK_SECTION}. */
 export const SECTIONS = [
   'code_ranges',
   'directory',
@@ -174,19 +174,8 @@ export const SECTIONS = [
   'geo_names',
   'geo_origin',
 ] as const;
-/** The sections a page reads a slice of: the first of them ends the meta region. */
-export const BULK_SECTIONS = [
-  'postings',
-  'records',
-  'names',
-  'city_records',
-  'city_names',
-  'city_origin',
-  'geo_dir',
-  'geo_records',
-  'geo_names',
-  'geo_origin',
-] as const;
+/** The first of the sections a page reads a slice of: it ends the meta region (those after it are the bulk). */
+export const FIRST_BULK_SECTION = 'postings' satisfies SectionName;
 export type SectionName = (typeof SECTIONS)[number];
 /** The sections new in version 3 (absent from a version 2 file). */
 export const CITY_SECTIONS = ['city_records', 'city_names', 'city_origin'] as const;

@@ -19,7 +19,6 @@ import { tableCount, tableFind, tableRange } from '../binary/string-table';
 import { intern } from '../string-intern';
 import {
   ANY,
-  BULK_SECTIONS,
   CANDIDATE_COUNT_VERSION,
   CITY_SECTIONS,
   cityKey,
@@ -27,6 +26,7 @@ import {
   decodeFlag,
   ENTITY_FLAGS,
   ENTITY_SHIFT,
+  FIRST_BULK_SECTION,
   GEO_DIR_BYTES,
   GEO_FENCE_EVERY,
   GEO_SECTIONS,
@@ -160,7 +160,7 @@ export class IdentityIndexReader implements PageSource {
 
   /** Bytes of the file's head that hold everything a lookup reads (the meta region, format.ts). */
   get metaLength(): number {
-    return this.sections[BULK_SECTIONS[0]][0];
+    return this.sections[FIRST_BULK_SECTION][0];
   }
 
   /** The total of a query and the rows of its page, in NPI order. */
