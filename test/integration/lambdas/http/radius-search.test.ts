@@ -142,6 +142,9 @@ describe('radius search on the real samples', () => {
   }, 120_000);
 
   it('narrows by entity_type as brute force does', async () => {
+    // The partitions hold the entity type as the API names it (NPPES's 1 and 2 mapped): both occur.
+    expect(new Set(rows.map((r) => r.entity_type))).toEqual(new Set(['individual', 'organization']));
+    let individuals = 0;
     for (const q of drawnQueries().slice(0, 12)) {
       const centre = zips.find(q.zip) as { latitude: number; longitude: number };
       for (const entity of ['individual', 'organization']) {
@@ -151,8 +154,19 @@ describe('radius search on the real samples', () => {
         );
         expect((body.data as { npi: string }[]).map((d) => d.npi)).toEqual(want.map((w) => w.npi));
         expect((body.pagination as { total: number }).total).toBe(want.length);
+        if (entity === 'individual') individuals += want.length;
       }
     }
+    expect(individuals).toBeGreaterThan(0);
+    // Organisations are rarer: a wide circle around a drawn organisation's ZIP holds at least that one.
+    const org = rows.find(
+      (r) => r.entity_type === 'organization' && r.postal_code !== null && zips.find(r.postal_code),
+    );
+    if (org === undefined) throw new Error('no placed organisation in the samples');
+    const { body } = await get(
+      `taxonomy=${org.taxonomy_code}&near=${org.postal_code}&radius_miles=5&entity_type=organization&limit=1000`,
+    );
+    expect((body.data as { npi: string }[]).map((d) => d.npi)).toContain(org.npi);
   }, 120_000);
 
   it('answers a lat,lon point as the same circle around it', async () => {

@@ -9,7 +9,12 @@
  */
 import { open } from 'node:fs/promises';
 import type { IdentityRows } from '../../../../data-contracts/identity-json';
-import { blockDigestsKey, type ManifestObject, type SnapshotManifest } from '../../../../data-contracts/layout';
+import {
+  blockDigestsKey,
+  LAYOUT_VERSION,
+  type ManifestObject,
+  type SnapshotManifest,
+} from '../../../../data-contracts/layout';
 import { BlockCache } from '../../../../platform/binary/block-cache';
 import { BufferSource } from '../../../../platform/binary/byte-source';
 import { type IdentityIndexQuery, IdentityIndexReader } from '../../../../platform/identity-index/reader';
@@ -97,7 +102,7 @@ describe.each(['folder', 's3'] as const)('reading in place, %s store', (storage)
     expect(ranged.length).toBeGreaterThan(10);
     for (const object of ranged) expect(object.block_digests?.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(manifest.objects.filter((o) => o.kind === 'npi').every((o) => o.key.endsWith('/records.npi'))).toBe(true);
-    expect(manifest.layout_version).toBe(4);
+    expect(manifest.layout_version).toBe(LAYOUT_VERSION);
   });
 
   it('answers, then refuses what was changed in the store and keeps answering the rest', async () => {
