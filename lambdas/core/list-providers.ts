@@ -1,8 +1,9 @@
 /**
  * Use case: the provider list (`GET /providers`), on the vertical path or the identity path.
  *
- * Order: authenticate (401), a quota known to be used up (429), validate (400), authorise (403), query, check the
- * offset against the total (400), meter (429), answer. Only a call that will be answered with 200 is counted. An NPI
+ * Order: authenticate (401), a quota known to be used up (429), validate (400), authorise (403), resolve a `near`
+ * against the snapshot's ZIP table (400 `unknown_zip`, 503 `radius_unavailable`), query, check the offset against
+ * the total (400), meter (429), answer. Only a call that will be answered with 200 is counted. An NPI
  * roster (`npi=`) counts one call per NPI its page can hold ({@link rosterPageCost}), charged before the query and
  * given back if it fails.
  */
@@ -115,7 +116,7 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
       };
     }
     const { search, taxonomy } = request;
-    const query = async (): Promise<{ total: number; rows: ListProvidersIdentityRows; miles: Float64Array | null }> => {
+    const query = async (): Promise<{ total: number; rows: IdentityRows; miles: Float64Array | null }> => {
       if (circle !== null) {
         const page = await data.listIdentityNear({
           taxonomy,
@@ -175,8 +176,6 @@ export async function listProviders(input: ListProvidersInput, deps: CoreDeps): 
     };
   });
 }
-
-type ListProvidersIdentityRows = IdentityRows;
 
 /** 503 `radius_unavailable`: the snapshot was built before radius search. */
 function radiusUnavailable(): ApiError {
