@@ -15,7 +15,7 @@ import type { LeieRelease } from '../../data-contracts/manifest';
 import { type NpiRecordBytes, npiActiveLineOf, npiRecordText } from '../../data-contracts/npi-record';
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { NpiRecord } from '../../data-contracts/types';
-import { EARTH_RADIUS_MILES, milesBetween } from '../../platform/geo/distance';
+import { dotProductFloor, milesBetween, unitVector } from '../../platform/geo/distance';
 import type { NearZips } from '../../platform/identity-index/reader';
 import { setNewest, touch } from '../../platform/lru';
 import type { SnapshotCache } from '../storage/snapshot-cache';
@@ -170,13 +170,8 @@ export class SnapshotProviderData implements ProviderData {
     const found: { index: number; miles: number }[] = [];
     // The dot product of unit vectors leaves out the rows far outside at three multiplications each (a margin keeps
     // every row the distance would keep); the distance decides for the rest. Unplaced rows are NaN: never kept.
-    const rad = Math.PI / 180;
-    const [cx, cy, cz] = [
-      Math.cos(circle.latitude * rad) * Math.cos(circle.longitude * rad),
-      Math.cos(circle.latitude * rad) * Math.sin(circle.longitude * rad),
-      Math.sin(circle.latitude * rad),
-    ];
-    const cosLimit = Math.cos(circle.radiusMiles / EARTH_RADIUS_MILES) - 1e-9;
+    const [cx, cy, cz] = unitVector(circle.latitude, circle.longitude);
+    const cosLimit = dotProductFloor(circle.radiusMiles);
     const { x, y, z } = layer.vectors;
     for (const index of matches) {
       if (!(cx * (x[index] as number) + cy * (y[index] as number) + cz * (z[index] as number) >= cosLimit)) continue;

@@ -14,6 +14,7 @@ import { LIVE_VERTICALS, type PublishBoundary } from '../../data-contracts/const
 import { snapshotPrefix, UNMAPPED_CLASSIFICATION_KEY, VERTICAL_TABLE } from '../../data-contracts/layout';
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { DuckDb, SqlRow } from '../../platform/duckdb/pool';
+import { unitVector } from '../../platform/geo/distance';
 import { ZipTable } from '../../platform/geo/zip-table';
 import { InFlight } from '../../platform/in-flight';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
@@ -239,7 +240,18 @@ async function loadVerticalRows(db: DuckDb, paths: string[]): Promise<VerticalRo
   });
 }
 
-const RAD = Math.PI / 180;
+/** The unit vectors of coordinate arrays (NaN where a coordinate is NaN: never within any circle). */
+function unitVectors(latitude: Float64Array, longitude: Float64Array): VerticalLayer['vectors'] {
+  const out = {
+    x: new Float64Array(latitude.length),
+    y: new Float64Array(latitude.length),
+    z: new Float64Array(latitude.length),
+  };
+  for (let i = 0; i < latitude.length; i += 1) {
+    [out.x[i], out.y[i], out.z[i]] = unitVector(latitude[i] as number, longitude[i] as number);
+  }
+  return out;
+}
 
 /** A coordinate of a placed row (a number, and not an online-only record), else NaN. */
 function placed(row: VerticalRow, value: unknown): number {
@@ -266,11 +278,7 @@ function verticalLayer(rows: VerticalRow[]): VerticalLayer {
     businessMode: rows.map((r) => String(r.business_mode)),
     latitude,
     longitude,
-    vectors: {
-      x: Float64Array.from(latitude, (lat, i) => Math.cos(lat * RAD) * Math.cos((longitude[i] as number) * RAD)),
-      y: Float64Array.from(latitude, (lat, i) => Math.cos(lat * RAD) * Math.sin((longitude[i] as number) * RAD)),
-      z: Float64Array.from(latitude, (lat) => Math.sin(lat * RAD)),
-    },
+    vectors: unitVectors(latitude, longitude),
     byEntityId,
     bySlug,
   };

@@ -33,3 +33,18 @@ export function greatCircleSql(lat1: string, lon1: string, lat2: string, lon2: s
     `cos(${lat1} * ${r}) * cos(${lat2} * ${r}) * pow(sin((${lon2} - ${lon1}) * ${r} / 2), 2))))`
   );
 }
+
+/** A point's unit vector on the sphere: a cheap first test of "within N miles" is a dot product of two of these. */
+export function unitVector(latitude: number, longitude: number): [number, number, number] {
+  const lat = latitude * RADIANS;
+  const lon = longitude * RADIANS;
+  return [Math.cos(lat) * Math.cos(lon), Math.cos(lat) * Math.sin(lon), Math.sin(lat)];
+}
+
+/**
+ * The least dot product of unit vectors at most `miles` apart, less a margin for rounding: a point whose dot product
+ * falls below it is surely farther (the distance itself decides the others).
+ */
+export function dotProductFloor(miles: number): number {
+  return Math.cos(miles / EARTH_RADIUS_MILES) - 1e-9;
+}

@@ -20,7 +20,7 @@
  * Coordinates are stored in millionths of a degree (the source's six decimals), so the table's values are exact
  * decimals: the brute-force checks compute the same distances from the same numbers (zip-ranks in the ETL).
  */
-import { EARTH_RADIUS_MILES, milesBetween } from './distance';
+import { dotProductFloor, EARTH_RADIUS_MILES, milesBetween, unitVector } from './distance';
 
 export const ZIP_TABLE_VERSION = 1;
 const MAGIC = Buffer.from('PFZIP\0\0\x01', 'latin1');
@@ -236,7 +236,7 @@ export class ZipTable {
     // leaves out most of the cells' ZIPs outside the circle; the distance itself decides (with a margin for
     // rounding, so the test never leaves out a ZIP the distance would keep).
     const [cx, cy, cz] = unitVector(latitude, longitude);
-    const cosLimit = Math.cos(miles / EARTH_RADIUS_MILES) - 1e-9;
+    const cosLimit = dotProductFloor(miles);
     const { x, y, z } = this.vectors;
     const foundRanks: number[] = [];
     const foundMiles: number[] = [];
@@ -286,13 +286,6 @@ export class ZipTable {
     });
     return { ranks, miles: distances, cells, cellOffsets, local, span };
   }
-}
-
-/** The unit vector of a point on the sphere. */
-function unitVector(latitude: number, longitude: number): [number, number, number] {
-  const lat = (latitude * Math.PI) / 180;
-  const lon = (longitude * Math.PI) / 180;
-  return [Math.cos(lat) * Math.cos(lon), Math.cos(lat) * Math.sin(lon), Math.sin(lat)];
 }
 
 /**
