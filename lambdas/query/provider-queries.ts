@@ -56,23 +56,38 @@ const CIRCLE_CACHE_ENTRIES = 512;
 const MATCH_CACHE_FILTERS = 256;
 
 /**
+ * Radius answers remembered per layer, counted in rows kept (12 bytes each: an index and a distance): 1,000,000 is
+ * at most 12 MB, and each answer holds at most the layer's rows.
+ */
+const NEAR_CACHE_ROWS = 1_000_000;
+
+/** The rows of a filter within a circle, nearest first (ties by entity_id), with their unrounded distances. */
+export interface VerticalNearMatches {
+  indexes: Uint32Array;
+  miles: Float64Array;
+}
+
+/**
  * The indexes (in list order) of a layer's rows that match a query's filters, remembered per layer for the most
  * recent {@link MATCH_CACHE_FILTERS} filters, so that a repeated filter costs a lookup instead of a pass over every
- * row (the total needs all matches, whatever the page). Owned by the runtime, so tests and measuring tools hold their
- * own; a layer's entries go with the layer (a WeakMap), that is with its snapshot.
+ * row (the total needs all matches, whatever the page); and the same for a filter within a circle (ordered by
+ * distance), for the most recent answers up to {@link NEAR_CACHE_ROWS} rows kept in all. Owned by the runtime, so
+ * tests and measuring tools hold their own; a layer's entries go with the layer (a WeakMap), that is with its
+ * snapshot.
  */
 export class VerticalMatchCache {
   private byLayer = new WeakMap<VerticalLayer, Map<string, Uint32Array>>();
+  private nearByLayer = new WeakMap<VerticalLayer, { answers: Map<string, VerticalNearMatches>; rows: number }>();
 
-  /** Forgets every remembered filter. */
+  /** Forgets every remembered filter and radius answer. */
   clear(): void {
     this.byLayer = new WeakMap();
+    this.nearByLayer = new WeakMap();
   }
 
   /** The matches of `query` in `layer`: one pass over the presorted layer on a miss. */
   matches(layer: VerticalLayer, query: VerticalListQuery): Uint32Array {
-    const city = query.city?.toLowerCase() ?? null;
-    const key = JSON.stringify([query.vertical, query.state, city, query.businessMode]);
+    const key = filterKey(query);
     let cache = this.byLayer.get(layer);
     if (cache === undefined) {
       cache = new Map();
@@ -80,6 +95,7 @@ export class VerticalMatchCache {
     }
     const known = touch(cache, key);
     if (known !== undefined) return known;
+    const city = query.city?.toLowerCase() ?? null;
     const found: number[] = [];
     for (let i = 0; i < layer.rows.length; i += 1) {
       if (layer.vertical[i] !== query.vertical) continue;
@@ -92,6 +108,59 @@ export class VerticalMatchCache {
     setNewest(cache, key, matches, MATCH_CACHE_FILTERS);
     return matches;
   }
+
+  /**
+   * The matches of `query` in `layer` within `circle`, nearest first (ties by entity_id): on a miss, one pass over
+   * the filter's matches. Rows that are not placed (NaN coordinates) never match.
+   */
+  near(layer: VerticalLayer, query: VerticalListQuery, circle: NearCircle): VerticalNearMatches {
+    const key = `${filterKey(query)}|${circle.latitude},${circle.longitude}|${circle.radiusMiles}`;
+    let cache = this.nearByLayer.get(layer);
+    if (cache === undefined) {
+      cache = { answers: new Map(), rows: 0 };
+      this.nearByLayer.set(layer, cache);
+    }
+    const known = touch(cache.answers, key);
+    if (known !== undefined) return known;
+    const answer = withinCircle(layer, this.matches(layer, query), circle);
+    cache.answers.set(key, answer);
+    cache.rows += answer.indexes.length;
+    for (const [oldest, old] of cache.answers) {
+      if (cache.rows <= NEAR_CACHE_ROWS || oldest === key) break;
+      cache.answers.delete(oldest);
+      cache.rows -= old.indexes.length;
+    }
+    return answer;
+  }
+}
+
+/** A vertical filter as a cache key (the city case-insensitively). */
+function filterKey(query: VerticalListQuery): string {
+  return JSON.stringify([query.vertical, query.state, query.city?.toLowerCase() ?? null, query.businessMode]);
+}
+
+/** The rows of `matches` within `circle`, nearest first (ties by entity_id). */
+function withinCircle(layer: VerticalLayer, matches: Uint32Array, circle: NearCircle): VerticalNearMatches {
+  const found: { index: number; miles: number; id: string }[] = [];
+  // The dot product of unit vectors leaves out the rows far outside at three multiplications each (a margin keeps
+  // every row the distance would keep); the distance decides for the rest. Unplaced rows are NaN: never kept.
+  const [cx, cy, cz] = unitVector(circle.latitude, circle.longitude);
+  const cosLimit = dotProductFloor(circle.radiusMiles);
+  const { x, y, z } = layer.vectors;
+  for (const index of matches) {
+    if (!(cx * (x[index] as number) + cy * (y[index] as number) + cz * (z[index] as number) >= cosLimit)) continue;
+    const miles = milesBetween(
+      circle.latitude,
+      circle.longitude,
+      layer.latitude[index] as number,
+      layer.longitude[index] as number,
+    );
+    if (miles <= circle.radiusMiles) {
+      found.push({ index, miles, id: String((layer.rows[index] as VerticalRow).entity_id) });
+    }
+  }
+  found.sort((a, b) => a.miles - b.miles || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { indexes: Uint32Array.from(found, (f) => f.index), miles: Float64Array.from(found, (f) => f.miles) };
 }
 
 /** {@link ProviderData} over one snapshot's tables. */
@@ -166,31 +235,11 @@ export class SnapshotProviderData implements ProviderData {
   async listVerticalNear(query: VerticalListQuery, circle: NearCircle): Promise<NearPage<VerticalRow[]>> {
     if (VERTICAL_STATUS[query.vertical] !== 'live') return { total: 0, rows: [], miles: new Float64Array(0) };
     const layer = (await this.tables.vertical())[query.boundary];
-    const matches = this.matchCache.matches(layer, query);
-    const found: { index: number; miles: number }[] = [];
-    // The dot product of unit vectors leaves out the rows far outside at three multiplications each (a margin keeps
-    // every row the distance would keep); the distance decides for the rest. Unplaced rows are NaN: never kept.
-    const [cx, cy, cz] = unitVector(circle.latitude, circle.longitude);
-    const cosLimit = dotProductFloor(circle.radiusMiles);
-    const { x, y, z } = layer.vectors;
-    for (const index of matches) {
-      if (!(cx * (x[index] as number) + cy * (y[index] as number) + cz * (z[index] as number) >= cosLimit)) continue;
-      const miles = milesBetween(
-        circle.latitude,
-        circle.longitude,
-        layer.latitude[index] as number,
-        layer.longitude[index] as number,
-      );
-      if (miles <= circle.radiusMiles) found.push({ index, miles });
-    }
-    const idOf = (i: number) => String((layer.rows[i] as VerticalRow).entity_id);
-    found.sort((a, b) => a.miles - b.miles || (idOf(a.index) < idOf(b.index) ? -1 : 1));
-    const page = found.slice(query.offset, query.offset + query.limit);
-    return {
-      total: found.length,
-      rows: page.map((f) => layer.rows[f.index] as VerticalRow),
-      miles: Float64Array.from(page, (f) => f.miles),
-    };
+    const { indexes, miles } = this.matchCache.near(layer, query, circle);
+    const end = Math.min(indexes.length, query.offset + query.limit);
+    const rows: VerticalRow[] = [];
+    for (let k = query.offset; k < end; k += 1) rows.push(layer.rows[indexes[k] as number] as VerticalRow);
+    return { total: indexes.length, rows, miles: miles.slice(query.offset, Math.max(query.offset, end)) };
   }
 
   async listIdentityNear(query: IdentityNearQuery): Promise<NearPage<IdentityRows> | null> {
