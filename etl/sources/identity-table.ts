@@ -56,8 +56,10 @@ export async function buildIdentityTable(connection: DuckDBConnection): Promise<
     SELECT r.npi, r.name, r.code AS taxonomy_code, r.taxonomy_display, r.classification_key, r.is_primary,
       r.class_rep, r.city, r.state, r.checked_at,
       o.npi IS NOT NULL AS oig_excluded, o.oig_type, o.oig_date, o.oig_checked_at,
-      coalesce(k.candidate_count, 0)::INTEGER AS oig_candidate_count, r.postal_code,
-      CASE r.entity_type WHEN '1' THEN 'individual' WHEN '2' THEN 'organization' END AS entity_type
+      coalesce(k.candidate_count, 0)::INTEGER AS oig_candidate_count,
+      -- Stored compact (transforms/identity-stored.ts): the table is sorted, and past the memory limit spilled, whole.
+      CAST(r.postal_code AS UINTEGER) AS postal_code,
+      CASE r.entity_type WHEN '1' THEN 1 WHEN '2' THEN 2 END::UTINYINT AS entity_type
     FROM ranked r LEFT JOIN oig_match o ON o.npi = r.npi LEFT JOIN oig_candidate k ON k.npi = r.npi
     ORDER BY r.classification_key, r.code, r.state NULLS LAST, r.npi`,
     [NPPES_STATUS.rejected, NPPES_STATUS.active, UNMAPPED_CLASSIFICATION_KEY],

@@ -13,6 +13,7 @@ import type { ZipTable } from '../../platform/geo/zip-table';
 import type { IdentityIndexRow } from '../../platform/identity-index/format';
 import { IdentityIndexWriter } from '../../platform/identity-index/writer';
 import { sqlIdentifier } from '../../platform/sql';
+import { IDENTITY_STORED } from '../transforms/identity-stored';
 
 /** The writer's columns, in this order in the query. */
 const COLUMNS = [
@@ -49,11 +50,14 @@ export async function writeIdentityIndexFiles(
   const out: WrittenIndex[] = [];
   for (const [i, key] of keys.entries()) {
     const writer = new IdentityIndexWriter(key);
-    // A ZIP's rank in the table, or null when the table has no centroid for it (not placed).
-    const placeOf = (zip: string | null) => {
-      const rank = zip === null ? -1 : zipTable.rankOf(zip);
+    // A ZIP's rank in the table, or null when the table has no centroid for it (not placed). Both columns are
+    // read in their stored form (IDENTITY_STORED).
+    const placeOf = (stored: unknown) => {
+      const rank = stored === null ? -1 : zipTable.rankOf(IDENTITY_STORED.postal_code.zip(Number(stored)));
       return rank < 0 ? null : rank;
     };
+    const entityTypeOf = (stored: unknown) =>
+      stored === null ? null : IDENTITY_STORED.entity_type.name(Number(stored));
     const prepared = await connection.prepare(
       `SELECT ${select} FROM identity WHERE classification_key = $1 ORDER BY taxonomy_code, npi`,
     );
@@ -87,8 +91,8 @@ export async function writeIdentityIndexFiles(
             oig_date: text(11, r),
             oig_checked_at: text(12, r),
             oig_candidate_count: Number(value(13, r) ?? 0),
-            entity_type: text(14, r),
-            zip_rank: placeOf(text(15, r)),
+            entity_type: entityTypeOf(value(14, r)),
+            zip_rank: placeOf(value(15, r)),
           });
           rows += 1;
         }

@@ -9,14 +9,21 @@ import { PUBLISH_BOUNDARIES, type PublishBoundary, type Vertical } from '../../d
 import { IDENTITY_TABLE, TAXONOMY_TABLE, VERTICAL_TABLE } from '../../data-contracts/layout';
 import { queryNumber, queryRows, runBound } from '../../platform/duckdb/statements';
 import { sqlIdentifier, sqlPath } from '../../platform/sql';
+import { IDENTITY_STORED } from '../transforms/identity-stored';
 
 /** zstd: smaller than snappy at a similar decode speed. https://duckdb.org/docs/stable/data/parquet/overview */
 export const PARQUET_OPTIONS = '(FORMAT parquet, COMPRESSION zstd)' as const;
 
-/** The contract's columns of `table`, each cast to its type, in order: a COPY's select list. */
-export function selectList(table: Readonly<Record<string, string>>): string {
+/**
+ * The contract's columns of `table`, each cast to its type, in order: a COPY's select list. `stored` gives the SQL of a
+ * column the source table keeps in another form (the column itself when absent).
+ */
+export function selectList(
+  table: Readonly<Record<string, string>>,
+  stored: Readonly<Record<string, { sql: string }>> = {},
+): string {
   return Object.entries(table)
-    .map(([name, type]) => `CAST(${sqlIdentifier(name)} AS ${type}) AS ${sqlIdentifier(name)}`)
+    .map(([name, type]) => `CAST(${stored[name]?.sql ?? sqlIdentifier(name)} AS ${type}) AS ${sqlIdentifier(name)}`)
     .join(', ');
 }
 
@@ -44,7 +51,7 @@ export async function writeIdentityFiles(
     const file = path.join(outDir, `${i}.parquet`);
     await runBound(
       connection,
-      `COPY (SELECT ${selectList(IDENTITY_TABLE)} FROM identity WHERE classification_key = $1)
+      `COPY (SELECT ${selectList(IDENTITY_TABLE, IDENTITY_STORED)} FROM identity WHERE classification_key = $1)
         TO ${sqlPath(file)} ${PARQUET_OPTIONS}`,
       [key],
     );

