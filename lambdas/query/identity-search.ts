@@ -167,18 +167,29 @@ export async function searchIdentityNear(
     near,
   };
   const found = await Promise.all(circle.states().map((state) => searchState(state, q)));
-  const all: { row: IdentityRow; miles: number }[] = [];
+  // Every match as a reference (its state's result, its place there, its distance), ordered by distance; only the
+  // page's rows and those tied with its first or last distance become objects (ties are ordered by NPI): a common
+  // name prefix within a wide circle matches thousands of rows.
+  const refs: { rows: IdentityRows; i: number; miles: number }[] = [];
   for (const result of found) {
     if (result === null) continue;
     for (let i = 0; i < result.rows.length; i += 1) {
-      all.push({ row: result.rows.row(i), miles: result.miles?.[i] as number });
+      refs.push({ rows: result.rows, i, miles: result.miles?.[i] as number });
     }
   }
+  refs.sort((a, b) => a.miles - b.miles);
+  const end = Math.min(refs.length, query.offset + query.limit);
+  if (end <= query.offset) return { total: refs.length, rows: identityRowsOf([]), miles: new Float64Array(0) };
+  let lo = query.offset;
+  while (lo > 0 && (refs[lo - 1]?.miles as number) === (refs[query.offset]?.miles as number)) lo -= 1;
+  let hi = end;
+  while (hi < refs.length && (refs[hi]?.miles as number) === (refs[end - 1]?.miles as number)) hi += 1;
+  const window = refs.slice(lo, hi).map((r) => ({ row: r.rows.row(r.i), miles: r.miles }));
   const npi = (r: { row: IdentityRow }) => String(r.row.npi);
-  all.sort((a, b) => a.miles - b.miles || (npi(a) < npi(b) ? -1 : npi(a) > npi(b) ? 1 : 0));
-  const page = all.slice(query.offset, query.offset + query.limit);
+  window.sort((a, b) => a.miles - b.miles || (npi(a) < npi(b) ? -1 : npi(a) > npi(b) ? 1 : 0));
+  const page = window.slice(query.offset - lo, end - lo);
   return {
-    total: all.length,
+    total: refs.length,
     rows: identityRowsOf(page.map((p) => p.row)),
     miles: Float64Array.from(page, (p) => p.miles),
   };
