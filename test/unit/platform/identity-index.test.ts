@@ -3,6 +3,7 @@
  * cities in mixed case, NULLs, class_rep rows spread over codes, OIG cells and candidate counts), random queries,
  * both byte sources, every version written.
  */
+
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { FileSource } from '../../../platform/binary/file-source';
 import type { IdentityIndexRow } from '../../../platform/identity-index/format';
 import { type IdentityIndexQuery, IdentityIndexReader } from '../../../platform/identity-index/reader';
 import { IdentityIndexWriter } from '../../../platform/identity-index/writer';
+import { indexRow } from '../../helpers/identity-index-row';
 
 const CODES = ['163W00000X', '163WC0200X', '101Y00000X', 'ZZZ9999999'];
 const STATES = ['TX', 'CA', 'NY', 'PR', 'ZZ'];
@@ -162,22 +164,7 @@ describe('identity serving index', () => {
   );
 
   it('refuses rows out of order, a code split in two runs and a malformed NPI', () => {
-    const row = (npi: string, code: string): IdentityIndexRow => ({
-      npi,
-      name: 'A',
-      taxonomy_code: code,
-      taxonomy_display: null,
-      city: null,
-      state: null,
-      checked_at: null,
-      is_primary: true,
-      class_rep: true,
-      oig_excluded: false,
-      oig_type: null,
-      oig_date: null,
-      oig_checked_at: null,
-      oig_candidate_count: 0,
-    });
+    const row = (npi: string, code: string): IdentityIndexRow => indexRow(npi, code, { name: 'A' });
     const w1 = new IdentityIndexWriter('k');
     w1.add(row('1000000002', 'A'));
     expect(() => w1.add(row('1000000001', 'A'))).toThrow(/not ascending/);
@@ -201,22 +188,20 @@ describe('identity serving index', () => {
 
   it('reads a city list in one read of records and one of names, however its rows lie in the code', () => {
     // 2,000 rows of one code over 40 cities: a city's 50 rows are spread over the whole code's records.
-    const rows: IdentityIndexRow[] = Array.from({ length: 2000 }, (_, i) => ({
-      npi: String(1_000_000_000 + i),
-      name: `NAME ${i}`,
-      taxonomy_code: '163W00000X',
-      taxonomy_display: 'Registered Nurse',
-      city: `City ${i % 40}`,
-      state: 'TX',
-      checked_at: '2026-11-01',
-      is_primary: true,
-      class_rep: true,
-      oig_excluded: i === 1207,
-      oig_type: i === 1207 ? '1128a1' : null,
-      oig_date: i === 1207 ? '2019-03-20' : null,
-      oig_checked_at: i === 1207 ? '2026-11-03T00:00:00Z' : null,
-      oig_candidate_count: i === 1247 ? 3 : 0,
-    }));
+    const rows: IdentityIndexRow[] = Array.from({ length: 2000 }, (_, i) =>
+      indexRow(String(1_000_000_000 + i), '163W00000X', {
+        name: `NAME ${i}`,
+        taxonomy_display: 'Registered Nurse',
+        city: `City ${i % 40}`,
+        state: 'TX',
+        checked_at: '2026-11-01',
+        oig_excluded: i === 1207,
+        oig_type: i === 1207 ? '1128a1' : null,
+        oig_date: i === 1207 ? '2019-03-20' : null,
+        oig_checked_at: i === 1207 ? '2026-11-03T00:00:00Z' : null,
+        oig_candidate_count: i === 1247 ? 3 : 0,
+      }),
+    );
     const reads: number[] = [];
     const counting = (bytes: Buffer): BufferSource => {
       const source = new BufferSource(bytes);

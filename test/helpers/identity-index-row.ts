@@ -1,0 +1,29 @@
+import type { IdentityIndexRow } from '../../platform/identity-index/format';
+
+/**
+ * One row for an identity serving index's writer: the NPI and code given, every other column empty (a primary,
+ * class-representative row, no OIG match, no candidates) unless `over` sets it.
+ */
+export function indexRow(
+  npi: string,
+  taxonomyCode: string,
+  over: Partial<Omit<IdentityIndexRow, 'npi' | 'taxonomy_code'>> = {},
+): IdentityIndexRow {
+  return {
+    npi,
+    name: null,
+    taxonomy_code: taxonomyCode,
+    taxonomy_display: null,
+    city: null,
+    state: null,
+    checked_at: null,
+    is_primary: true,
+    class_rep: true,
+    oig_excluded: false,
+    oig_type: null,
+    oig_date: null,
+    oig_checked_at: null,
+    oig_candidate_count: 0,
+    ...over,
+  };
+}
