@@ -11,12 +11,10 @@ import type { EntityType } from '../../data-contracts/constants';
  * the numbers cost 5 (a 4-byte and a 1-byte integer).
  */
 export const IDENTITY_STORED = {
-  postal_code: {
-    sql: "lpad(CAST(postal_code AS VARCHAR), 5, '0')",
-    zip: (stored: number) => String(stored).padStart(5, '0'),
-  },
+  /** The number is what the ZIP table is keyed by (ZipTable.rankOfNumber). */
+  postal_code: { sql: "lpad(CAST(postal_code AS VARCHAR), 5, '0')" },
   entity_type: {
     sql: "CASE entity_type WHEN 1 THEN 'individual' WHEN 2 THEN 'organization' END",
-    name: (stored: number): EntityType => (stored === 2 ? 'organization' : 'individual'),
+    name: (stored: number): EntityType | null => (stored === 1 ? 'individual' : stored === 2 ? 'organization' : null),
   },
 } as const;

@@ -53,7 +53,7 @@ export async function writeIdentityIndexFiles(
     // A ZIP's rank in the table, or null when the table has no centroid for it (not placed). Both columns are
     // read in their stored form (IDENTITY_STORED).
     const placeOf = (stored: unknown) => {
-      const rank = stored === null ? -1 : zipTable.rankOf(IDENTITY_STORED.postal_code.zip(Number(stored)));
+      const rank = stored === null ? -1 : zipTable.rankOfNumber(Number(stored));
       return rank < 0 ? null : rank;
     };
     const entityTypeOf = (stored: unknown) =>

@@ -134,6 +134,14 @@ export class VerticalMatchCache {
   }
 }
 
+/** The rows of a page of `indexes` (row indexes of `layer`, in answer order). */
+function pageRows(layer: VerticalLayer, indexes: Uint32Array, page: { offset: number; limit: number }): VerticalRow[] {
+  const rows: VerticalRow[] = [];
+  const end = Math.min(indexes.length, page.offset + page.limit);
+  for (let k = page.offset; k < end; k += 1) rows.push(layer.rows[indexes[k] as number] as VerticalRow);
+  return rows;
+}
+
 /** A vertical filter as a cache key (the city case-insensitively). */
 function filterKey(query: VerticalListQuery): string {
   return JSON.stringify([query.vertical, query.state, query.city?.toLowerCase() ?? null, query.businessMode]);
@@ -183,10 +191,7 @@ export class SnapshotProviderData implements ProviderData {
     if (VERTICAL_STATUS[query.vertical] !== 'live') return { total: 0, rows: [] };
     const layer = (await this.tables.vertical())[query.boundary];
     const matches = this.matchCache.matches(layer, query);
-    const rows: VerticalRow[] = [];
-    const end = Math.min(matches.length, query.offset + query.limit);
-    for (let k = query.offset; k < end; k += 1) rows.push(layer.rows[matches[k] as number] as VerticalRow);
-    return { total: matches.length, rows };
+    return { total: matches.length, rows: pageRows(layer, matches, query) };
   }
 
   async resolveNear(near: NearInput): Promise<NearResolution> {
@@ -236,10 +241,8 @@ export class SnapshotProviderData implements ProviderData {
     if (VERTICAL_STATUS[query.vertical] !== 'live') return { total: 0, rows: [], miles: new Float64Array(0) };
     const layer = (await this.tables.vertical())[query.boundary];
     const { indexes, miles } = this.matchCache.near(layer, query, circle);
-    const end = Math.min(indexes.length, query.offset + query.limit);
-    const rows: VerticalRow[] = [];
-    for (let k = query.offset; k < end; k += 1) rows.push(layer.rows[indexes[k] as number] as VerticalRow);
-    return { total: indexes.length, rows, miles: miles.slice(query.offset, Math.max(query.offset, end)) };
+    const rows = pageRows(layer, indexes, query);
+    return { total: indexes.length, rows, miles: miles.slice(query.offset, query.offset + rows.length) };
   }
 
   async listIdentityNear(query: IdentityNearQuery): Promise<NearPage<IdentityRows> | null> {

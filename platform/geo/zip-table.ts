@@ -193,8 +193,12 @@ export class ZipTable {
 
   /** The rank of a 5-digit ZIP, or -1 when the table has no centroid for it. */
   rankOf(zip: string): number {
-    if (!/^[0-9]{5}$/.test(zip)) return -1;
-    return this.rankOfZip[Number(zip)] as number;
+    return /^[0-9]{5}$/.test(zip) ? this.rankOfNumber(Number(zip)) : -1;
+  }
+
+  /** The rank of a ZIP given as its number (00501 as 501), or -1 when the table has no centroid for it. */
+  rankOfNumber(zip: number): number {
+    return Number.isInteger(zip) && zip >= 0 && zip < this.rankOfZip.length ? (this.rankOfZip[zip] as number) : -1;
   }
 
   /** The ZIP of rank `rank`. */

@@ -115,6 +115,9 @@ describe('the ZIP table', () => {
     }
     expect(TABLE.find('99999')).toBeNull();
     expect(TABLE.rankOf('1234')).toBe(-1);
+    // By number (the ETL's stored ZIP): leading zeros dropped, the same rank; anything else not placed.
+    for (const z of ZIPS) expect(TABLE.rankOfNumber(Number(z.zip))).toBe(TABLE.rankOf(z.zip));
+    for (const bad of [-1, 1.5, 100_000, Number.NaN]) expect(TABLE.rankOfNumber(bad)).toBe(-1);
   });
 
   it('is the same bytes whatever the order of its input', () => {
