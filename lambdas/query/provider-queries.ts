@@ -15,7 +15,7 @@ import type { LeieRelease } from '../../data-contracts/manifest';
 import { type NpiRecordBytes, npiActiveLineOf, npiRecordText } from '../../data-contracts/npi-record';
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { NpiRecord } from '../../data-contracts/types';
-import { dotProductFloor, milesBetween, unitVector } from '../../platform/geo/distance';
+import { circleTest } from '../../platform/geo/distance';
 import type { NearZips } from '../../platform/identity-index/reader';
 import { setNewest, touch } from '../../platform/lru';
 import type { SnapshotCache } from '../storage/snapshot-cache';
@@ -150,22 +150,11 @@ function filterKey(query: VerticalListQuery): string {
 /** The rows of `matches` within `circle`, nearest first (ties by entity_id). */
 function withinCircle(layer: VerticalLayer, matches: Uint32Array, circle: NearCircle): VerticalNearMatches {
   const found: { index: number; miles: number; id: string }[] = [];
-  // The dot product of unit vectors leaves out the rows far outside at three multiplications each (a margin keeps
-  // every row the distance would keep); the distance decides for the rest. Unplaced rows are NaN: never kept.
-  const [cx, cy, cz] = unitVector(circle.latitude, circle.longitude);
-  const cosLimit = dotProductFloor(circle.radiusMiles);
-  const { x, y, z } = layer.vectors;
+  const within = circleTest(circle.latitude, circle.longitude, circle.radiusMiles);
+  const points = { latitude: layer.latitude, longitude: layer.longitude, ...layer.vectors };
   for (const index of matches) {
-    if (!(cx * (x[index] as number) + cy * (y[index] as number) + cz * (z[index] as number) >= cosLimit)) continue;
-    const miles = milesBetween(
-      circle.latitude,
-      circle.longitude,
-      layer.latitude[index] as number,
-      layer.longitude[index] as number,
-    );
-    if (miles <= circle.radiusMiles) {
-      found.push({ index, miles, id: String((layer.rows[index] as VerticalRow).entity_id) });
-    }
+    const miles = within(points, index);
+    if (miles >= 0) found.push({ index, miles, id: String((layer.rows[index] as VerticalRow).entity_id) });
   }
   found.sort((a, b) => a.miles - b.miles || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { indexes: Uint32Array.from(found, (f) => f.index), miles: Float64Array.from(found, (f) => f.miles) };

@@ -14,7 +14,7 @@ import { LIVE_VERTICALS, type PublishBoundary } from '../../data-contracts/const
 import { snapshotPrefix, UNMAPPED_CLASSIFICATION_KEY, VERTICAL_TABLE } from '../../data-contracts/layout';
 import type { VerticalRow } from '../../data-contracts/rows';
 import type { DuckDb, SqlRow } from '../../platform/duckdb/pool';
-import { unitVector } from '../../platform/geo/distance';
+import { unitVectors } from '../../platform/geo/distance';
 import { ZipTable } from '../../platform/geo/zip-table';
 import { InFlight } from '../../platform/in-flight';
 import { sqlIdentifier, sqlStringLiteral } from '../../platform/sql';
@@ -238,19 +238,6 @@ async function loadVerticalRows(db: DuckDb, paths: string[]): Promise<VerticalRo
     }
     return Object.freeze(row as VerticalRow);
   });
-}
-
-/** The unit vectors of coordinate arrays (NaN where a coordinate is NaN: never within any circle). */
-function unitVectors(latitude: Float64Array, longitude: Float64Array): VerticalLayer['vectors'] {
-  const out = {
-    x: new Float64Array(latitude.length),
-    y: new Float64Array(latitude.length),
-    z: new Float64Array(latitude.length),
-  };
-  for (let i = 0; i < latitude.length; i += 1) {
-    [out.x[i], out.y[i], out.z[i]] = unitVector(latitude[i] as number, longitude[i] as number);
-  }
-  return out;
 }
 
 /** A coordinate of a placed row (a number, and not an online-only record), else NaN. */

@@ -48,3 +48,42 @@ export function unitVector(latitude: number, longitude: number): [number, number
 export function dotProductFloor(miles: number): number {
   return Math.cos(miles / EARTH_RADIUS_MILES) - 1e-9;
 }
+
+/** Unit vectors of points given as coordinate arrays (NaN where a coordinate is NaN: never within any circle). */
+export function unitVectors(
+  latitude: Float64Array,
+  longitude: Float64Array,
+): { x: Float64Array; y: Float64Array; z: Float64Array } {
+  const out = {
+    x: new Float64Array(latitude.length),
+    y: new Float64Array(latitude.length),
+    z: new Float64Array(latitude.length),
+  };
+  for (let i = 0; i < latitude.length; i += 1) {
+    [out.x[i], out.y[i], out.z[i]] = unitVector(latitude[i] as number, longitude[i] as number);
+  }
+  return out;
+}
+
+/**
+ * The test of "within `miles` of the point" for points held with their unit vectors: the distance of point `i` when
+ * it is within (unrounded, at most `miles`), else -1. The dot product of unit vectors leaves out the points far
+ * outside at three multiplications each ({@link dotProductFloor}); the distance decides for the rest. A point with
+ * NaN coordinates is never within.
+ */
+export function circleTest(
+  latitude: number,
+  longitude: number,
+  miles: number,
+): (
+  points: { latitude: Float64Array; longitude: Float64Array; x: Float64Array; y: Float64Array; z: Float64Array },
+  i: number,
+) => number {
+  const [cx, cy, cz] = unitVector(latitude, longitude);
+  const floor = dotProductFloor(miles);
+  return (p, i) => {
+    if (!(cx * (p.x[i] as number) + cy * (p.y[i] as number) + cz * (p.z[i] as number) >= floor)) return -1;
+    const d = milesBetween(latitude, longitude, p.latitude[i] as number, p.longitude[i] as number);
+    return d <= miles ? d : -1;
+  };
+}

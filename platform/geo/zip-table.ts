@@ -20,7 +20,7 @@
  * Coordinates are stored in millionths of a degree (the source's six decimals), so the table's values are exact
  * decimals: the brute-force checks compute the same distances from the same numbers (zip-ranks in the ETL).
  */
-import { dotProductFloor, EARTH_RADIUS_MILES, milesBetween, unitVector } from './distance';
+import { circleTest, EARTH_RADIUS_MILES, unitVectors } from './distance';
 
 export const ZIP_TABLE_VERSION = 1;
 const MAGIC = Buffer.from('PFZIP\0\0\x01', 'latin1');
@@ -134,8 +134,8 @@ export class ZipTable {
   private readonly rankOfZip = new Int32Array(100_000).fill(-1);
   /** Per non-empty cell: [first rank, count]. */
   private readonly cells = new Map<number, [number, number]>();
-  /** Each ZIP's unit vector (the circle's cheap test). */
-  private readonly vectors: { x: Float64Array; y: Float64Array; z: Float64Array };
+  /** Each ZIP's centroid with its unit vector (the circle's test). */
+  private readonly points: Parameters<ReturnType<typeof circleTest>>[0];
 
   private constructor(
     readonly header: ZipTableHeader,
@@ -144,16 +144,8 @@ export class ZipTable {
     private readonly longitudes: Float64Array,
     private readonly states: string[],
   ) {
-    this.vectors = {
-      x: new Float64Array(zips.length),
-      y: new Float64Array(zips.length),
-      z: new Float64Array(zips.length),
-    };
+    this.points = { latitude: latitudes, longitude: longitudes, ...unitVectors(latitudes, longitudes) };
     for (let rank = 0; rank < zips.length; rank += 1) {
-      const [vx, vy, vz] = unitVector(latitudes[rank] as number, longitudes[rank] as number);
-      this.vectors.x[rank] = vx;
-      this.vectors.y[rank] = vy;
-      this.vectors.z[rank] = vz;
       this.rankOfZip[zips[rank] as number] = rank;
       const cell = cellOf(latitudes[rank] as number, longitudes[rank] as number);
       const known = this.cells.get(cell);
@@ -236,12 +228,7 @@ export class ZipTable {
     const rowFrom = cellRow(Math.max(-90, latitude - latSpan));
     const rowTo = cellRow(Math.min(90, latitude + latSpan));
     const columns = columnsOf(longitude, longitudeSpan(latitude, latSpan));
-    // A ZIP is within `miles` when the dot product of the unit vectors is at least cos(miles / R): a cheap test that
-    // leaves out most of the cells' ZIPs outside the circle; the distance itself decides (with a margin for
-    // rounding, so the test never leaves out a ZIP the distance would keep).
-    const [cx, cy, cz] = unitVector(latitude, longitude);
-    const cosLimit = dotProductFloor(miles);
-    const { x, y, z } = this.vectors;
+    const within = circleTest(latitude, longitude, miles);
     const foundRanks: number[] = [];
     const foundMiles: number[] = [];
     const foundCell: number[] = [];
@@ -253,9 +240,8 @@ export class ZipTable {
         const [first, count] = cell;
         let inCell = false;
         for (let rank = first; rank < first + count; rank += 1) {
-          if (cx * (x[rank] as number) + cy * (y[rank] as number) + cz * (z[rank] as number) < cosLimit) continue;
-          const d = milesBetween(latitude, longitude, this.latitudes[rank] as number, this.longitudes[rank] as number);
-          if (d <= miles) {
+          const d = within(this.points, rank);
+          if (d >= 0) {
             foundRanks.push(rank);
             foundMiles.push(d);
             foundCell.push(first);
