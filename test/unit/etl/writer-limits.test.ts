@@ -13,6 +13,7 @@ import { IdentityIndexWriter } from '../../../platform/identity-index/writer';
 import { type SearchIndexRow, searchKey } from '../../../platform/search-index/format';
 import { SearchIndexReader } from '../../../platform/search-index/reader';
 import { SearchIndexWriter } from '../../../platform/search-index/writer';
+import { NO_OIG_CELLS } from '../../helpers/identity-index-row';
 
 /** Four UTF-8 bytes, two UTF-16 units, one code point; unchanged by lower-casing. */
 const WIDE = '\u{1D538}';
@@ -45,11 +46,7 @@ const searchRow = (over: Partial<SearchIndexRow>): SearchIndexRow => ({
   classes: ['registered-nurse'],
   displays: ['Registered Nurse'],
   primary_first: true,
-  oig_excluded: false,
-  oig_type: null,
-  oig_date: null,
-  oig_checked_at: null,
-  oig_candidate_count: 0,
+  ...NO_OIG_CELLS,
   ...over,
 });
 
