@@ -12,7 +12,7 @@ import { identityProvidersJson, identityRowList, identityRowsOf } from '../../..
 import { BufferSource } from '../../../platform/binary/byte-source';
 import { FileSource } from '../../../platform/binary/file-source';
 import type { IdentityIndexRow } from '../../../platform/identity-index/format';
-import { type IdentityIndexQuery, IdentityIndexReader } from '../../../platform/identity-index/reader';
+import { type IdentityIndexQuery, IdentityIndexReader, OIG_FENCE_EVERY } from '../../../platform/identity-index/reader';
 import { IdentityIndexWriter } from '../../../platform/identity-index/writer';
 import { indexRow } from '../../helpers/identity-index-row';
 
@@ -184,6 +184,50 @@ describe('identity serving index', () => {
     expect(() => IdentityIndexReader.open(new BufferSource(bytes))).toThrow(
       /identity serving index version 9, this code reads versions 2, 3, 4/,
     );
+  });
+
+  it("finds each flagged row's OIG cells through the fence, in every run of entries and at their edges", () => {
+    // 6,000 rows, about 2,900 flagged (so the OIG table spans many runs of OIG_FENCE_EVERY entries), the flagged ones
+    // drawn so that runs start and end on flagged and unflagged records alike.
+    const flagged = (i: number) => (i * 7919) % 13 < 6 || i === 0 || i === 5999;
+    const rows: IdentityIndexRow[] = Array.from({ length: 6000 }, (_, i) =>
+      indexRow(String(1_000_000_000 + i), '163W00000X', {
+        city: `City ${i % 9}`,
+        state: 'TX',
+        ...(flagged(i)
+          ? {
+              oig_excluded: i % 2 === 0,
+              oig_type: i % 2 === 0 ? `type ${i % 5}` : null,
+              oig_date: i % 2 === 0 ? '2019-03-20' : null,
+              oig_checked_at: '2026-11-03T00:00:00Z',
+              oig_candidate_count: i % 3,
+            }
+          : {}),
+      }),
+    );
+    const flaggedCount = rows.filter((_, i) => flagged(i)).length;
+    expect(flaggedCount).toBeGreaterThan(5 * OIG_FENCE_EVERY);
+    const writer = new IdentityIndexWriter('nurse');
+    for (const row of rows) writer.add(row);
+    const reader = IdentityIndexReader.open(new BufferSource(writer.finish()));
+    const want = (r: IdentityIndexRow) => ({
+      npi: r.npi,
+      oig_excluded: r.oig_excluded,
+      oig_type: r.oig_type,
+      oig_candidate_count: r.oig_candidate_count,
+    });
+    const cells = (got: ReturnType<typeof identityRowList>) =>
+      got.map((r) => ({
+        npi: r.npi,
+        oig_excluded: r.oig_excluded,
+        oig_type: r.oig_type,
+        oig_candidate_count: r.oig_candidate_count,
+      }));
+    // The code alone (records in order) and a city list (its clustered copy, found through the origin records).
+    const all = reader.query({ code: '163W00000X', state: null, city: null, limit: 6000, offset: 0 });
+    expect(cells(identityRowList(all.rows))).toEqual(rows.map(want));
+    const city = reader.query({ code: '163W00000X', state: 'TX', city: 'City 4', limit: 1000, offset: 0 });
+    expect(cells(identityRowList(city.rows))).toEqual(rows.filter((_, i) => i % 9 === 4).map(want));
   });
 
   it('reads a city list in one read of records and one of names, however its rows lie in the code', () => {
