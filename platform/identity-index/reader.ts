@@ -13,8 +13,9 @@
  * reader.query({ code: '163W00000X', state: 'TX', city: null, limit: 50, offset: 0 }); // { total, rows }
  */
 import type { IdentityRows, OigCells } from '../../data-contracts/identity-json';
-import { findSorted, lowerBound } from '../binary/binary-search';
+import { findSorted } from '../binary/binary-search';
 import type { ByteSource } from '../binary/byte-source';
+import { RunFence } from '../binary/run-fence';
 import { tableCount, tableFind, tableRange } from '../binary/string-table';
 import { intern } from '../string-intern';
 import {
@@ -100,17 +101,11 @@ interface NearRun {
 
 /** Cities decoded and kept per reader at most (the other dictionaries are small and kept whole). */
 const CITY_MEMO_LIMIT = 4096;
-/**
- * `oig` entries per key of a reader's OIG fence (in memory: 4 bytes per 32 entries): a row's OIG lookup reads the
- * one run of 32 entries (640 bytes) that can hold it, past the block cache, where a binary search over the whole
- * table read a 16 KB block per probe.
- */
-export const OIG_FENCE_EVERY = 32;
 
 export class IdentityIndexReader implements PageSource {
   /** @internal */
   readonly sections: IdentityIndexHeader['sections'];
-  private readonly counts: Record<'codes' | 'states' | 'cityKeys' | 'directory' | 'oig', number>;
+  private readonly counts: Record<'codes' | 'states' | 'cityKeys' | 'directory', number>;
   /** Decoded dictionary strings by id (ids are dense: arrays, not maps); `undefined` = not decoded yet. */
   private readonly memo = {
     codes: [] as (string | null | undefined)[],
@@ -120,8 +115,8 @@ export class IdentityIndexReader implements PageSource {
     oig: [] as (string | null | undefined)[],
     cities: new Map<number, string | null>(),
   };
-  /** The record of every {@link OIG_FENCE_EVERY}-th `oig` entry, read on the first OIG lookup (null: not yet). */
-  private oigFence: Uint32Array | null = null;
+  /** The `oig` entries' fence (platform/binary/run-fence.ts), by record number. */
+  private readonly oigFence: RunFence;
 
   private constructor(
     public source: ByteSource,
@@ -133,8 +128,8 @@ export class IdentityIndexReader implements PageSource {
       states: this.tableCount('states'),
       cityKeys: this.tableCount('city_keys'),
       directory: this.sections.directory[1] / DIRECTORY_ENTRY_BYTES,
-      oig: this.sections.oig[1] / OIG_ENTRY_BYTES,
     };
+    this.oigFence = new RunFence(this.sections.oig, OIG_ENTRY_BYTES, (entries, at) => entries.readUInt32LE(at));
   }
 
   /** Reads and checks the header. Throws on a file that is not an index of a version this code reads. */
@@ -389,19 +384,12 @@ export class IdentityIndexReader implements PageSource {
   }
 
   /**
-   * @internal The `oig_*` cells of a record flagged as having them: the fence (in memory) gives the run of entries
-   * that can hold it, a binary search of that run the entry.
+   * @internal The `oig_*` cells of a record flagged as having them, found through the OIG fence (one read of the run
+   * of entries that can hold it).
    */
   oigOf(record: number): OigCells | null {
-    const fence = this.oigFence ?? this.readOigFence();
-    const run = lowerBound(0, fence.length, (k) => (fence[k] as number) <= record) - 1;
-    if (run < 0) return null;
-    const from = run * OIG_FENCE_EVERY;
-    const count = Math.min(this.counts.oig, from + OIG_FENCE_EVERY) - from;
-    const entries = this.source.read(this.sections.oig[0] + from * OIG_ENTRY_BYTES, count * OIG_ENTRY_BYTES);
-    const i = findSorted(0, count, (probe) => entries.readUInt32LE(probe * OIG_ENTRY_BYTES) - record);
-    if (i < 0) return null;
-    const entry = entries.subarray(i * OIG_ENTRY_BYTES, (i + 1) * OIG_ENTRY_BYTES);
+    const entry = this.oigFence.find(this.source, record);
+    if (entry === null) return null;
     return {
       oig_excluded: decodeFlag(entry[OIG_ENTRY.excluded] as number),
       oig_type: this.text('oig_strings', entry.readUInt32LE(OIG_ENTRY.type)),
@@ -410,16 +398,6 @@ export class IdentityIndexReader implements PageSource {
       oig_candidate_count:
         this.header.version >= CANDIDATE_COUNT_VERSION ? entry.readUInt16LE(OIG_ENTRY.candidates) : 0,
     };
-  }
-
-  /** The OIG fence, from one read of the `oig` section past the block cache (once per reader). */
-  private readOigFence(): Uint32Array {
-    const [offset, length] = this.sections.oig;
-    const entries = this.source.read(offset, length);
-    const fence = new Uint32Array(Math.ceil(this.counts.oig / OIG_FENCE_EVERY));
-    for (let k = 0; k < fence.length; k += 1) fence[k] = entries.readUInt32LE(k * OIG_FENCE_EVERY * OIG_ENTRY_BYTES);
-    this.oigFence = fence;
-    return fence;
   }
 
   private tableCount(name: SectionName): number {

@@ -1,10 +1,10 @@
 /**
  * The cells of a search index's entries, their rows' values but the name: the taxonomy tables (read whole when the
  * index opens; every state's index carries the same ones, so their strings are interned), the cities, dates and OIG
- * strings (decoded on demand and remembered), and the OIG entries (a binary search by NPI).
+ * strings (decoded on demand and remembered), and the OIG entries (through their fence, by NPI).
  */
-import { findSorted } from '../binary/binary-search';
 import type { ByteSource } from '../binary/byte-source';
+import { RunFence } from '../binary/run-fence';
 import { tableValue, tableValues } from '../binary/string-table';
 import { intern } from '../string-intern';
 import { ENTRY, ENTRY_FLAGS, OIG_CANDIDATES_AT, OIG_ENTRY_BYTES, type SearchIndexHeader } from './format';
@@ -26,6 +26,13 @@ export interface EntryCells {
 
 const NO_OIG: Pick<EntryCells, 'oig' | 'candidates'> = Object.freeze({ oig: null, candidates: 0 });
 
+/** The value of the 10 ASCII digits of an NPI at `at` (exact: below 2^53), the key of the `oig` entries. */
+function npiValue(bytes: Buffer, at: number): number {
+  let value = 0;
+  for (let i = 0; i < 10; i += 1) value = value * 10 + ((bytes[at + i] as number) - 48);
+  return value;
+}
+
 /** The cells of one index's entries: the reader and its pages (./page.ts) read them through it. */
 export class SearchCells {
   /** The taxonomy codes, their classification keys and displays, by code id - 1. */
@@ -38,6 +45,8 @@ export class SearchCells {
     dates: new Map<number, string>(),
     oig: new Map<number, string>(),
   };
+  /** The `oig` entries' fence (platform/binary/run-fence.ts), by the NPI's value. */
+  private readonly oigFence: RunFence;
 
   constructor(
     private readonly source: ByteSource,
@@ -46,6 +55,7 @@ export class SearchCells {
     this.codes = tableValues(source, header.sections.codes[0]).map(intern);
     this.classes = tableValues(source, header.sections.code_classes[0]).map(intern);
     this.displays = tableValues(source, header.sections.displays[0]).map(intern);
+    this.oigFence = new RunFence(header.sections.oig, OIG_ENTRY_BYTES, npiValue);
   }
 
   /** `length` bytes of the index at `offset`. */
@@ -80,22 +90,17 @@ export class SearchCells {
   }
 
   /**
-   * The OIG cells of an NPI flagged in the LEIE or with candidates: binary search over `oig`. The match cells only
+   * The OIG cells of an NPI flagged in the LEIE or with candidates, found through the OIG fence (one read of the run
+   * of entries that can hold it). The match cells only
    * when flagged in the LEIE; the count only when flagged with candidates (never in a version 6 file).
    */
   private oigOf(npi: string, flags: number): Pick<EntryCells, 'oig' | 'candidates'> {
-    const [offset, length] = this.header.sections.oig;
-    const needle = Buffer.from(npi, 'latin1');
-    const { source } = this;
-    const i = findSorted(0, length / OIG_ENTRY_BYTES, (probe) =>
-      source.compareAt(offset + probe * OIG_ENTRY_BYTES, 10, needle),
-    );
-    if (i < 0) return NO_OIG;
-    const at = offset + i * OIG_ENTRY_BYTES;
-    const id = (k: number) => this.tableString('oig_strings', source.u32(at + 12 + 4 * k));
+    const entry = this.oigFence.find(this.source, Number(npi));
+    if (entry === null) return NO_OIG;
+    const id = (k: number) => this.tableString('oig_strings', entry.readUInt32LE(12 + 4 * k));
     return {
       oig: (flags & ENTRY_FLAGS.oig) !== 0 ? [id(0), id(1), id(2)] : null,
-      candidates: (flags & ENTRY_FLAGS.candidates) !== 0 ? source.slice(at + OIG_CANDIDATES_AT, 2).readUInt16LE(0) : 0,
+      candidates: (flags & ENTRY_FLAGS.candidates) !== 0 ? entry.readUInt16LE(OIG_CANDIDATES_AT) : 0,
     };
   }
 

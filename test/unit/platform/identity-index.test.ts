@@ -11,8 +11,9 @@ import fc from 'fast-check';
 import { identityProvidersJson, identityRowList, identityRowsOf } from '../../../data-contracts/identity-json';
 import { BufferSource } from '../../../platform/binary/byte-source';
 import { FileSource } from '../../../platform/binary/file-source';
+import { RUN_FENCE_EVERY } from '../../../platform/binary/run-fence';
 import type { IdentityIndexRow } from '../../../platform/identity-index/format';
-import { type IdentityIndexQuery, IdentityIndexReader, OIG_FENCE_EVERY } from '../../../platform/identity-index/reader';
+import { type IdentityIndexQuery, IdentityIndexReader } from '../../../platform/identity-index/reader';
 import { IdentityIndexWriter } from '../../../platform/identity-index/writer';
 import { indexRow } from '../../helpers/identity-index-row';
 
@@ -187,7 +188,7 @@ describe('identity serving index', () => {
   });
 
   it("finds each flagged row's OIG cells through the fence, in every run of entries and at their edges", () => {
-    // 6,000 rows, about 2,900 flagged (so the OIG table spans many runs of OIG_FENCE_EVERY entries), the flagged ones
+    // 6,000 rows, about 2,900 flagged (so the OIG table spans many runs of RUN_FENCE_EVERY entries), the flagged ones
     // drawn so that runs start and end on flagged and unflagged records alike.
     const flagged = (i: number) => (i * 7919) % 13 < 6 || i === 0 || i === 5999;
     const rows: IdentityIndexRow[] = Array.from({ length: 6000 }, (_, i) =>
@@ -206,7 +207,7 @@ describe('identity serving index', () => {
       }),
     );
     const flaggedCount = rows.filter((_, i) => flagged(i)).length;
-    expect(flaggedCount).toBeGreaterThan(5 * OIG_FENCE_EVERY);
+    expect(flaggedCount).toBeGreaterThan(5 * RUN_FENCE_EVERY);
     const writer = new IdentityIndexWriter('nurse');
     for (const row of rows) writer.add(row);
     const reader = IdentityIndexReader.open(new BufferSource(writer.finish()));

@@ -11,6 +11,7 @@ import { identityProvidersJson, identityRowList, identityRowsOf } from '../../..
 import type { IdentityRow } from '../../../data-contracts/rows';
 import { BufferSource } from '../../../platform/binary/byte-source';
 import { FileSource } from '../../../platform/binary/file-source';
+import { RUN_FENCE_EVERY } from '../../../platform/binary/run-fence';
 import { type SearchIndexRow, searchCityKey, searchKey } from '../../../platform/search-index/format';
 import { SearchIndexReader, type SearchQuery, type SearchResult } from '../../../platform/search-index/reader';
 import { SearchIndexWriter } from '../../../platform/search-index/writer';
@@ -248,6 +249,40 @@ describe('identity search index', () => {
         expect(found(reader.search(q))).toEqual(expected(rows, q));
       }
     }
+  });
+
+  it("finds each flagged NPI's OIG cells through the fence, in every run of entries and at their edges", () => {
+    // 3,000 NPIs, spaced apart, about 1,400 flagged in the LEIE or with possible matches: the OIG entries span many
+    // runs of the fence, which start and end on flagged and unflagged NPIs alike.
+    const flagged = (i: number) => (i * 7919) % 13 < 6 || i === 0 || i === 2999;
+    const rows: SearchIndexRow[] = Array.from({ length: 3000 }, (_, i) => ({
+      ...EXTRA,
+      npi: String(1_000_000_000 + i * 37),
+      entity_type: 'individual' as const,
+      search_name: `name ${i}`,
+      postal_code: '77001',
+      city: null,
+      codes: ['163W00000X'],
+      classes: ['registered-nurse'],
+      displays: ['Registered Nurse'],
+      ...(flagged(i)
+        ? {
+            oig_excluded: i % 3 !== 0,
+            oig_type: i % 3 !== 0 ? `type ${i % 5}` : null,
+            oig_date: i % 3 !== 0 ? '2019-03-20' : null,
+            oig_checked_at: i % 3 !== 0 ? '2026-11-01T00:00:00Z' : null,
+            oig_candidate_count: i % 3 === 0 ? 1 + (i % 4) : i % 2,
+          }
+        : {}),
+    }));
+    expect(rows.filter((_, i) => flagged(i)).length).toBeGreaterThan(40 * RUN_FENCE_EVERY);
+    const writer = new SearchIndexWriter('TX');
+    for (const row of rows) writer.add(row);
+    const reader = SearchIndexReader.open(new BufferSource(writer.finish()));
+    const q = { name: null, postalCode: '77001', entityType: null, city: null, taxonomy: null, limit: 3000, offset: 0 };
+    const got = found(reader.search(q));
+    expect(got.total).toBe(3000);
+    expect(got).toEqual(expected(rows, q));
   });
 
   it('finds a long prefix past the 16 bytes an entry holds, and only names that continue it', () => {
