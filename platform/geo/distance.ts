@@ -49,11 +49,17 @@ export function dotProductFloor(miles: number): number {
   return Math.cos(miles / EARTH_RADIUS_MILES) - 1e-9;
 }
 
+/** Points as coordinate arrays with their unit vectors, what {@link circleTest} tests. */
+export interface CirclePoints {
+  latitude: Float64Array;
+  longitude: Float64Array;
+  x: Float64Array;
+  y: Float64Array;
+  z: Float64Array;
+}
+
 /** Unit vectors of points given as coordinate arrays (NaN where a coordinate is NaN: never within any circle). */
-export function unitVectors(
-  latitude: Float64Array,
-  longitude: Float64Array,
-): { x: Float64Array; y: Float64Array; z: Float64Array } {
+export function unitVectors(latitude: Float64Array, longitude: Float64Array): Pick<CirclePoints, 'x' | 'y' | 'z'> {
   const out = {
     x: new Float64Array(latitude.length),
     y: new Float64Array(latitude.length),
@@ -75,10 +81,7 @@ export function circleTest(
   latitude: number,
   longitude: number,
   miles: number,
-): (
-  points: { latitude: Float64Array; longitude: Float64Array; x: Float64Array; y: Float64Array; z: Float64Array },
-  i: number,
-) => number {
+): (points: CirclePoints, i: number) => number {
   const [cx, cy, cz] = unitVector(latitude, longitude);
   const floor = dotProductFloor(miles);
   return (p, i) => {

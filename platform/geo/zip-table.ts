@@ -20,7 +20,7 @@
  * Coordinates are stored in millionths of a degree (the source's six decimals), so the table's values are exact
  * decimals: the brute-force checks compute the same distances from the same numbers (zip-ranks in the ETL).
  */
-import { circleTest, EARTH_RADIUS_MILES, unitVectors } from './distance';
+import { type CirclePoints, circleTest, EARTH_RADIUS_MILES, unitVectors } from './distance';
 
 export const ZIP_TABLE_VERSION = 1;
 const MAGIC = Buffer.from('PFZIP\0\0\x01', 'latin1');
@@ -135,7 +135,7 @@ export class ZipTable {
   /** Per non-empty cell: [first rank, count]. */
   private readonly cells = new Map<number, [number, number]>();
   /** Each ZIP's centroid with its unit vector (the circle's test). */
-  private readonly points: Parameters<ReturnType<typeof circleTest>>[0];
+  private readonly points: CirclePoints;
 
   private constructor(
     readonly header: ZipTableHeader,

@@ -91,8 +91,8 @@ export class SearchCells {
 
   /**
    * The OIG cells of an NPI flagged in the LEIE or with candidates, found through the OIG fence (one read of the run
-   * of entries that can hold it). The match cells only
-   * when flagged in the LEIE; the count only when flagged with candidates (never in a version 6 file).
+   * of entries that can hold it). The match cells only when flagged in the LEIE; the count only when flagged with
+   * candidates (never in a version 6 file).
    */
   private oigOf(npi: string, flags: number): Pick<EntryCells, 'oig' | 'candidates'> {
     const entry = this.oigFence.find(this.source, Number(npi));
