@@ -77,7 +77,7 @@ export interface SnapshotTables {
    * This snapshot's NPI bucket objects by bucket (NPI prefix): a lookup finds its bucket's key without building and
    * hashing a new key string per NPI (a batch looks up 100).
    */
-  readonly npiBucketKeys: ReadonlyMap<string, string>;
+  readonly npiBucketKeys: Pick<ReadonlyMap<string, string>, 'get'>;
   /** The change feed's kept changes. */
   readonly changes: SnapshotChanges;
   /**
@@ -161,10 +161,8 @@ export async function openSnapshotTables(
     npi,
     search,
     searchKeys: new Map(files.objectsOf('search').flatMap((o) => (o.state ? [[o.state, o.key] as const] : []))),
-    npiBucketDigits: files.objectsOf('npi')[0]?.npi_bucket?.length ?? null,
-    npiBucketKeys: new Map(
-      files.objectsOf('npi').flatMap((o) => (o.npi_bucket ? [[o.npi_bucket, o.key] as const] : [])),
-    ),
+    npiBucketDigits: files.npiBuckets.digits,
+    npiBucketKeys: { get: (bucket) => files.npiBuckets.keyOf(bucket) },
     changes: new SnapshotChanges(files, db),
     ensureTaxonomy,
     settled: async () => {

@@ -19,7 +19,7 @@ import { InFlight } from '../../platform/in-flight';
 import { type Logger, silentLogger } from '../../platform/logger';
 import type { ObjectStore } from '../../platform/object-store';
 import { createRangedStorage, type RangedStorage } from '../../platform/ranged/storage';
-import { readManifest, readPointer } from '../../platform/snapshot-protocol';
+import { readPointer, readServingManifest } from '../../platform/snapshot-protocol';
 import { type SnapshotFiles, SnapshotFilesImpl } from './snapshot-files';
 
 /** Default seconds between pointer reads. */
@@ -156,7 +156,7 @@ export class SnapshotCache<T> {
         snapshot_id: entry.files.id,
         previous: previous?.files.id ?? null,
         load_ms: Math.round(performance.now() - started),
-        manifest_objects: entry.files.manifest.objects.length,
+        manifest_objects: entry.files.manifest.objects.length + entry.files.npiBuckets.size,
       });
       if (previous) this.retire(previous);
       else void this.removeStrayFolders(entry.files.id);
@@ -171,12 +171,13 @@ export class SnapshotCache<T> {
   }
 
   private async load(pointer: SnapshotPointer): Promise<Entry<T>> {
-    const manifest = await readManifest(this.options.store, pointer.snapshot_id);
+    const { manifest, npiBuckets } = await readServingManifest(this.options.store, pointer.snapshot_id);
     const files = new SnapshotFilesImpl(
       manifest,
       this.options.store,
       path.join(this.options.cacheDir, manifest.snapshot_id),
       this.ranged,
+      npiBuckets,
     );
     const state = await this.options.open(files);
     return { files, state, leases: 0, retired: false };

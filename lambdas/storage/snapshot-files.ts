@@ -20,6 +20,7 @@ import type { BlockCache } from '../../platform/binary/block-cache';
 import type { ByteSource } from '../../platform/binary/byte-source';
 import { FileSource } from '../../platform/binary/file-source';
 import { InFlight } from '../../platform/in-flight';
+import { NpiBucketEntries } from '../../platform/npi-bucket-entries';
 import type { ObjectStore } from '../../platform/object-store';
 import { BlockDigests, IntegrityError } from '../../platform/ranged/block-digests';
 import { RangedObject } from '../../platform/ranged/ranged-object';
@@ -37,8 +38,10 @@ export interface IndexFile {
 export interface SnapshotFiles {
   readonly id: string;
   readonly manifest: SnapshotManifest;
-  /** The manifest's objects of one kind. */
+  /** The manifest's objects of one kind (of `npi`, every bucket's entry parsed: the API asks {@link npiBuckets}). */
   objectsOf(kind: ManifestObject['kind']): ManifestObject[];
+  /** The NPI buckets' entries, each parsed when first read. */
+  readonly npiBuckets: NpiBucketEntries;
   /** True when `key` is an object of this snapshot. */
   has(key: string): boolean;
   /**
@@ -77,24 +80,33 @@ export class SnapshotFilesImpl implements SnapshotFiles {
   /** The blocks of local files checked so far, by key (one byte per block). */
   private readonly verifiedBlocks = new Map<string, Uint8Array>();
 
+  readonly npiBuckets: NpiBucketEntries;
+
+  /**
+   * `npiBuckets`: the NPI buckets' entries when `manifest` lists the other objects only (readServingManifest);
+   * without it they are taken from `manifest`.
+   */
   constructor(
     readonly manifest: SnapshotManifest,
     private readonly store: ObjectStore,
     readonly dir: string,
     /** The process's block cache and local disk for ranged reads. */
     private readonly ranged: RangedStorage = createRangedStorage(),
+    npiBuckets?: NpiBucketEntries,
   ) {
     this.id = manifest.snapshot_id;
     this.isLocal = store.localFile !== undefined;
-    this.byKey = new Map(manifest.objects.map((o) => [o.key, o]));
+    this.npiBuckets = npiBuckets ?? NpiBucketEntries.of(manifest.objects);
+    this.byKey = new Map(manifest.objects.flatMap((o) => (o.kind === 'npi' ? [] : [[o.key, o] as const])));
   }
 
   objectsOf(kind: ManifestObject['kind']): ManifestObject[] {
+    if (kind === 'npi') return this.npiBuckets.all();
     return this.manifest.objects.filter((o) => o.kind === kind);
   }
 
   has(key: string): boolean {
-    return this.byKey.has(key);
+    return this.byKey.has(key) || this.npiBuckets.has(key);
   }
 
   localPath(key: string): Promise<string> {
@@ -204,7 +216,7 @@ export class SnapshotFilesImpl implements SnapshotFiles {
   }
 
   private objectOf(key: string): ManifestObject {
-    const object = this.byKey.get(key);
+    const object = this.byKey.get(key) ?? this.npiBuckets.get(key);
     if (object === undefined) throw new Error(`key is not in the manifest of ${this.id}`);
     return object;
   }

@@ -5,7 +5,9 @@
  *   the real samples as a brute-force reader of the whole file does;
  * - a byte changed in a stored object (an identity index block, an NPI bucket's record, a search index, a block
  *   digests object, a static JSON) is never served: the request that needs it gets 503 `service_unavailable` with
- *   `Retry-After`, the log has the `IntegrityFailure` metric line, and the rest of the snapshot keeps answering.
+ *   `Retry-After`, the log has the `IntegrityFailure` metric line, and the rest of the snapshot keeps answering;
+ * - so is an NPI bucket's line of the manifest that does not parse (the API parses it when a lookup first needs it,
+ *   platform/npi-bucket-entries.ts): the snapshot loads, and only that bucket's lookups are refused.
  */
 import { open } from 'node:fs/promises';
 import type { IdentityRows } from '../../../../data-contracts/identity-json';
@@ -13,16 +15,18 @@ import {
   blockDigestsKey,
   LAYOUT_VERSION,
   type ManifestObject,
+  manifestKey,
   type SnapshotManifest,
 } from '../../../../data-contracts/layout';
 import { BlockCache } from '../../../../platform/binary/block-cache';
 import { BufferSource } from '../../../../platform/binary/byte-source';
+import { FolderObjectStore } from '../../../../platform/folder-store';
 import { type IdentityIndexQuery, IdentityIndexReader } from '../../../../platform/identity-index/reader';
 import { NpiIndexReader } from '../../../../platform/npi-index/reader';
 import { readInPlace } from '../../../../platform/ranged/read-in-place';
 import { SearchIndexReader } from '../../../../platform/search-index/reader';
 import { readManifest, readPointer } from '../../../../platform/snapshot-protocol';
-import { type ApiTestEnv, startApiTestEnv } from '../../../helpers/api-test-env';
+import { type ApiTestEnv, publishEtlSnapshot, SNAPSHOTS, startApiTestEnv } from '../../../helpers/api-test-env';
 
 jest.setTimeout(180_000);
 
@@ -222,5 +226,38 @@ describe.each(['folder', 's3'] as const)('reading in place, %s store', (storage)
     } finally {
       lease.release();
     }
+  });
+});
+
+describe('a torn NPI bucket line in the manifest, folder store', () => {
+  let env: ApiTestEnv;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    env = await startApiTestEnv({
+      storage: 'folder',
+      publish: async (folder) => {
+        const store = new FolderObjectStore(folder);
+        const id = await publishEtlSnapshot(store, SNAPSHOTS.demo.time);
+        // The bucket of 1003633876 loses a quote: its line no longer parses; every other line is as published.
+        const found = await store.getBytes(manifestKey(id));
+        if (found === null) throw new Error('no manifest');
+        const text = found.body.toString('utf8');
+        const torn = text.replace(/("npi_bucket":"1[0-9]*)"/, '$1');
+        expect(torn).not.toBe(text);
+        await store.put(manifestKey(id), torn, 'application/json');
+      },
+    });
+    auth = { authorization: `Bearer ${env.keys.developer}` };
+  });
+  afterAll(() => env.close());
+
+  it('loads the snapshot, refuses the lookups of that bucket with 503 and answers every other query', async () => {
+    // The snapshot loads: a bucket's line is read when a lookup first needs that bucket.
+    expect((await env.get('/api/v1/providers?taxonomy=101Y00000X&limit=5', auth)).status).toBe(200);
+    expect((await env.get('/api/v1/providers?name=smi&state=TX', auth)).status).toBe(200);
+    await expectRefused(env, '/api/v1/npi/1003633876', auth);
+    await expectRefused(env, '/api/v1/npi?numbers=1003633876,1114636115', auth);
+    expect((await env.get('/api/v1/coverage', {})).status).toBe(200);
   });
 });
