@@ -60,6 +60,8 @@ interface Entry<T> {
   state: T;
   leases: number;
   retired: boolean;
+  /** How long its load took: the manifest's read and parse, and the opening of its state. */
+  timings: { manifest_ms: number; open_ms: number };
 }
 
 /**
@@ -156,6 +158,7 @@ export class SnapshotCache<T> {
         snapshot_id: entry.files.id,
         previous: previous?.files.id ?? null,
         load_ms: Math.round(performance.now() - started),
+        ...entry.timings,
         manifest_objects: entry.files.manifest.objects.length + entry.files.npiBuckets.size,
       });
       if (previous) this.retire(previous);
@@ -171,7 +174,9 @@ export class SnapshotCache<T> {
   }
 
   private async load(pointer: SnapshotPointer): Promise<Entry<T>> {
+    const started = performance.now();
     const { manifest, npiBuckets } = await readServingManifest(this.options.store, pointer.snapshot_id);
+    const read = performance.now();
     const files = new SnapshotFilesImpl(
       manifest,
       this.options.store,
@@ -180,7 +185,8 @@ export class SnapshotCache<T> {
       npiBuckets,
     );
     const state = await this.options.open(files);
-    return { files, state, leases: 0, retired: false };
+    const timings = { manifest_ms: Math.round(read - started), open_ms: Math.round(performance.now() - read) };
+    return { files, state, leases: 0, retired: false, timings };
   }
 
   private retire(entry: Entry<T>): void {

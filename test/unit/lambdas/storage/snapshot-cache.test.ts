@@ -84,6 +84,13 @@ describe('the snapshot cache', () => {
     });
     const first = await cache.acquire();
     expect(first.state).toBe(A);
+    // The load's log line says what it took: in all, the manifest's read and parse, and the opening of its state.
+    const loaded = await logger.logged('snapshot_loaded');
+    expect(loaded).toMatchObject({ snapshot_id: A, previous: null });
+    for (const field of ['load_ms', 'manifest_ms', 'open_ms']) expect(loaded[field]).toEqual(expect.any(Number));
+    expect((loaded.manifest_ms as number) + (loaded.open_ms as number)).toBeLessThanOrEqual(
+      (loaded.load_ms as number) + 1,
+    );
     const [p1, p2] = await Promise.all([first.files.localPath(taxonomyKey(A)), first.files.localPath(taxonomyKey(A))]);
     expect(p1).toBe(p2);
     expect(downloads).toBe(1);
