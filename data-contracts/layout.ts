@@ -213,7 +213,8 @@ export function screenKey(snapshotId: string, name: ScreenName): string {
 
 /** The NPIs a bucket holds at most on average (the digits are chosen for it). */
 export const NPI_BUCKET_TARGET = 1024 as const;
-const NPI_BUCKET_PATTERN = /^[0-9]{1,6}$/;
+/** A bucket: 1 to 6 digits of the NPI prefix. */
+export const NPI_BUCKET_PATTERN = /^[0-9]{1,6}$/;
 
 /**
  * The bucket width (digits of the NPI prefix) for `count` NPIs: the fewest digits whose buckets hold at most
@@ -231,9 +232,14 @@ export function npiBucketOf(npi: string, digits: number): string {
   return npi.slice(0, digits);
 }
 
+/** What every NPI bucket's key starts with, its digits next: `snapshots/<id>/npi/bucket=`. */
+export function npiBucketsPrefix(snapshotId: string): string {
+  return `${snapshotPrefix(snapshotId)}npi/bucket=`;
+}
+
 export function npiBucketKey(snapshotId: string, bucket: string): string {
   const b = assertSegment(bucket, NPI_BUCKET_PATTERN, 'NPI bucket');
-  return `${snapshotPrefix(snapshotId)}npi/bucket=${b}/records.npi`;
+  return `${npiBucketsPrefix(snapshotId)}${b}/records.npi`;
 }
 
 /** Prefix of every snapshot object. */

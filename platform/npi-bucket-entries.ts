@@ -11,11 +11,10 @@
  * {@link IntegrityError} (the API's 503), as a block of a data object that does not match its digest is. Lines not
  * in that shape are parsed with the rest of the manifest: only the speed differs.
  */
-import type { ManifestObject } from '../data-contracts/layout';
+import { type ManifestObject, NPI_BUCKET_PATTERN } from '../data-contracts/layout';
 import { assertSafeKey } from './object-store';
 import { IntegrityError } from './ranged/block-digests';
 
-const NPI_BUCKET = /^[0-9]{1,6}$/;
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
 const SLASH = 0x2f;
@@ -32,9 +31,17 @@ export interface ScannedLines {
   width: number | null;
 }
 
-/** How the line of bucket `b` starts: four spaces, then the object, its key first. */
+/** How a bucket's line starts (`prefix`: what its key starts with): four spaces, then the object, its key first. */
 function bucketLineHead(prefix: string): Buffer {
-  return Buffer.from(`    {"key":"${prefix}npi/bucket=`, 'latin1');
+  return Buffer.from(`    {"key":"${prefix}`, 'latin1');
+}
+
+/** The bucket a key names (its digits after `prefix`, up to the next `/`), or null when it names none. */
+function bucketOfKey(key: string, prefix: string): string | null {
+  const end = key.indexOf('/', prefix.length);
+  if (!key.startsWith(prefix) || end < 0) return null;
+  const bucket = key.slice(prefix.length, end);
+  return NPI_BUCKET_PATTERN.test(bucket) ? bucket : null;
 }
 
 /** The NPI bucket objects of one snapshot's manifest: each entry found by its bucket, and parsed, when first read. */
@@ -81,7 +88,10 @@ export class NpiBucketEntries {
     );
   }
 
-  /** {@link scanNpiBucketLines}'s lines of `body`, and the bucket objects parsed with the rest of the manifest. */
+  /**
+   * {@link scanNpiBucketLines}'s lines of `body` (`prefix`: the one it scanned for), and the bucket objects parsed
+   * with the rest of the manifest.
+   */
   static ofLines(
     body: Buffer,
     lines: ScannedLines,
@@ -109,10 +119,8 @@ export class NpiBucketEntries {
   get(key: string): ManifestObject | undefined {
     const known = this.parsed.get(key);
     if (known !== undefined) return known;
-    const bucketAt = `${this.prefix}npi/bucket=`;
-    if (this.starts.length === 0 || !key.startsWith(bucketAt)) return undefined;
-    const bucket = key.slice(bucketAt.length, key.indexOf('/', bucketAt.length));
-    if (!NPI_BUCKET.test(bucket)) return undefined;
+    const bucket = this.starts.length === 0 ? null : bucketOfKey(key, this.prefix);
+    if (bucket === null) return undefined;
     const line = this.lineOf(bucket);
     if (line < 0) return undefined;
     const object = this.entryAt(line);
@@ -163,8 +171,7 @@ function parseLine(line: string, key: string, prefix: string): ManifestObject {
   } catch {
     throw new IntegrityError(key, 'its manifest entry does not parse');
   }
-  const bucket = key.slice(`${prefix}npi/bucket=`.length).split('/')[0];
-  if (object?.key !== key || object.kind !== 'npi' || object.npi_bucket !== bucket) {
+  if (object?.key !== key || object.kind !== 'npi' || object.npi_bucket !== bucketOfKey(key, prefix)) {
     throw new IntegrityError(key, 'its manifest entry is not the NPI bucket its key names');
   }
   assertSafeKey(key);
@@ -173,8 +180,8 @@ function parseLine(line: string, key: string, prefix: string): ManifestObject {
 
 /**
  * Splits a manifest's bytes (manifestText's shape) into the text of the manifest without its NPI bucket lines, and
- * where those lines are. Nothing of a bucket line is read but its first bytes: a line is a bucket's when it starts
- * with `snapshots/<id>/npi/bucket=` and digits. The lines must come in bucket order with one width (the manifest is
+ * where those lines are. Nothing of a bucket line is read but its first bytes: a line is a bucket's when its key
+ * starts with `prefix` (npiBucketsPrefix: `snapshots/<id>/npi/bucket=`) and digits. The lines must come in bucket order with one width (the manifest is
  * in key order); else, or when the text is not in manifestText's shape (a manifest written indented, before layout
  * 4), this returns null and the caller parses the manifest whole.
  */

@@ -19,6 +19,7 @@ import {
   LAYOUT_VERSION,
   type ManifestObject,
   manifestKey,
+  npiBucketsPrefix,
   POINTER_KEY,
   READABLE_LAYOUT_VERSIONS,
   type SnapshotManifest,
@@ -46,11 +47,7 @@ export function parsePointer(body: Buffer): SnapshotPointer {
 
 /** Parses a manifest and checks its layout version, its id and that every key is a safe key of this snapshot. */
 export function parseManifest(body: Buffer, snapshotId: string): SnapshotManifest {
-  return parseManifestText(body.toString('utf8'), snapshotId);
-}
-
-function parseManifestText(text: string, snapshotId: string): SnapshotManifest {
-  const manifest = JSON.parse(text) as SnapshotManifest;
+  const manifest = JSON.parse(body.toString('utf8')) as SnapshotManifest;
   if (!(READABLE_LAYOUT_VERSIONS as readonly number[]).includes(manifest.layout_version)) {
     throw new Error(
       `manifest layout_version ${manifest.layout_version}, expected one of ${READABLE_LAYOUT_VERSIONS.join(', ')}`,
@@ -91,7 +88,7 @@ export interface ServingManifest {
 
 /** {@link parseManifest}'s checks, the NPI buckets' entries left unparsed ({@link ServingManifest}). */
 export function parseServingManifest(body: Buffer, snapshotId: string): ServingManifest {
-  const prefix = snapshotPrefix(snapshotId);
+  const prefix = npiBucketsPrefix(snapshotId);
   const split = scanNpiBucketLines(body, prefix);
   // Not written one object per line (before layout 4): parsed whole.
   const manifest = parseManifest(split?.rest ?? body, snapshotId);
